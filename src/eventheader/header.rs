@@ -1,0 +1,119 @@
+//! Packs the prefix of an EventHeader event: the 8-byte header, then the
+//! activity id extension when there is one. The metadata extension (if any)
+//! is the caller's static block and goes out as its own vector, uncopied.
+
+use crate::abi::eventheader::{EventHeaderExtensionKind as Kind, EventHeaderFlags};
+use crate::abi::EventHeader;
+
+/// Header + extension header + activity id + related activity id.
+pub const PREFIX_MAX: usize = 8 + 4 + 32;
+
+const FLAG_EXTENSION: u8 = EventHeaderFlags::eventheader_flag_extension as u8;
+const KIND_ACTIVITY_ID: u16 = Kind::eventheader_extension_kind_activity_id as u16;
+const KIND_CHAIN: u16 = Kind::eventheader_extension_kind_chain_flag as u16;
+
+/// Writes the event prefix into `out` and returns its length.
+///
+/// - `header` is the event's header; the extension flag is added when an
+///   activity id or metadata follows.
+/// - `activity` is `(activity_id, related_activity_id)`.
+/// - `has_metadata`: a metadata extension follows the prefix, so the
+///   activity extension (if any) carries the chain flag. It also carries it
+///   when the event's own header already announces extensions (the caller's
+///   payload starts with more of them).
+pub fn pack_prefix(
+    out: &mut [u8; PREFIX_MAX],
+    header: &EventHeader,
+    activity: Option<(&[u8; 16], Option<&[u8; 16]>)>,
+    has_metadata: bool,
+) -> usize {
+    let mut flags = header.flags;
+    let mut len = 8;
+    if let Some((id, related)) = activity {
+        let more = has_metadata || header.flags & FLAG_EXTENSION != 0;
+        let kind = if more {
+            KIND_ACTIVITY_ID | KIND_CHAIN
+        } else {
+            KIND_ACTIVITY_ID
+        };
+        let size: u16 = if related.is_some() { 32 } else { 16 };
+        out[8..10].copy_from_slice(&size.to_ne_bytes());
+        out[10..12].copy_from_slice(&kind.to_ne_bytes());
+        out[12..28].copy_from_slice(id);
+        len = 28;
+        if let Some(related) = related {
+            out[28..44].copy_from_slice(related);
+            len = 44;
+        }
+        flags |= FLAG_EXTENSION;
+    }
+    if has_metadata {
+        flags |= FLAG_EXTENSION;
+    }
+    out[0] = flags;
+    out[1] = header.version;
+    out[2..4].copy_from_slice(&header.id.to_ne_bytes());
+    out[4..6].copy_from_slice(&header.tag.to_ne_bytes());
+    out[6] = header.opcode;
+    out[7] = header.level;
+    len
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> EventHeader {
+        EventHeader {
+            flags: 3,
+            version: 2,
+            id: 0x1234,
+            tag: 0xabcd,
+            opcode: 1,
+            level: 5,
+        }
+    }
+
+    #[test]
+    fn header_only() {
+        let mut out = [0u8; PREFIX_MAX];
+        let n = pack_prefix(&mut out, &header(), None, false);
+        assert_eq!(&out[..n], &[3, 2, 0x34, 0x12, 0xcd, 0xab, 1, 5]);
+    }
+
+    #[test]
+    fn metadata_sets_extension_flag() {
+        let mut out = [0u8; PREFIX_MAX];
+        let n = pack_prefix(&mut out, &header(), None, true);
+        assert_eq!(n, 8);
+        assert_eq!(out[0], 7);
+    }
+
+    #[test]
+    fn activity_alone_is_the_last_extension() {
+        let mut out = [0u8; PREFIX_MAX];
+        let id = [0x11u8; 16];
+        let n = pack_prefix(&mut out, &header(), Some((&id, None)), false);
+        assert_eq!(n, 28);
+        assert_eq!(out[0], 7);
+        assert_eq!(&out[8..12], &[16, 0, 2, 0]);
+        assert_eq!(&out[12..28], &id);
+    }
+
+    #[test]
+    fn activity_chains_to_metadata_and_to_caller_extensions() {
+        let mut out = [0u8; PREFIX_MAX];
+        let id = [0x11u8; 16];
+        let rel = [0x22u8; 16];
+        let n = pack_prefix(&mut out, &header(), Some((&id, Some(&rel))), true);
+        assert_eq!(n, 44);
+        assert_eq!(&out[8..12], &[32, 0, 2, 0x80]);
+        assert_eq!(&out[28..44], &rel);
+
+        let mut h = header();
+        h.flags |= 4;
+        let n = pack_prefix(&mut out, &h, Some((&id, None)), false);
+        assert_eq!(n, 28);
+        assert_eq!(&out[8..12], &[16, 0, 2, 0x80]);
+    }
+}

@@ -1,0 +1,192 @@
+//! Tracepoint names ("Provider_L5K1Ggroup") and registration commands
+//! ("Provider_L5K1Ggroup u8 eventheader_flags; ..."), formatted without
+//! allocation, and the validation of provider names and options.
+
+use core::ffi::{c_int, CStr};
+use core::fmt::Write;
+
+use super::COMMAND_TYPES;
+use crate::abi::eventheader::{EVENTHEADER_COMMAND_MAX, EVENTHEADER_NAME_MAX};
+
+/// Checks a provider name and options string. Errors: EINVAL for an empty
+/// name, a name with ' ' or ':', or options not of the form
+/// `([A-Z][0-9a-z]*)*`; E2BIG if even the shortest tracepoint name
+/// ("Name_L1K0Options") would not fit in EVENTHEADER_NAME_MAX.
+pub fn validate_provider(name: &[u8], options: &[u8]) -> Result<(), c_int> {
+    if name.is_empty() || name.iter().any(|&b| b == b' ' || b == b':') {
+        return Err(libc::EINVAL);
+    }
+    if !options_valid(options) {
+        return Err(libc::EINVAL);
+    }
+    // "_L1K0" is the shortest attribute string.
+    if name.len() + "_L1K0".len() + options.len() >= EVENTHEADER_NAME_MAX as usize {
+        return Err(libc::E2BIG);
+    }
+    Ok(())
+}
+
+/// Options: each an uppercase ASCII letter then lowercase letters or digits.
+fn options_valid(options: &[u8]) -> bool {
+    match options.first() {
+        None => true,
+        Some(first) if first.is_ascii_uppercase() => options[1..]
+            .iter()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_lowercase() || b.is_ascii_digit()),
+        Some(_) => false,
+    }
+}
+
+/// A fixed-capacity, nul-terminated text buffer on the stack.
+pub struct CommandBuf {
+    buf: [u8; EVENTHEADER_COMMAND_MAX as usize],
+    len: usize,
+}
+
+impl Default for CommandBuf {
+    fn default() -> Self {
+        CommandBuf {
+            buf: [0; EVENTHEADER_COMMAND_MAX as usize],
+            len: 0,
+        }
+    }
+}
+
+impl Write for CommandBuf {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        self.push(s.as_bytes())
+    }
+}
+
+impl CommandBuf {
+    fn push(&mut self, bytes: &[u8]) -> core::fmt::Result {
+        // Keep one byte for the NUL.
+        let end = self.len + bytes.len();
+        if end >= self.buf.len() {
+            return Err(core::fmt::Error);
+        }
+        self.buf[self.len..end].copy_from_slice(bytes);
+        self.len = end;
+        Ok(())
+    }
+
+    /// The text so far, nul-terminated.
+    pub fn as_c_str(&self) -> &CStr {
+        // Only validated names (no interior NUL) are ever pushed, and the
+        // buffer always keeps a 0 after `len`.
+        CStr::from_bytes_until_nul(&self.buf[..=self.len]).unwrap_or_default()
+    }
+
+    /// The text so far, without the NUL.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+}
+
+/// Formats the tracepoint name `printf("%s_L%xK%lx%s", name, level, keyword, options)`
+/// into `out`. E2BIG if the name is EVENTHEADER_NAME_MAX bytes or longer.
+pub fn format_tracepoint_name(
+    out: &mut CommandBuf,
+    name: &[u8],
+    level: u8,
+    keyword: u64,
+    options: &[u8],
+) -> Result<(), c_int> {
+    out.len = 0;
+    let fits = out.push(name).is_ok()
+        && write!(out, "_L{level:x}K{keyword:x}").is_ok()
+        && out.push(options).is_ok();
+    if !fits || out.len >= EVENTHEADER_NAME_MAX as usize {
+        return Err(libc::E2BIG);
+    }
+    out.buf[out.len] = 0;
+    Ok(())
+}
+
+/// Formats the registration command "Name_LxKx[Options] COMMAND_TYPES".
+pub fn format_command(
+    out: &mut CommandBuf,
+    name: &[u8],
+    level: u8,
+    keyword: u64,
+    options: &[u8],
+) -> Result<(), c_int> {
+    format_tracepoint_name(out, name, level, keyword, options)?;
+    let fits = out.push(b" ").is_ok() && out.push(COMMAND_TYPES.as_bytes()).is_ok();
+    if !fits {
+        return Err(libc::E2BIG);
+    }
+    out.buf[out.len] = 0;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(n: &str, level: u8, keyword: u64, options: &str) -> Result<String, c_int> {
+        let mut buf = CommandBuf::default();
+        format_tracepoint_name(&mut buf, n.as_bytes(), level, keyword, options.as_bytes())?;
+        Ok(String::from_utf8(buf.as_bytes().to_vec()).unwrap())
+    }
+
+    #[test]
+    fn tracepoint_names_use_lowercase_hex() {
+        assert_eq!(name("MyProvider", 5, 1, "").unwrap(), "MyProvider_L5K1");
+        assert_eq!(
+            name("OtherProvider", 3, 2, "Gmygroup").unwrap(),
+            "OtherProvider_L3K2Gmygroup"
+        );
+        assert_eq!(
+            name("P", 255, u64::MAX, "").unwrap(),
+            "P_LffKffffffffffffffff"
+        );
+        assert_eq!(
+            name("TestProviderC", 1, 0xf123456789abcdef, "").unwrap(),
+            "TestProviderC_L1Kf123456789abcdef"
+        );
+    }
+
+    #[test]
+    fn names_at_and_over_the_limit() {
+        // "_L5K0" + "Gasdf" = 10 bytes; 245 + 10 = 255 < 256 fits.
+        let p = "X".repeat(245);
+        assert_eq!(name(&p, 5, 0, "Gasdf").unwrap().len(), 255);
+        let p = "X".repeat(246);
+        assert_eq!(name(&p, 5, 0, "Gasdf"), Err(libc::E2BIG));
+        let p = "X".repeat(1000);
+        assert_eq!(name(&p, 5, 0, ""), Err(libc::E2BIG));
+    }
+
+    #[test]
+    fn command_appends_the_reference_types() {
+        let mut buf = CommandBuf::default();
+        format_command(&mut buf, b"Prov", 4, 0x10, b"Gg1").unwrap();
+        assert_eq!(
+            buf.as_c_str().to_str().unwrap(),
+            "Prov_L4K10Gg1 u8 eventheader_flags; u8 version; u16 id; u16 tag; u8 opcode; u8 level"
+        );
+        // The longest legal name still fits with the types.
+        let p = "Y".repeat(249);
+        format_command(&mut buf, p.as_bytes(), 0xff, 0, b"").unwrap();
+        assert_eq!(buf.as_bytes().len(), 255 + 1 + COMMAND_TYPES.len());
+    }
+
+    #[test]
+    fn provider_validation() {
+        assert_eq!(validate_provider(b"Good_Name1", b""), Ok(()));
+        assert_eq!(validate_provider(b"Good", b"Gmygroup"), Ok(()));
+        assert_eq!(validate_provider(b"Good", b"GgroupHx1"), Ok(()));
+        assert_eq!(validate_provider(b"", b""), Err(libc::EINVAL));
+        assert_eq!(validate_provider(b"Bad Name", b""), Err(libc::EINVAL));
+        assert_eq!(validate_provider(b"Bad:Name", b""), Err(libc::EINVAL));
+        assert_eq!(validate_provider(b"Good", b"gbad"), Err(libc::EINVAL));
+        assert_eq!(validate_provider(b"Good", b"G_x"), Err(libc::EINVAL));
+        assert_eq!(validate_provider(b"Good", b"G x"), Err(libc::EINVAL));
+        assert_eq!(validate_provider("N".repeat(250).as_bytes(), b""), Ok(()));
+        assert_eq!(
+            validate_provider("N".repeat(251).as_bytes(), b""),
+            Err(libc::E2BIG)
+        );
+    }
+}

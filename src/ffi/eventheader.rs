@@ -1,0 +1,265 @@
+//! The EventHeader layer: providers with a name and options, events with a
+//! header, optional metadata and a keyword, written as EventHeader events.
+
+use core::ffi::{c_char, c_int, c_void, CStr};
+use core::ptr;
+
+use libc::iovec;
+
+use super::{boundary, pointer_range, PANIC_ERRNO};
+use crate::abi::{EventHeader, EventHeaderExtension, TracepointProviderState, TracepointState};
+use crate::backend;
+use crate::eventheader::header::{pack_prefix, PREFIX_MAX};
+use crate::eventheader::names::{format_command, validate_provider, CommandBuf};
+use crate::provider;
+
+/// Vectors eventheader_write uses when the event has no metadata:
+/// [0] for tracepoint_write, [1] header + activity id extension.
+pub const EVENTHEADER_PREFIX_DATAVEC_COUNT_NO_METADATA: u32 = 2;
+
+/// Vectors eventheader_write uses when the event has metadata:
+/// [0] for tracepoint_write, [1] header + activity id, [2] metadata extension.
+pub const EVENTHEADER_PREFIX_DATAVEC_COUNT: u32 = 3;
+
+/// An event: usually a const static for each event, pointing at the event's
+/// tracepoint state.
+#[repr(C)]
+pub struct EventHeaderTracepoint {
+    pub state: *mut TracepointState,
+    /// The metadata extension block (kind metadata), or NULL.
+    pub metadata: *const EventHeaderExtension,
+    pub header: EventHeader,
+    pub keyword: u64,
+}
+
+/// A provider: usually a const static for each provider, pointing at the
+/// provider's state.
+#[repr(C)]
+pub struct EventHeaderProvider {
+    pub state: *mut TracepointProviderState,
+    /// Options string, e.g. "Gmygroup" (uppercase option letter, then
+    /// lowercase letters and digits, options sorted); "" or NULL if none.
+    pub options: *const c_char,
+    /// Provider name: no ' ' or ':'; name + "_LxKx" + options must be shorter
+    /// than EVENTHEADER_NAME_MAX.
+    pub name: *const c_char,
+}
+
+/// The provider's name and options as validated bytes.
+///
+/// # Safety
+/// `provider` must be NULL or valid, with C strings (or NULL) for name and options.
+unsafe fn provider_parts<'a>(
+    provider: *const EventHeaderProvider,
+) -> Result<(&'a EventHeaderProvider, &'a [u8], &'a [u8]), c_int> {
+    // SAFETY: per the function contract.
+    unsafe {
+        let Some(p) = provider.as_ref() else {
+            return Err(libc::EINVAL);
+        };
+        if p.state.is_null() || p.name.is_null() {
+            return Err(libc::EINVAL);
+        }
+        let name = CStr::from_ptr(p.name).to_bytes();
+        let options = if p.options.is_null() {
+            &[][..]
+        } else {
+            CStr::from_ptr(p.options).to_bytes()
+        };
+        validate_provider(name, options)?;
+        Ok((p, name, options))
+    }
+}
+
+/// Closes the provider (see tracepoint_close_provider). NULL is a no-op.
+///
+/// # Safety
+/// `provider` must be NULL or a valid provider.
+#[no_mangle]
+pub unsafe extern "C" fn eventheader_close_provider(provider: *const EventHeaderProvider) {
+    boundary((), || {
+        // SAFETY: per the contract.
+        if let Some(p) = unsafe { provider.as_ref() } {
+            if !p.state.is_null() {
+                // SAFETY: a provider's state is valid per the contract.
+                unsafe { provider::close(p.state) }
+            }
+        }
+    })
+}
+
+/// Opens the provider. Returns 0 or an errno: EINVAL for NULL pointers, an
+/// empty name, a name with ' ' or ':', or malformed options; E2BIG if the
+/// name and options leave no room for the level and keyword; else as
+/// tracepoint_open_provider.
+///
+/// # Safety
+/// `provider` must be NULL or a valid provider.
+#[no_mangle]
+pub unsafe extern "C" fn eventheader_open_provider(provider: *const EventHeaderProvider) -> c_int {
+    boundary(PANIC_ERRNO, || {
+        // SAFETY: per the contract.
+        match unsafe { provider_parts(provider) } {
+            // SAFETY: the state pointer was checked and is valid per the contract.
+            Ok((p, _, _)) => unsafe { super::tracepoint::tracepoint_open_provider(p.state) },
+            Err(e) => e,
+        }
+    })
+}
+
+/// Opens the provider and connects the events of the array
+/// [events_start, events_stop), which is sorted and de-duplicated in place
+/// first (NULLs moved to the end). Connection errors of single events are
+/// ignored (those events stay disabled). Returns 0 or the errno of opening.
+///
+/// # Safety
+/// `provider` as for eventheader_open_provider; the range must be one
+/// writable array of NULL or valid event pointers.
+#[no_mangle]
+pub unsafe extern "C" fn eventheader_open_provider_with_events(
+    provider: *const EventHeaderProvider,
+    events_start: *mut *const EventHeaderTracepoint,
+    events_stop: *mut *const EventHeaderTracepoint,
+) -> c_int {
+    boundary(PANIC_ERRNO, || {
+        // SAFETY: the range is valid per the contract.
+        let Some(events) = (unsafe { pointer_range(events_start, events_stop) }) else {
+            return libc::EINVAL;
+        };
+        // SAFETY: forwarded contract.
+        let err = unsafe { eventheader_open_provider(provider) };
+        if err != 0 {
+            return err;
+        }
+        let count = provider::sort_unique_pointers(events);
+        for &event in &events[..count] {
+            // SAFETY: non-NULL entries are valid events per the contract.
+            unsafe { eventheader_connect(event, provider) };
+        }
+        0
+    })
+}
+
+/// Connects the event to the provider, registering the tracepoint
+/// "Provider_L<level>K<keyword><options>" with the reference's arg spec.
+/// provider NULL disconnects the event. Returns 0 or an errno: EINVAL for
+/// NULL pointers, level 0 or an invalid provider name/options, E2BIG if the
+/// tracepoint name would be EVENTHEADER_NAME_MAX bytes or longer (the event
+/// is left unchanged in these cases), else as tracepoint_connect.
+///
+/// # Safety
+/// `event` must be NULL or valid (its state stays at its address while
+/// connected); `provider` NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn eventheader_connect(
+    event: *const EventHeaderTracepoint,
+    provider: *const EventHeaderProvider,
+) -> c_int {
+    boundary(PANIC_ERRNO, || {
+        // SAFETY: per the contract.
+        let Some(ev) = (unsafe { event.as_ref() }) else {
+            return libc::EINVAL;
+        };
+        if ev.state.is_null() {
+            return libc::EINVAL;
+        }
+        if provider.is_null() {
+            // SAFETY: the state is valid per the contract.
+            return unsafe { provider::connect(ev.state, ptr::null_mut(), None, 0) };
+        }
+        // SAFETY: per the contract.
+        let (p, name, options) = match unsafe { provider_parts(provider) } {
+            Ok(parts) => parts,
+            Err(e) => return e,
+        };
+        if ev.header.level == 0 {
+            return libc::EINVAL;
+        }
+        let mut command = CommandBuf::default();
+        if let Err(e) = format_command(&mut command, name, ev.header.level, ev.keyword, options) {
+            return e;
+        }
+        // SAFETY: both states are valid per the contract.
+        unsafe { provider::connect(ev.state, p.state, Some(command.as_c_str()), 0) }
+    })
+}
+
+/// Writes an EventHeader event: data_vecs[0] is reserved for the tracepoint
+/// layer, data_vecs[1] receives the header (and the activity id extension if
+/// activity_id is not NULL), data_vecs[2] the metadata extension if the
+/// event has metadata; the payload follows in the remaining vectors.
+///
+/// activity_id and related_id point at 16-byte ids or are NULL;
+/// related_id requires activity_id.
+///
+/// Returns 0, EBADF if the event is disabled, EINVAL for NULL pointers, too
+/// few vectors or a related id without an activity id, else as
+/// tracepoint_write.
+///
+/// # Safety
+/// `event` must be NULL or valid; ids NULL or 16 readable bytes each;
+/// `data_vecs` must point to `data_count` iovecs with readable buffers.
+#[no_mangle]
+pub unsafe extern "C" fn eventheader_write(
+    event: *const EventHeaderTracepoint,
+    activity_id: *const c_void,
+    related_id: *const c_void,
+    data_count: u32,
+    data_vecs: *mut iovec,
+) -> c_int {
+    boundary(PANIC_ERRNO, || {
+        // SAFETY: per the contract.
+        let Some(ev) = (unsafe { event.as_ref() }) else {
+            return libc::EINVAL;
+        };
+        if ev.state.is_null() || data_vecs.is_null() {
+            return libc::EINVAL;
+        }
+        // SAFETY: the state is valid per the contract.
+        if unsafe { provider::status_word(ev.state) }.load(core::sync::atomic::Ordering::Relaxed)
+            == 0
+        {
+            return libc::EBADF;
+        }
+        let has_metadata = !ev.metadata.is_null();
+        let needed = if has_metadata {
+            EVENTHEADER_PREFIX_DATAVEC_COUNT
+        } else {
+            EVENTHEADER_PREFIX_DATAVEC_COUNT_NO_METADATA
+        };
+        if data_count < needed || (activity_id.is_null() && !related_id.is_null()) {
+            return libc::EINVAL;
+        }
+        // SAFETY: non-NULL ids point at 16 readable bytes per the contract.
+        let activity = (!activity_id.is_null()).then(|| unsafe {
+            (
+                &*activity_id.cast::<[u8; 16]>(),
+                related_id.cast::<[u8; 16]>().as_ref(),
+            )
+        });
+        let mut prefix = [0u8; PREFIX_MAX];
+        let prefix_len = pack_prefix(&mut prefix, &ev.header, activity, has_metadata);
+        // SAFETY: data_vecs holds data_count >= needed iovecs per the contract;
+        // the prefix buffer and the metadata block outlive the write.
+        unsafe {
+            let vecs = core::slice::from_raw_parts_mut(data_vecs, needed as usize);
+            vecs[0] = iovec {
+                iov_base: ptr::null_mut(),
+                iov_len: 0,
+            };
+            vecs[1] = iovec {
+                iov_base: prefix.as_mut_ptr().cast(),
+                iov_len: prefix_len,
+            };
+            if has_metadata {
+                let size =
+                    usize::from((*ev.metadata).size) + core::mem::size_of::<EventHeaderExtension>();
+                vecs[2] = iovec {
+                    iov_base: ev.metadata as *mut c_void,
+                    iov_len: size,
+                };
+            }
+            backend::write(ev.state, data_count, data_vecs)
+        }
+    })
+}
