@@ -26,15 +26,24 @@ pub fn validate_provider(name: &[u8], options: &[u8]) -> Result<(), c_int> {
     Ok(())
 }
 
-/// Options: each an uppercase ASCII letter then lowercase letters or digits.
+/// Options: each an uppercase ASCII letter (the option type) then lowercase
+/// letters or digits (its value), sorted by type.
 fn options_valid(options: &[u8]) -> bool {
-    match options.first() {
-        None => true,
-        Some(first) if first.is_ascii_uppercase() => options[1..]
-            .iter()
-            .all(|b| b.is_ascii_uppercase() || b.is_ascii_lowercase() || b.is_ascii_digit()),
-        Some(_) => false,
+    if options.first().is_some_and(|b| !b.is_ascii_uppercase()) {
+        return false;
     }
+    let mut last_type = b'A';
+    for &b in options {
+        if b.is_ascii_uppercase() {
+            if b < last_type {
+                return false;
+            }
+            last_type = b;
+        } else if !(b.is_ascii_lowercase() || b.is_ascii_digit()) {
+            return false;
+        }
+    }
+    true
 }
 
 /// A fixed-capacity, nul-terminated text buffer on the stack.
@@ -183,6 +192,9 @@ mod tests {
         assert_eq!(validate_provider(b"Good", b"gbad"), Err(libc::EINVAL));
         assert_eq!(validate_provider(b"Good", b"G_x"), Err(libc::EINVAL));
         assert_eq!(validate_provider(b"Good", b"G x"), Err(libc::EINVAL));
+        // Options must be sorted by type: "GMyGroup" is G, My, Group.
+        assert_eq!(validate_provider(b"Good", b"GMyGroup"), Err(libc::EINVAL));
+        assert_eq!(validate_provider(b"Good", b"HxGy"), Err(libc::EINVAL));
         assert_eq!(validate_provider("N".repeat(250).as_bytes(), b""), Ok(()));
         assert_eq!(
             validate_provider("N".repeat(251).as_bytes(), b""),

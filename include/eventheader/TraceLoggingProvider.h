@@ -1,0 +1,1400 @@
+/*
+TraceLoggingProvider.h: the TraceLogging macro API for Linux user_events.
+
+Events are written in the EventHeader format (eventheader/eventheader.h) through
+the eventheader layer of this library (eventheader/eventheader-tracepoint.h).
+Works in C (C11, gnu11 or later) and C++ (C++11 or later) with gcc and clang.
+
+Quick start:
+
+    #include <eventheader/TraceLoggingProvider.h>
+
+    TRACELOGGING_DEFINE_PROVIDER(         // defines the MyProvider symbol
+        MyProvider,                       // provider symbol
+        "MyCompany_MyComponent",          // provider name: no ' ' or ':'
+        // {b7aa4d18-240c-5f41-5852-817dbf477472} (the GUID is not used on Linux)
+        (0xb7aa4d18, 0x240c, 0x5f41, 0x58, 0x52, 0x81, 0x7d, 0xbf, 0x47, 0x74, 0x72));
+
+    int main(int argc, char* argv[])
+    {
+        TraceLoggingRegister(MyProvider);
+        TraceLoggingWrite(MyProvider, "MyEvent",
+            TraceLoggingLevel(event_level_information),
+            TraceLoggingString(argv[0], "arg0"), // field named "arg0"
+            TraceLoggingInt32(argc));            // field named "argc"
+        TraceLoggingUnregister(MyProvider);
+        return 0;
+    }
+
+How it works: every TraceLoggingWrite creates, at compile time, a static
+eventheader_tracepoint (with its tracepoint_state) and a static metadata block
+(event name and field descriptors), and puts a pointer to the event in a linker
+section named after the provider. TraceLoggingRegister hands that section
+(__start_/__stop_ bounds) to eventheader_open_provider_with_events, so all of a
+provider's tracepoints are registered with the kernel at once and a collector can
+enable them before the first write. At the call site a disabled event costs one
+relaxed load of the tracepoint's status word and one branch; the field value
+expressions are evaluated only when the event is enabled, and the payload is
+passed to eventheader_write as iovecs pointing at the caller's data (scalars are
+copied into locals, strings and arrays are not copied).
+
+Names: every public name starts with TraceLogging or TRACELOGGING. Names that
+start with _tlg are private to this header and may change at any time.
+
+Differences from the Windows (ETW) TraceLoggingProvider.h:
+
+- Providers are referenced by symbol, not by handle: there is no
+  TraceLoggingHProvider, and the provider argument of every macro must be the
+  symbol given to TRACELOGGING_DEFINE_PROVIDER / TRACELOGGING_DECLARE_PROVIDER
+  (it cannot be stored in a variable or passed as a parameter).
+- The provider name must be shorter than EVENTHEADER_NAME_MAX (256) together with
+  the level/keyword suffix and the options, and may not contain ' ' or ':' (use
+  [A-Za-z0-9_] for best compatibility). The provider GUID is accepted and ignored.
+- Provider groups are named with TraceLoggingOptionGroupName("name") ([a-z0-9]
+  only) instead of TraceLoggingOptionGroup(guid).
+- Not provided: TRACELOGGING_DEFINE_PROVIDER_STORAGE, TraceLoggingRegisterEx
+  (no enable callbacks), TraceLoggingProviderId (use TraceLoggingProviderName),
+  TraceLoggingSetInformation, TraceLoggingWriteEx, TraceLoggingChannel,
+  TraceLoggingCustomAttribute, TraceLoggingCodePointer, TraceLoggingFileTime,
+  TraceLoggingFileTimeUtc, TraceLoggingSystemTime, TraceLoggingSystemTimeUtc (use
+  TraceLoggingTime32/TraceLoggingTime64), TraceLoggingTid (use TraceLoggingPid),
+  TraceLoggingWinError, TraceLoggingNTStatus, TraceLoggingHResult (use
+  TraceLoggingErrno), TraceLoggingAnsiString, TraceLoggingUnicodeString,
+  TraceLoggingSid, TraceLoggingBinaryBuffer, TraceLoggingCustom,
+  TraceLoggingPackedDataEx.
+- TraceLoggingProviderEnabled(provider, level, keyword) needs constant level and
+  keyword: it adds an inert tracepoint with that level and keyword to the provider
+  and reports whether a collector listens to it.
+- Event tags and field tags are 16-bit (ETW: 28-bit).
+- TraceLoggingDescription and the field "description" arguments are accepted and
+  ignored (they are not written to the event).
+- TraceLoggingGuid takes a pointer to 16 bytes in RFC 4122 (big-endian) order,
+  like uuid_t, not a GUID structure.
+- TraceLoggingValue does not accept GUID, FILETIME, SYSTEMTIME or SID values.
+- TraceLoggingKeyword arguments are OR'ed together; for the other event options
+  the last one wins.
+
+Additions specific to this implementation (not in Windows):
+
+- TraceLoggingIdVersion(id, version), TraceLoggingProviderName,
+  TraceLoggingProviderOptions, TraceLoggingOptionGroupName, TraceLoggingErrno,
+  TraceLoggingTime32, TraceLoggingTime64, TraceLoggingPid, TraceLoggingPort,
+  TraceLoggingChar32, TraceLoggingString32, TraceLoggingCountedString32,
+  TraceLoggingUtf8String and the *FixedArray forms.
+- TraceLoggingValue is also available in C (via C11 _Generic). In C, char16_t,
+  char32_t and wchar_t are typedefs of integer types, so a char16_t, char32_t or
+  wchar_t value is logged as the integer it is (UInt16, UInt32, Int32 on glibc),
+  while pointers to those types are logged as UTF-16/UTF-32/wide strings, exactly
+  as in C++. Any other pointer is logged as TraceLoggingPointer.
+
+Compile-time checks: the event name and field names must be string literals; the
+provider name must be a string literal and short enough; the level must be a
+constant 1..255; TraceLoggingStruct field counts must be constants 1..127;
+fixed-array counts must be constants 1..65535. In C++ the provider name is also
+checked for ' ' and ':' and the group name for [a-z0-9]. (C cannot inspect string
+literals at compile time: there TraceLoggingRegister fails with EINVAL for a
+provider name with ' ' or ':', and the group name is not checked.)
+
+Known limitation (g++ only, shared with the reference header): within one C++
+translation unit, events of the same provider may not be written both from
+inline or template functions and from ordinary functions; g++ then reports a
+"section type conflict" because the event pointers would go to one section
+once as COMDAT data and once as ordinary data. clang++ has no such limitation.
+
+Thread safety: TraceLoggingWrite and TraceLoggingProviderEnabled may run on any
+thread at any time. TraceLoggingRegister and TraceLoggingUnregister of one
+provider must not run concurrently with each other or with writes to it.
+*/
+
+#pragma once
+#ifndef _included_eventheader_TraceLoggingProvider_h
+#define _included_eventheader_TraceLoggingProvider_h 1
+
+#include <eventheader/eventheader-tracepoint.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <wchar.h>
+#ifndef __cplusplus
+#include <uchar.h>
+#endif
+
+/*==== Providers ============================================================*/
+
+/*
+TRACELOGGING_DECLARE_PROVIDER(providerSymbol):
+Declares a provider defined (by TRACELOGGING_DEFINE_PROVIDER) in some .c or .cpp
+file of the same executable or shared object. Use it in headers; the provider can
+then be used from C and C++ translation units alike.
+*/
+#define TRACELOGGING_DECLARE_PROVIDER(providerSymbol) \
+    _tlgEXTERN_C eventheader_tracepoint const* _tlgPASTE(__start__tlgEvts_, providerSymbol)[] \
+        __attribute__((weak, visibility("hidden"))); \
+    _tlgEXTERN_C eventheader_tracepoint const* _tlgPASTE(__stop__tlgEvts_, providerSymbol)[] \
+        __attribute__((weak, visibility("hidden"))); \
+    _tlgEXTERN_C eventheader_provider const _tlgPASTE(_tlgProv_, providerSymbol) \
+        __attribute__((visibility("hidden")))
+
+/*
+TRACELOGGING_DEFINE_PROVIDER(providerSymbol, "ProviderName", (providerId) [, option]):
+Defines a provider (at file scope, once per program or shared object).
+- "ProviderName" must be a string literal without ' ' or ':'.
+- providerId is the provider GUID as a parenthesized list of 11 integers, e.g.
+  (0xb3864c38, 0x4273, 0x58c5, 0x54, 0x5b, 0x8b, 0x36, 0x08, 0x34, 0x34, 0x71).
+  It is checked for shape and otherwise ignored.
+- option may be TraceLoggingOptionGroupName("groupname").
+The provider starts unregistered: writes are no-ops until TraceLoggingRegister.
+*/
+#define TRACELOGGING_DEFINE_PROVIDER(providerSymbol, providerName, providerId, ...) \
+    TRACELOGGING_DECLARE_PROVIDER(providerSymbol); \
+    _tlgGUID_SHAPE providerId \
+    _tlgSTATIC_ASSERT( \
+        sizeof("" providerName "_LffKffffffffffffffff" __VA_ARGS__) <= EVENTHEADER_NAME_MAX, \
+        "TRACELOGGING_DEFINE_PROVIDER: provider name + options too long (limit EVENTHEADER_NAME_MAX)"); \
+    _tlgCHECK_PROVIDER_NAMES("" providerName, "" __VA_ARGS__) \
+    static tracepoint_provider_state _tlgPASTE(_tlgProvState_, providerSymbol) = \
+        TRACEPOINT_PROVIDER_STATE_INIT; \
+    _tlgEXTERN_C_DEF eventheader_provider const _tlgPASTE(_tlgProv_, providerSymbol) = { \
+        &_tlgPASTE(_tlgProvState_, providerSymbol), \
+        "" __VA_ARGS__, \
+        "" providerName \
+    }
+
+/*
+TraceLoggingOptionGroupName("groupname"):
+Option for TRACELOGGING_DEFINE_PROVIDER: makes the provider a member of the named
+provider group (the tracepoint names get the suffix "G" + groupname). The group
+name must be a string literal of lowercase ASCII letters and digits.
+*/
+#define TraceLoggingOptionGroupName(groupName) "G" groupName
+
+/*
+TraceLoggingRegister(providerSymbol):
+Registers the provider and all of its events with the kernel. Returns 0 for
+success, else an errno value (the result is for diagnostics; after a failure,
+writes and TraceLoggingUnregister are safe no-ops). Must not be called on a
+provider that is already registered.
+*/
+#define TraceLoggingRegister(providerSymbol) \
+    (eventheader_open_provider_with_events( \
+        &_tlgPASTE(_tlgProv_, providerSymbol), \
+        _tlgPASTE(__start__tlgEvts_, providerSymbol), \
+        _tlgPASTE(__stop__tlgEvts_, providerSymbol)))
+
+/*
+TraceLoggingUnregister(providerSymbol):
+Unregisters the provider and its events. Safe on a provider that is not
+registered (idempotent). The provider may be registered again afterwards. A
+shared object must unregister its providers before it is unloaded.
+*/
+#define TraceLoggingUnregister(providerSymbol) \
+    (eventheader_close_provider(&_tlgPASTE(_tlgProv_, providerSymbol)))
+
+/*
+TraceLoggingProviderEnabled(providerSymbol, eventLevel, eventKeyword):
+True (non-zero) if a TraceLoggingWrite to this provider with this level and
+keyword would currently be written. eventLevel (1..255) and eventKeyword must be
+compile-time constants. Use it to skip expensive preparation of event data;
+TraceLoggingWrite itself already skips disabled events cheaply.
+*/
+#define TraceLoggingProviderEnabled(providerSymbol, eventLevel, eventKeyword) \
+    _tlgPROVIDER_ENABLED(providerSymbol, eventLevel, eventKeyword)
+
+/*
+TraceLoggingProviderName(providerSymbol):
+The provider's name as a nul-terminated char const*.
+*/
+#define TraceLoggingProviderName(providerSymbol) \
+    (_tlgPASTE(_tlgProv_, providerSymbol).name)
+
+/*
+TraceLoggingProviderOptions(providerSymbol):
+The provider's options (e.g. "Gmygroup", or "") as a nul-terminated char const*.
+*/
+#define TraceLoggingProviderOptions(providerSymbol) \
+    (_tlgPASTE(_tlgProv_, providerSymbol).options)
+
+/*==== Writing events =======================================================*/
+
+/*
+TraceLoggingWrite(providerSymbol, "EventName", args...):
+Writes an event if a collector listens to its tracepoint (provider + level +
+keyword). "EventName" must be a string literal without ';'. args (up to 99) are
+event options (TraceLoggingLevel, ...) and fields (TraceLoggingInt32, ...).
+Field values are evaluated only when the event is enabled. The expression
+yields an int: 0, or an errno value from eventheader_write (EBADF when nobody
+listens); it may be ignored.
+*/
+#define TraceLoggingWrite(providerSymbol, eventName, ...) \
+    _tlgWRITE(providerSymbol, eventName, NULL, NULL, ##__VA_ARGS__)
+
+/*
+TraceLoggingWriteActivity(providerSymbol, "EventName", pActivityId, pRelatedActivityId, args...):
+Like TraceLoggingWrite, and adds an activity id extension: pActivityId points at
+a 16-byte id (or is NULL for none); pRelatedActivityId points at the 16-byte id
+of the parent activity, or is NULL (it must be NULL if pActivityId is NULL).
+*/
+#define TraceLoggingWriteActivity(providerSymbol, eventName, pActivityId, pRelatedActivityId, ...) \
+    _tlgWRITE(providerSymbol, eventName, pActivityId, pRelatedActivityId, ##__VA_ARGS__)
+
+/*==== Event options ========================================================*/
+
+/*
+TraceLoggingLevel(eventLevel):
+Sets the event's level: a constant 1..255, usually an event_level_* value
+(1 critical_error .. 5 verbose). Default 5 (verbose). The last one wins.
+*/
+#define TraceLoggingLevel(eventLevel) (_tlgK_LEVEL, eventLevel)
+
+/*
+TraceLoggingKeyword(eventKeyword):
+Adds keyword bits (a constant 64-bit category mask) to the event. Default 0.
+Several TraceLoggingKeyword arguments are OR'ed together.
+*/
+#define TraceLoggingKeyword(eventKeyword) (_tlgK_KEYWORD, eventKeyword)
+
+/*
+TraceLoggingOpcode(eventOpcode):
+Sets the event's opcode: a constant 0..255, usually an event_opcode_* value.
+Default 0 (info). The last one wins.
+*/
+#define TraceLoggingOpcode(eventOpcode) (_tlgK_OPCODE, eventOpcode)
+
+/*
+TraceLoggingEventTag(eventTag):
+Sets the event's provider-defined 16-bit tag (constant). Default 0. The last one wins.
+*/
+#define TraceLoggingEventTag(eventTag) (_tlgK_EVTAG, eventTag)
+
+/*
+TraceLoggingIdVersion(eventId, eventVersion):
+Sets a stable numeric id (constant 0..65535, 0 = none) and version (constant
+0..255) for the event. Default 0, 0. The last one wins.
+*/
+#define TraceLoggingIdVersion(eventId, eventVersion) (_tlgK_IDVER, eventId, eventVersion)
+
+/*
+TraceLoggingDescription("description"):
+Documents the event in the source. Accepted and ignored (not written).
+*/
+#define TraceLoggingDescription(description) (_tlgK_NONE, description)
+
+/*==== Fields ===============================================================
+
+Every field macro takes optional trailing arguments [, "name" [, "description" [, tag]]]:
+- "name": field name, a string literal without ';'. Default: the value
+  expression, macro-expanded and stringized (TraceLoggingInt32(x) is named "x").
+- "description": accepted and ignored.
+- tag: provider-defined 16-bit field tag (a constant). Default: none.
+*/
+
+/*
+TraceLoggingStruct(fieldCount, "name" [, "description" [, tag]]):
+Starts a struct field: the next fieldCount (constant 1..127) logical fields are
+its members (a nested struct counts as one field).
+*/
+#define TraceLoggingStruct(fieldCount, name, ...) \
+    (_tlgK_STRUCT, fieldCount, event_field_encoding_struct, _tlgNDT(~, name, ##__VA_ARGS__))
+
+/*
+TraceLoggingValue(value [, "name" [, "description" [, tag]]]):
+A field whose type is deduced from the value's type, in C++ and in C:
+bool/_Bool -> Boolean, char -> Char, char16_t -> Char16 (C: UInt16),
+char32_t -> Char32 (C: UInt32), wchar_t -> WChar (C: Int32), signed char -> Int8,
+unsigned char -> UInt8, short/unsigned short -> Int16/UInt16, int/unsigned ->
+Int32/UInt32, long/unsigned long -> Long/ULong, long long/unsigned long long ->
+Int64/UInt64, float -> Float32, double -> Float64, char const* -> String,
+char16_t const* -> String16, char32_t const* -> String32, wchar_t const* ->
+WideString, any other pointer -> Pointer. Other types do not compile.
+*/
+#define TraceLoggingValue(value, ...) _tlgAUTO(value, ##__VA_ARGS__)
+
+/* Scalars: TraceLoggingInt32(value [, "name" [, "description" [, tag]]]) etc. The value is
+   converted to the field's type. Boolean is 8-bit, Bool is 32-bit. */
+/* TraceLoggingInt8(value, ...): signed 8-bit integer. */
+#define TraceLoggingInt8(value, ...)       _tlgVAL(int8_t, value, event_field_encoding_value8, 1, event_field_format_signed_int, ##__VA_ARGS__)
+/* TraceLoggingUInt8(value, ...): unsigned 8-bit integer. */
+#define TraceLoggingUInt8(value, ...)      _tlgVAL(uint8_t, value, event_field_encoding_value8, 0, 0, ##__VA_ARGS__)
+/* TraceLoggingInt16(value, ...): signed 16-bit integer. */
+#define TraceLoggingInt16(value, ...)      _tlgVAL(int16_t, value, event_field_encoding_value16, 1, event_field_format_signed_int, ##__VA_ARGS__)
+/* TraceLoggingUInt16(value, ...): unsigned 16-bit integer. */
+#define TraceLoggingUInt16(value, ...)     _tlgVAL(uint16_t, value, event_field_encoding_value16, 0, 0, ##__VA_ARGS__)
+/* TraceLoggingInt32(value, ...): signed 32-bit integer. */
+#define TraceLoggingInt32(value, ...)      _tlgVAL(int32_t, value, event_field_encoding_value32, 1, event_field_format_signed_int, ##__VA_ARGS__)
+/* TraceLoggingUInt32(value, ...): unsigned 32-bit integer. */
+#define TraceLoggingUInt32(value, ...)     _tlgVAL(uint32_t, value, event_field_encoding_value32, 0, 0, ##__VA_ARGS__)
+/* TraceLoggingInt64(value, ...): signed 64-bit integer. */
+#define TraceLoggingInt64(value, ...)      _tlgVAL(int64_t, value, event_field_encoding_value64, 1, event_field_format_signed_int, ##__VA_ARGS__)
+/* TraceLoggingUInt64(value, ...): unsigned 64-bit integer. */
+#define TraceLoggingUInt64(value, ...)     _tlgVAL(uint64_t, value, event_field_encoding_value64, 0, 0, ##__VA_ARGS__)
+/* TraceLoggingIntPtr(value, ...): signed pointer-sized integer (intptr_t). */
+#define TraceLoggingIntPtr(value, ...)     _tlgVAL(intptr_t, value, event_field_encoding_value_ptr, 1, event_field_format_signed_int, ##__VA_ARGS__)
+/* TraceLoggingUIntPtr(value, ...): unsigned pointer-sized integer (uintptr_t). */
+#define TraceLoggingUIntPtr(value, ...)    _tlgVAL(uintptr_t, value, event_field_encoding_value_ptr, 0, 0, ##__VA_ARGS__)
+/* TraceLoggingLong(value, ...): signed long. */
+#define TraceLoggingLong(value, ...)       _tlgVAL(signed long, value, event_field_encoding_value_long, 1, event_field_format_signed_int, ##__VA_ARGS__)
+/* TraceLoggingULong(value, ...): unsigned long. */
+#define TraceLoggingULong(value, ...)      _tlgVAL(unsigned long, value, event_field_encoding_value_long, 0, 0, ##__VA_ARGS__)
+/* TraceLoggingHexInt8(value, ...): 8-bit integer shown in hex. */
+#define TraceLoggingHexInt8(value, ...)    _tlgVAL(int8_t, value, event_field_encoding_value8, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexUInt8(value, ...): 8-bit integer shown in hex. */
+#define TraceLoggingHexUInt8(value, ...)   _tlgVAL(uint8_t, value, event_field_encoding_value8, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexInt16(value, ...): 16-bit integer shown in hex. */
+#define TraceLoggingHexInt16(value, ...)   _tlgVAL(int16_t, value, event_field_encoding_value16, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexUInt16(value, ...): 16-bit integer shown in hex. */
+#define TraceLoggingHexUInt16(value, ...)  _tlgVAL(uint16_t, value, event_field_encoding_value16, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexInt32(value, ...): 32-bit integer shown in hex. */
+#define TraceLoggingHexInt32(value, ...)   _tlgVAL(int32_t, value, event_field_encoding_value32, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexUInt32(value, ...): 32-bit integer shown in hex. */
+#define TraceLoggingHexUInt32(value, ...)  _tlgVAL(uint32_t, value, event_field_encoding_value32, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexInt64(value, ...): 64-bit integer shown in hex. */
+#define TraceLoggingHexInt64(value, ...)   _tlgVAL(int64_t, value, event_field_encoding_value64, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexUInt64(value, ...): 64-bit integer shown in hex. */
+#define TraceLoggingHexUInt64(value, ...)  _tlgVAL(uint64_t, value, event_field_encoding_value64, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexIntPtr(value, ...): pointer-sized integer shown in hex. */
+#define TraceLoggingHexIntPtr(value, ...)  _tlgVAL(intptr_t, value, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexUIntPtr(value, ...): pointer-sized integer shown in hex. */
+#define TraceLoggingHexUIntPtr(value, ...) _tlgVAL(uintptr_t, value, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexLong(value, ...): long shown in hex. */
+#define TraceLoggingHexLong(value, ...)    _tlgVAL(signed long, value, event_field_encoding_value_long, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexULong(value, ...): unsigned long shown in hex. */
+#define TraceLoggingHexULong(value, ...)   _tlgVAL(unsigned long, value, event_field_encoding_value_long, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingFloat32(value, ...): float. */
+#define TraceLoggingFloat32(value, ...)    _tlgVAL(float, value, event_field_encoding_value_float, 1, event_field_format_float, ##__VA_ARGS__)
+/* TraceLoggingFloat64(value, ...): double. */
+#define TraceLoggingFloat64(value, ...)    _tlgVAL(double, value, event_field_encoding_value_double, 1, event_field_format_float, ##__VA_ARGS__)
+/* TraceLoggingBoolean(value, ...): 8-bit boolean (bool, char); non-zero values other than 1 are kept. */
+#define TraceLoggingBoolean(value, ...)    _tlgVAL(uint8_t, value, event_field_encoding_value8, 1, event_field_format_boolean, ##__VA_ARGS__)
+/* TraceLoggingBool(value, ...): 32-bit boolean (int). */
+#define TraceLoggingBool(value, ...)       _tlgVAL(int32_t, value, event_field_encoding_value32, 1, event_field_format_boolean, ##__VA_ARGS__)
+/* TraceLoggingChar(value, ...): 8-bit character (Latin-1). */
+#define TraceLoggingChar(value, ...)       _tlgVAL(char, value, event_field_encoding_value8, 1, event_field_format_string8, ##__VA_ARGS__)
+/* TraceLoggingChar16(value, ...): UTF-16 code unit (char16_t). */
+#define TraceLoggingChar16(value, ...)     _tlgVAL(char16_t, value, event_field_encoding_value16, 1, event_field_format_string_utf, ##__VA_ARGS__)
+/* TraceLoggingChar32(value, ...): UTF-32 code unit (char32_t). */
+#define TraceLoggingChar32(value, ...)     _tlgVAL(char32_t, value, event_field_encoding_value32, 1, event_field_format_string_utf, ##__VA_ARGS__)
+/* TraceLoggingWChar(value, ...): wide character (wchar_t). */
+#define TraceLoggingWChar(value, ...)      _tlgVAL(wchar_t, value, event_field_encoding_value_wchar, 1, event_field_format_string_utf, ##__VA_ARGS__)
+/* TraceLoggingPointer(value, ...): a pointer's value (not what it points at), shown in hex. */
+#define TraceLoggingPointer(value, ...)    _tlgVAL(void const*, value, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingPid(value, ...): process or thread id (32-bit). */
+#define TraceLoggingPid(value, ...)        _tlgVAL(int32_t, value, event_field_encoding_value32, 1, event_field_format_pid, ##__VA_ARGS__)
+/* TraceLoggingPort(value, ...): IP port, 16-bit in network byte order (e.g. sin_port). */
+#define TraceLoggingPort(value, ...)       _tlgVAL(uint16_t, value, event_field_encoding_value16, 1, event_field_format_port, ##__VA_ARGS__)
+/* TraceLoggingErrno(value, ...): errno value (32-bit). */
+#define TraceLoggingErrno(value, ...)      _tlgVAL(int32_t, value, event_field_encoding_value32, 1, event_field_format_errno, ##__VA_ARGS__)
+/* TraceLoggingTime32(value, ...): 32-bit time_t (seconds since 1970). */
+#define TraceLoggingTime32(value, ...)     _tlgVAL(int32_t, value, event_field_encoding_value32, 1, event_field_format_time, ##__VA_ARGS__)
+/* TraceLoggingTime64(value, ...): 64-bit time_t (seconds since 1970). */
+#define TraceLoggingTime64(value, ...)     _tlgVAL(int64_t, value, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
+/* TraceLoggingIPv4Address(value, ...): IPv4 address, 32-bit in network byte order (e.g. sin_addr.s_addr). */
+#define TraceLoggingIPv4Address(value, ...) _tlgVAL(uint32_t, value, event_field_encoding_value32, 1, event_field_format_ipv4, ##__VA_ARGS__)
+/* TraceLoggingGuid(pValue, ...): UUID: pValue points at 16 bytes in RFC 4122 (big-endian) order. */
+#define TraceLoggingGuid(pValue, ...)      _tlgPTRFIELD(pValue, 16, event_field_encoding_value128, 1, event_field_format_uuid, ##__VA_ARGS__)
+/* TraceLoggingIPv6Address(pValue, ...): IPv6 address: pValue points at 16 bytes (e.g. &sin6_addr). */
+#define TraceLoggingIPv6Address(pValue, ...) _tlgPTRFIELD(pValue, 16, event_field_encoding_value128, 1, event_field_format_ipv6, ##__VA_ARGS__)
+
+/* Nul-terminated strings: TraceLoggingString(psz [, "name" [, "description" [, tag]]]).
+   A NULL pointer is written as an empty string. */
+/* TraceLoggingString(psz, ...): char string, Latin-1 (or unspecified 8-bit charset). */
+#define TraceLoggingString(psz, ...)       _tlgZSTR(char, _tlgZStr8, psz, event_field_encoding_zstring_char8, 1, event_field_format_string8, ##__VA_ARGS__)
+/* TraceLoggingUtf8String(psz, ...): char string, UTF-8. */
+#define TraceLoggingUtf8String(psz, ...)   _tlgZSTR(char, _tlgZStr8, psz, event_field_encoding_zstring_char8, 0, 0, ##__VA_ARGS__)
+/* TraceLoggingString16(psz, ...): char16_t string, UTF-16. */
+#define TraceLoggingString16(psz, ...)     _tlgZSTR(char16_t, _tlgZStr16, psz, event_field_encoding_zstring_char16, 0, 0, ##__VA_ARGS__)
+/* TraceLoggingString32(psz, ...): char32_t string, UTF-32. */
+#define TraceLoggingString32(psz, ...)     _tlgZSTR(char32_t, _tlgZStr32, psz, event_field_encoding_zstring_char32, 0, 0, ##__VA_ARGS__)
+/* TraceLoggingWideString(psz, ...): wchar_t string, UTF-16 or UTF-32 by the size of wchar_t. */
+#define TraceLoggingWideString(psz, ...)   _tlgZSTR(wchar_t, _tlgZStrW, psz, event_field_encoding_zstring_wchar, 0, 0, ##__VA_ARGS__)
+
+/* Counted strings: TraceLoggingCountedString(pch, cch [, "name" [, "description" [, tag]]]).
+   cch is the number of characters (0..65535); pch may be NULL only when cch is 0. */
+/* TraceLoggingCountedString(pch, cch, ...): char string, Latin-1. */
+#define TraceLoggingCountedString(pch, cch, ...)     _tlgCOUNTED(char, 1, pch, cch, event_field_encoding_string_length16_char8, 1, event_field_format_string8, ##__VA_ARGS__)
+/* TraceLoggingCountedUtf8String(pch, cb, ...): char string, UTF-8 (cb bytes). */
+#define TraceLoggingCountedUtf8String(pch, cb, ...)  _tlgCOUNTED(char, 1, pch, cb, event_field_encoding_string_length16_char8, 0, 0, ##__VA_ARGS__)
+/* TraceLoggingCountedString16(pch, cch, ...): char16_t string, UTF-16. */
+#define TraceLoggingCountedString16(pch, cch, ...)   _tlgCOUNTED(char16_t, sizeof(char16_t), pch, cch, event_field_encoding_string_length16_char16, 0, 0, ##__VA_ARGS__)
+/* TraceLoggingCountedString32(pch, cch, ...): char32_t string, UTF-32. */
+#define TraceLoggingCountedString32(pch, cch, ...)   _tlgCOUNTED(char32_t, sizeof(char32_t), pch, cch, event_field_encoding_string_length16_char32, 0, 0, ##__VA_ARGS__)
+/* TraceLoggingCountedWideString(pch, cch, ...): wchar_t string. */
+#define TraceLoggingCountedWideString(pch, cch, ...) _tlgCOUNTED(wchar_t, sizeof(wchar_t), pch, cch, event_field_encoding_string_length16_wchar, 0, 0, ##__VA_ARGS__)
+
+/* TraceLoggingBinary(pValue, cbValue [, "name" [, "description" [, tag]]]):
+   cbValue (0..65535) bytes at pValue (any pointer), shown as hex bytes. */
+#define TraceLoggingBinary(pValue, cbValue, ...) \
+    _tlgCOUNTED(void, 1, pValue, cbValue, event_field_encoding_string_length16_char8, 1, event_field_format_hex_bytes, ##__VA_ARGS__)
+/* TraceLoggingBinaryEx(pValue, cbValue, format [, "name" [, "description" [, tag]]]):
+   like TraceLoggingBinary with the given event_field_format (a constant). */
+#define TraceLoggingBinaryEx(pValue, cbValue, format, ...) \
+    _tlgCOUNTED(void, 1, pValue, cbValue, event_field_encoding_string_length16_char8, 1, format, ##__VA_ARGS__)
+
+/* Arrays. TraceLoggingInt32FixedArray(pValues, cValues [, "name" [, "description" [, tag]]]):
+   cValues is a constant 1..65535 and is part of the event's metadata.
+   TraceLoggingInt32Array(pValues, cValues [, "name" [, "description" [, tag]]]):
+   cValues is a run-time count 0..65535 and is written in the payload.
+   pValues points at cValues elements of the field's type. */
+/* TraceLoggingInt8FixedArray / TraceLoggingInt8Array: int8_t elements. */
+#define TraceLoggingInt8FixedArray(pValues, cValues, ...)       _tlgCARR(int8_t, sizeof(int8_t), pValues, cValues, event_field_encoding_value8, 1, event_field_format_signed_int, ##__VA_ARGS__)
+#define TraceLoggingInt8Array(pValues, cValues, ...)            _tlgVARR(int8_t, sizeof(int8_t), pValues, cValues, event_field_encoding_value8, 1, event_field_format_signed_int, ##__VA_ARGS__)
+/* TraceLoggingUInt8FixedArray / TraceLoggingUInt8Array: uint8_t elements. */
+#define TraceLoggingUInt8FixedArray(pValues, cValues, ...)      _tlgCARR(uint8_t, sizeof(uint8_t), pValues, cValues, event_field_encoding_value8, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingUInt8Array(pValues, cValues, ...)           _tlgVARR(uint8_t, sizeof(uint8_t), pValues, cValues, event_field_encoding_value8, 0, 0, ##__VA_ARGS__)
+/* TraceLoggingInt16FixedArray / TraceLoggingInt16Array: int16_t elements. */
+#define TraceLoggingInt16FixedArray(pValues, cValues, ...)      _tlgCARR(int16_t, sizeof(int16_t), pValues, cValues, event_field_encoding_value16, 1, event_field_format_signed_int, ##__VA_ARGS__)
+#define TraceLoggingInt16Array(pValues, cValues, ...)           _tlgVARR(int16_t, sizeof(int16_t), pValues, cValues, event_field_encoding_value16, 1, event_field_format_signed_int, ##__VA_ARGS__)
+/* TraceLoggingUInt16FixedArray / TraceLoggingUInt16Array: uint16_t elements. */
+#define TraceLoggingUInt16FixedArray(pValues, cValues, ...)     _tlgCARR(uint16_t, sizeof(uint16_t), pValues, cValues, event_field_encoding_value16, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingUInt16Array(pValues, cValues, ...)          _tlgVARR(uint16_t, sizeof(uint16_t), pValues, cValues, event_field_encoding_value16, 0, 0, ##__VA_ARGS__)
+/* TraceLoggingInt32FixedArray / TraceLoggingInt32Array: int32_t elements. */
+#define TraceLoggingInt32FixedArray(pValues, cValues, ...)      _tlgCARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_signed_int, ##__VA_ARGS__)
+#define TraceLoggingInt32Array(pValues, cValues, ...)           _tlgVARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_signed_int, ##__VA_ARGS__)
+/* TraceLoggingUInt32FixedArray / TraceLoggingUInt32Array: uint32_t elements. */
+#define TraceLoggingUInt32FixedArray(pValues, cValues, ...)     _tlgCARR(uint32_t, sizeof(uint32_t), pValues, cValues, event_field_encoding_value32, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingUInt32Array(pValues, cValues, ...)          _tlgVARR(uint32_t, sizeof(uint32_t), pValues, cValues, event_field_encoding_value32, 0, 0, ##__VA_ARGS__)
+/* TraceLoggingInt64FixedArray / TraceLoggingInt64Array: int64_t elements. */
+#define TraceLoggingInt64FixedArray(pValues, cValues, ...)      _tlgCARR(int64_t, sizeof(int64_t), pValues, cValues, event_field_encoding_value64, 1, event_field_format_signed_int, ##__VA_ARGS__)
+#define TraceLoggingInt64Array(pValues, cValues, ...)           _tlgVARR(int64_t, sizeof(int64_t), pValues, cValues, event_field_encoding_value64, 1, event_field_format_signed_int, ##__VA_ARGS__)
+/* TraceLoggingUInt64FixedArray / TraceLoggingUInt64Array: uint64_t elements. */
+#define TraceLoggingUInt64FixedArray(pValues, cValues, ...)     _tlgCARR(uint64_t, sizeof(uint64_t), pValues, cValues, event_field_encoding_value64, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingUInt64Array(pValues, cValues, ...)          _tlgVARR(uint64_t, sizeof(uint64_t), pValues, cValues, event_field_encoding_value64, 0, 0, ##__VA_ARGS__)
+/* TraceLoggingIntPtrFixedArray / TraceLoggingIntPtrArray: intptr_t elements. */
+#define TraceLoggingIntPtrFixedArray(pValues, cValues, ...)     _tlgCARR(intptr_t, sizeof(intptr_t), pValues, cValues, event_field_encoding_value_ptr, 1, event_field_format_signed_int, ##__VA_ARGS__)
+#define TraceLoggingIntPtrArray(pValues, cValues, ...)          _tlgVARR(intptr_t, sizeof(intptr_t), pValues, cValues, event_field_encoding_value_ptr, 1, event_field_format_signed_int, ##__VA_ARGS__)
+/* TraceLoggingUIntPtrFixedArray / TraceLoggingUIntPtrArray: uintptr_t elements. */
+#define TraceLoggingUIntPtrFixedArray(pValues, cValues, ...)    _tlgCARR(uintptr_t, sizeof(uintptr_t), pValues, cValues, event_field_encoding_value_ptr, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingUIntPtrArray(pValues, cValues, ...)         _tlgVARR(uintptr_t, sizeof(uintptr_t), pValues, cValues, event_field_encoding_value_ptr, 0, 0, ##__VA_ARGS__)
+/* TraceLoggingLongFixedArray / TraceLoggingLongArray: signed long elements. */
+#define TraceLoggingLongFixedArray(pValues, cValues, ...)       _tlgCARR(signed long, sizeof(long), pValues, cValues, event_field_encoding_value_long, 1, event_field_format_signed_int, ##__VA_ARGS__)
+#define TraceLoggingLongArray(pValues, cValues, ...)            _tlgVARR(signed long, sizeof(long), pValues, cValues, event_field_encoding_value_long, 1, event_field_format_signed_int, ##__VA_ARGS__)
+/* TraceLoggingULongFixedArray / TraceLoggingULongArray: unsigned long elements. */
+#define TraceLoggingULongFixedArray(pValues, cValues, ...)      _tlgCARR(unsigned long, sizeof(long), pValues, cValues, event_field_encoding_value_long, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingULongArray(pValues, cValues, ...)           _tlgVARR(unsigned long, sizeof(long), pValues, cValues, event_field_encoding_value_long, 0, 0, ##__VA_ARGS__)
+/* TraceLoggingHexInt8FixedArray / TraceLoggingHexInt8Array: int8_t elements, hex. */
+#define TraceLoggingHexInt8FixedArray(pValues, cValues, ...)    _tlgCARR(int8_t, sizeof(int8_t), pValues, cValues, event_field_encoding_value8, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexInt8Array(pValues, cValues, ...)         _tlgVARR(int8_t, sizeof(int8_t), pValues, cValues, event_field_encoding_value8, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexUInt8FixedArray / TraceLoggingHexUInt8Array: uint8_t elements, hex. */
+#define TraceLoggingHexUInt8FixedArray(pValues, cValues, ...)   _tlgCARR(uint8_t, sizeof(uint8_t), pValues, cValues, event_field_encoding_value8, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexUInt8Array(pValues, cValues, ...)        _tlgVARR(uint8_t, sizeof(uint8_t), pValues, cValues, event_field_encoding_value8, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexInt16FixedArray / TraceLoggingHexInt16Array: int16_t elements, hex. */
+#define TraceLoggingHexInt16FixedArray(pValues, cValues, ...)   _tlgCARR(int16_t, sizeof(int16_t), pValues, cValues, event_field_encoding_value16, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexInt16Array(pValues, cValues, ...)        _tlgVARR(int16_t, sizeof(int16_t), pValues, cValues, event_field_encoding_value16, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexUInt16FixedArray / TraceLoggingHexUInt16Array: uint16_t elements, hex. */
+#define TraceLoggingHexUInt16FixedArray(pValues, cValues, ...)  _tlgCARR(uint16_t, sizeof(uint16_t), pValues, cValues, event_field_encoding_value16, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexUInt16Array(pValues, cValues, ...)       _tlgVARR(uint16_t, sizeof(uint16_t), pValues, cValues, event_field_encoding_value16, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexInt32FixedArray / TraceLoggingHexInt32Array: int32_t elements, hex. */
+#define TraceLoggingHexInt32FixedArray(pValues, cValues, ...)   _tlgCARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexInt32Array(pValues, cValues, ...)        _tlgVARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexUInt32FixedArray / TraceLoggingHexUInt32Array: uint32_t elements, hex. */
+#define TraceLoggingHexUInt32FixedArray(pValues, cValues, ...)  _tlgCARR(uint32_t, sizeof(uint32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexUInt32Array(pValues, cValues, ...)       _tlgVARR(uint32_t, sizeof(uint32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexInt64FixedArray / TraceLoggingHexInt64Array: int64_t elements, hex. */
+#define TraceLoggingHexInt64FixedArray(pValues, cValues, ...)   _tlgCARR(int64_t, sizeof(int64_t), pValues, cValues, event_field_encoding_value64, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexInt64Array(pValues, cValues, ...)        _tlgVARR(int64_t, sizeof(int64_t), pValues, cValues, event_field_encoding_value64, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexUInt64FixedArray / TraceLoggingHexUInt64Array: uint64_t elements, hex. */
+#define TraceLoggingHexUInt64FixedArray(pValues, cValues, ...)  _tlgCARR(uint64_t, sizeof(uint64_t), pValues, cValues, event_field_encoding_value64, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexUInt64Array(pValues, cValues, ...)       _tlgVARR(uint64_t, sizeof(uint64_t), pValues, cValues, event_field_encoding_value64, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexIntPtrFixedArray / TraceLoggingHexIntPtrArray: intptr_t elements, hex. */
+#define TraceLoggingHexIntPtrFixedArray(pValues, cValues, ...)  _tlgCARR(intptr_t, sizeof(intptr_t), pValues, cValues, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexIntPtrArray(pValues, cValues, ...)       _tlgVARR(intptr_t, sizeof(intptr_t), pValues, cValues, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexUIntPtrFixedArray / TraceLoggingHexUIntPtrArray: uintptr_t elements, hex. */
+#define TraceLoggingHexUIntPtrFixedArray(pValues, cValues, ...) _tlgCARR(uintptr_t, sizeof(uintptr_t), pValues, cValues, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexUIntPtrArray(pValues, cValues, ...)      _tlgVARR(uintptr_t, sizeof(uintptr_t), pValues, cValues, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexLongFixedArray / TraceLoggingHexLongArray: signed long elements, hex. */
+#define TraceLoggingHexLongFixedArray(pValues, cValues, ...)    _tlgCARR(signed long, sizeof(long), pValues, cValues, event_field_encoding_value_long, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexLongArray(pValues, cValues, ...)         _tlgVARR(signed long, sizeof(long), pValues, cValues, event_field_encoding_value_long, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingHexULongFixedArray / TraceLoggingHexULongArray: unsigned long elements, hex. */
+#define TraceLoggingHexULongFixedArray(pValues, cValues, ...)   _tlgCARR(unsigned long, sizeof(long), pValues, cValues, event_field_encoding_value_long, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexULongArray(pValues, cValues, ...)        _tlgVARR(unsigned long, sizeof(long), pValues, cValues, event_field_encoding_value_long, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingFloat32FixedArray / TraceLoggingFloat32Array: float elements. */
+#define TraceLoggingFloat32FixedArray(pValues, cValues, ...)    _tlgCARR(float, sizeof(float), pValues, cValues, event_field_encoding_value_float, 1, event_field_format_float, ##__VA_ARGS__)
+#define TraceLoggingFloat32Array(pValues, cValues, ...)         _tlgVARR(float, sizeof(float), pValues, cValues, event_field_encoding_value_float, 1, event_field_format_float, ##__VA_ARGS__)
+/* TraceLoggingFloat64FixedArray / TraceLoggingFloat64Array: double elements. */
+#define TraceLoggingFloat64FixedArray(pValues, cValues, ...)    _tlgCARR(double, sizeof(double), pValues, cValues, event_field_encoding_value_double, 1, event_field_format_float, ##__VA_ARGS__)
+#define TraceLoggingFloat64Array(pValues, cValues, ...)         _tlgVARR(double, sizeof(double), pValues, cValues, event_field_encoding_value_double, 1, event_field_format_float, ##__VA_ARGS__)
+/* TraceLoggingBooleanFixedArray / TraceLoggingBooleanArray: 8-bit boolean (uint8_t) elements. */
+#define TraceLoggingBooleanFixedArray(pValues, cValues, ...)    _tlgCARR(uint8_t, sizeof(uint8_t), pValues, cValues, event_field_encoding_value8, 1, event_field_format_boolean, ##__VA_ARGS__)
+#define TraceLoggingBooleanArray(pValues, cValues, ...)         _tlgVARR(uint8_t, sizeof(uint8_t), pValues, cValues, event_field_encoding_value8, 1, event_field_format_boolean, ##__VA_ARGS__)
+/* TraceLoggingBoolFixedArray / TraceLoggingBoolArray: 32-bit boolean (int32_t) elements. */
+#define TraceLoggingBoolFixedArray(pValues, cValues, ...)       _tlgCARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_boolean, ##__VA_ARGS__)
+#define TraceLoggingBoolArray(pValues, cValues, ...)            _tlgVARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_boolean, ##__VA_ARGS__)
+/* TraceLoggingCharFixedArray / TraceLoggingCharArray: char elements (Latin-1 characters). */
+#define TraceLoggingCharFixedArray(pValues, cValues, ...)       _tlgCARR(char, sizeof(char), pValues, cValues, event_field_encoding_value8, 1, event_field_format_string8, ##__VA_ARGS__)
+#define TraceLoggingCharArray(pValues, cValues, ...)            _tlgVARR(char, sizeof(char), pValues, cValues, event_field_encoding_value8, 1, event_field_format_string8, ##__VA_ARGS__)
+/* TraceLoggingChar16FixedArray / TraceLoggingChar16Array: char16_t elements (UTF-16 code units). */
+#define TraceLoggingChar16FixedArray(pValues, cValues, ...)     _tlgCARR(char16_t, sizeof(char16_t), pValues, cValues, event_field_encoding_value16, 1, event_field_format_string_utf, ##__VA_ARGS__)
+#define TraceLoggingChar16Array(pValues, cValues, ...)          _tlgVARR(char16_t, sizeof(char16_t), pValues, cValues, event_field_encoding_value16, 1, event_field_format_string_utf, ##__VA_ARGS__)
+/* TraceLoggingChar32FixedArray / TraceLoggingChar32Array: char32_t elements (UTF-32 code units). */
+#define TraceLoggingChar32FixedArray(pValues, cValues, ...)     _tlgCARR(char32_t, sizeof(char32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_string_utf, ##__VA_ARGS__)
+#define TraceLoggingChar32Array(pValues, cValues, ...)          _tlgVARR(char32_t, sizeof(char32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_string_utf, ##__VA_ARGS__)
+/* TraceLoggingWCharFixedArray / TraceLoggingWCharArray: wchar_t elements. */
+#define TraceLoggingWCharFixedArray(pValues, cValues, ...)      _tlgCARR(wchar_t, sizeof(wchar_t), pValues, cValues, event_field_encoding_value_wchar, 1, event_field_format_string_utf, ##__VA_ARGS__)
+#define TraceLoggingWCharArray(pValues, cValues, ...)           _tlgVARR(wchar_t, sizeof(wchar_t), pValues, cValues, event_field_encoding_value_wchar, 1, event_field_format_string_utf, ##__VA_ARGS__)
+/* TraceLoggingPointerFixedArray / TraceLoggingPointerArray: void const* elements (pointer values, hex). */
+#define TraceLoggingPointerFixedArray(pValues, cValues, ...)    _tlgCARR(void const*, sizeof(void*), pValues, cValues, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingPointerArray(pValues, cValues, ...)         _tlgVARR(void const*, sizeof(void*), pValues, cValues, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingPidFixedArray / TraceLoggingPidArray: int32_t process/thread id elements. */
+#define TraceLoggingPidFixedArray(pValues, cValues, ...)        _tlgCARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_pid, ##__VA_ARGS__)
+#define TraceLoggingPidArray(pValues, cValues, ...)             _tlgVARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_pid, ##__VA_ARGS__)
+/* TraceLoggingPortFixedArray / TraceLoggingPortArray: uint16_t port elements (network byte order). */
+#define TraceLoggingPortFixedArray(pValues, cValues, ...)       _tlgCARR(uint16_t, sizeof(uint16_t), pValues, cValues, event_field_encoding_value16, 1, event_field_format_port, ##__VA_ARGS__)
+#define TraceLoggingPortArray(pValues, cValues, ...)            _tlgVARR(uint16_t, sizeof(uint16_t), pValues, cValues, event_field_encoding_value16, 1, event_field_format_port, ##__VA_ARGS__)
+/* TraceLoggingErrnoFixedArray / TraceLoggingErrnoArray: int32_t errno elements. */
+#define TraceLoggingErrnoFixedArray(pValues, cValues, ...)      _tlgCARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_errno, ##__VA_ARGS__)
+#define TraceLoggingErrnoArray(pValues, cValues, ...)           _tlgVARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_errno, ##__VA_ARGS__)
+/* TraceLoggingTime32FixedArray / TraceLoggingTime32Array: int32_t time_t elements. */
+#define TraceLoggingTime32FixedArray(pValues, cValues, ...)     _tlgCARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_time, ##__VA_ARGS__)
+#define TraceLoggingTime32Array(pValues, cValues, ...)          _tlgVARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_time, ##__VA_ARGS__)
+/* TraceLoggingTime64FixedArray / TraceLoggingTime64Array: int64_t time_t elements. */
+#define TraceLoggingTime64FixedArray(pValues, cValues, ...)     _tlgCARR(int64_t, sizeof(int64_t), pValues, cValues, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
+#define TraceLoggingTime64Array(pValues, cValues, ...)          _tlgVARR(int64_t, sizeof(int64_t), pValues, cValues, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
+/* TraceLoggingIPv4AddressFixedArray / TraceLoggingIPv4AddressArray: uint32_t IPv4 address elements (network byte order). */
+#define TraceLoggingIPv4AddressFixedArray(pValues, cValues, ...) _tlgCARR(uint32_t, sizeof(uint32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_ipv4, ##__VA_ARGS__)
+#define TraceLoggingIPv4AddressArray(pValues, cValues, ...)     _tlgVARR(uint32_t, sizeof(uint32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_ipv4, ##__VA_ARGS__)
+/* TraceLoggingGuidFixedArray / TraceLoggingGuidArray: 16-byte UUID elements (pValues points at cValues * 16 bytes). */
+#define TraceLoggingGuidFixedArray(pValues, cValues, ...)       _tlgCARR(void, 16, pValues, cValues, event_field_encoding_value128, 1, event_field_format_uuid, ##__VA_ARGS__)
+#define TraceLoggingGuidArray(pValues, cValues, ...)            _tlgVARR(void, 16, pValues, cValues, event_field_encoding_value128, 1, event_field_format_uuid, ##__VA_ARGS__)
+
+/*==== Packed fields (advanced) =============================================
+
+These give direct control of metadata and payload, for layouts the macros above
+cannot express (arrays of strings, arrays of structs, pre-packed structs). The
+caller must keep metadata and data consistent: the decoder sees the payload as
+one run of bytes. Arrays are a uint16_t element count followed by the elements
+(add event_field_encoding_varray_flag to the encoding).
+*/
+
+/* TraceLoggingPackedField(pValue, cbValue, encoding [, "name" [, "description" [, tag]]]):
+   a field with the given event_field_encoding (constant) and default format; its
+   data is the cbValue bytes at pValue. */
+#define TraceLoggingPackedField(pValue, cbValue, encoding, ...) \
+    _tlgPTRFIELD(pValue, cbValue, encoding, 0, 0, ##__VA_ARGS__)
+/* TraceLoggingPackedFieldEx(pValue, cbValue, encoding, format [, "name" [, "description" [, tag]]]):
+   like TraceLoggingPackedField with an explicit event_field_format (constant). */
+#define TraceLoggingPackedFieldEx(pValue, cbValue, encoding, format, ...) \
+    _tlgPTRFIELD(pValue, cbValue, encoding, 1, format, ##__VA_ARGS__)
+/* TraceLoggingPackedMetadata(encoding, "name" [, "description" [, tag]]):
+   metadata only: declares a field whose data comes from TraceLoggingPackedData. */
+#define TraceLoggingPackedMetadata(encoding, name, ...) \
+    (_tlgK_PMETA, encoding, 0, 0, _tlgNDT(~, name, ##__VA_ARGS__))
+/* TraceLoggingPackedMetadataEx(encoding, format, "name" [, "description" [, tag]]):
+   like TraceLoggingPackedMetadata with an explicit event_field_format. */
+#define TraceLoggingPackedMetadataEx(encoding, format, name, ...) \
+    (_tlgK_PMETA, encoding, 1, format, _tlgNDT(~, name, ##__VA_ARGS__))
+/* TraceLoggingPackedStruct(fieldCount, "name" [, "description" [, tag]]):
+   metadata only: starts a struct of the next fieldCount (1..127) fields. */
+#define TraceLoggingPackedStruct(fieldCount, name, ...) \
+    (_tlgK_STRUCT, fieldCount, event_field_encoding_struct, _tlgNDT(~, name, ##__VA_ARGS__))
+/* TraceLoggingPackedStructArray(fieldCount, "name" [, "description" [, tag]]):
+   metadata only: starts a variable-length array of structs of fieldCount fields;
+   the data is a uint16_t count followed by the elements. */
+#define TraceLoggingPackedStructArray(fieldCount, name, ...) \
+    (_tlgK_STRUCT, fieldCount, event_field_encoding_struct | event_field_encoding_varray_flag, \
+        _tlgNDT(~, name, ##__VA_ARGS__))
+/* TraceLoggingPackedData(pValue, cbValue):
+   data only: appends cbValue bytes at pValue to the payload. */
+#define TraceLoggingPackedData(pValue, cbValue) (_tlgK_PDATA, pValue, cbValue)
+
+/*==== Implementation (private: everything below may change) ===============*/
+
+#ifdef __cplusplus
+#define _tlgEXTERN_C extern "C"
+#define _tlgEXTERN_C_DEF extern "C"
+#define _tlgSTATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#define _tlgCAST(type, expr) static_cast<type>(expr)
+#define _tlgNOEXCEPT noexcept
+#else
+#define _tlgEXTERN_C extern
+#define _tlgEXTERN_C_DEF
+#define _tlgSTATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
+#define _tlgCAST(type, expr) ((type)(expr))
+#define _tlgNOEXCEPT
+#endif
+
+#define _tlgPASTE(a, b) _tlgPASTE_(a, b)
+#define _tlgPASTE_(a, b) a##b
+#define _tlgFEPASTE(a, b) _tlgFEPASTE_(a, b)
+#define _tlgFEPASTE_(a, b) a##b
+#define _tlgSTR(x) _tlgSTR_(x)
+#define _tlgSTR_(x) #x
+#define _tlgUNPAREN(...) __VA_ARGS__
+
+/* The provider GUID must be a parenthesized list of 11 values; it is not used. */
+#define _tlgGUID_SHAPE(a, b, c, d, e, f, g, h, i, j, k)
+
+/*
+Name/description/tag: _tlgNDT(implicitName, [name [, description [, tag]]])
+expands to three items: name, hastag (0 or 1), tag.
+*/
+#define _tlgNDT(implicitName, ...) \
+    _tlgPASTE(_tlgNDT_, _tlgNDTCOUNT(~, ##__VA_ARGS__))(implicitName, ##__VA_ARGS__)
+#define _tlgNDTCOUNT(z, ...) _tlgNDTSEL(z, ##__VA_ARGS__, 3, 2, 1, 0, ~)
+#define _tlgNDTSEL(z, a, b, c, n, ...) n
+#define _tlgNDT_0(implicitName) implicitName, 0, 0
+#define _tlgNDT_1(implicitName, name) name, 0, 0
+#define _tlgNDT_2(implicitName, name, description) name, 0, 0
+#define _tlgNDT_3(implicitName, name, description, tag) name, 1, tag
+
+/*
+Argument tuples. Each TraceLogging argument macro expands to a parenthesized tuple
+whose first item is its kind:
+(_tlgK_LEVEL, level) (_tlgK_KEYWORD, keyword) (_tlgK_OPCODE, opcode)
+(_tlgK_EVTAG, tag) (_tlgK_IDVER, id, version) (_tlgK_NONE, ignored)
+(_tlgK_VAL, type, value, enc, hasfmt, fmt, name, hastag, tag)          scalar copied to a local
+(_tlgK_ZSTR, chartype, setfn, psz, enc, hasfmt, fmt, name, hastag, tag) nul-terminated string
+(_tlgK_VARR, elemtype, elemsize, p, count, enc, hasfmt, fmt, name, hastag, tag) u16 count + elements
+(_tlgK_CARR, elemtype, elemsize, p, count, enc, hasfmt, fmt, name, hastag, tag) constant count
+(_tlgK_PFLD, p, size, enc, hasfmt, fmt, name, hastag, tag)            bytes at p
+(_tlgK_PMETA, enc, hasfmt, fmt, name, hastag, tag)                    metadata only
+(_tlgK_STRUCT, count, enc, name, hastag, tag)                         metadata only
+(_tlgK_PDATA, p, size)                                                data only
+(_tlgK_AUTO, value, name, hastag, tag)                                TraceLoggingValue
+The value expression goes through one macro level before it is stringized, so the
+implicit field name is the macro-expanded expression.
+*/
+#define _tlgVAL(type, value, enc, hasfmt, fmt, ...) \
+    _tlgVAL_(type, value, enc, hasfmt, fmt, value, ##__VA_ARGS__)
+#define _tlgVAL_(type, value, enc, hasfmt, fmt, vname, ...) \
+    (_tlgK_VAL, type, value, enc, hasfmt, fmt, _tlgNDT(#vname, ##__VA_ARGS__))
+#define _tlgZSTR(chartype, lenfn, psz, enc, hasfmt, fmt, ...) \
+    _tlgZSTR_(chartype, lenfn, psz, enc, hasfmt, fmt, psz, ##__VA_ARGS__)
+#define _tlgZSTR_(chartype, lenfn, psz, enc, hasfmt, fmt, vname, ...) \
+    (_tlgK_ZSTR, chartype, lenfn, psz, enc, hasfmt, fmt, _tlgNDT(#vname, ##__VA_ARGS__))
+#define _tlgCOUNTED(elemtype, elemsize, p, count, enc, hasfmt, fmt, ...) \
+    _tlgCOUNTED_(elemtype, elemsize, p, count, enc, hasfmt, fmt, p, ##__VA_ARGS__)
+#define _tlgCOUNTED_(elemtype, elemsize, p, count, enc, hasfmt, fmt, vname, ...) \
+    (_tlgK_VARR, elemtype, elemsize, p, count, enc, hasfmt, fmt, _tlgNDT(#vname, ##__VA_ARGS__))
+#define _tlgVARR(elemtype, elemsize, p, count, enc, hasfmt, fmt, ...) \
+    _tlgCOUNTED_(elemtype, elemsize, p, count, (enc) | event_field_encoding_varray_flag, hasfmt, fmt, p, ##__VA_ARGS__)
+#define _tlgCARR(elemtype, elemsize, p, count, enc, hasfmt, fmt, ...) \
+    _tlgCARR_(elemtype, elemsize, p, count, enc, hasfmt, fmt, p, ##__VA_ARGS__)
+#define _tlgCARR_(elemtype, elemsize, p, count, enc, hasfmt, fmt, vname, ...) \
+    (_tlgK_CARR, elemtype, elemsize, p, count, enc, hasfmt, fmt, _tlgNDT(#vname, ##__VA_ARGS__))
+#define _tlgPTRFIELD(p, size, enc, hasfmt, fmt, ...) \
+    _tlgPTRFIELD_(p, size, enc, hasfmt, fmt, p, ##__VA_ARGS__)
+#define _tlgPTRFIELD_(p, size, enc, hasfmt, fmt, vname, ...) \
+    (_tlgK_PFLD, p, size, enc, hasfmt, fmt, _tlgNDT(#vname, ##__VA_ARGS__))
+#define _tlgAUTO(value, ...) _tlgAUTO_(value, value, ##__VA_ARGS__)
+#define _tlgAUTO_(value, vname, ...) (_tlgK_AUTO, value, _tlgNDT(#vname, ##__VA_ARGS__))
+
+/* Dispatch: _tlgP_<PASS>(label, prevLabel, tuple) -> _tlgD_<PASS>_tlgK_<KIND>(label, prevLabel, items...) */
+#define _tlgDISPATCH(pass, i, p, tuple) _tlgDISPATCH2(pass, i, p, _tlgUNPAREN tuple)
+#define _tlgDISPATCH2(pass, i, p, ...) _tlgDISPATCH3(pass, i, p, __VA_ARGS__)
+#define _tlgDISPATCH3(pass, i, p, kind, ...) pass##kind(i, p, __VA_ARGS__)
+#define _tlgP_ENUM(i, p, tuple) _tlgDISPATCH(_tlgD_ENUM, i, p, tuple)
+#define _tlgP_KW(i, p, tuple)   _tlgDISPATCH(_tlgD_KW, i, p, tuple)
+#define _tlgP_DECL(i, p, tuple) _tlgDISPATCH(_tlgD_DECL, i, p, tuple)
+#define _tlgP_INIT(i, p, tuple) _tlgDISPATCH(_tlgD_INIT, i, p, tuple)
+#define _tlgP_NVEC(i, p, tuple) _tlgDISPATCH(_tlgD_NVEC, i, p, tuple)
+#define _tlgP_DATA(i, p, tuple) _tlgDISPATCH(_tlgD_DATA, i, p, tuple)
+#define _tlgFOREACH(pass, n, ...) _tlgFEPASTE(_tlgFE, n)(pass, __VA_ARGS__)
+
+/*
+Argument counting. The arguments of a write are parenthesized tuples, so "no
+arguments" is detected by probing whether the argument list starts with '('
+(GNU comma elision does not apply to an empty argument passed through a macro).
+_tlgNARGS(args...) is the count (0..99), _tlgNARGS1(args...) the count plus one.
+*/
+#define _tlgHASARGS(...) _tlgHASARGS_(_tlgHASARGS_PROBE __VA_ARGS__)
+#define _tlgHASARGS_(...) _tlgHASARGS_SEL(__VA_ARGS__, 0, ~)
+#define _tlgHASARGS_SEL(x, n, ...) n
+#define _tlgHASARGS_PROBE(...) ~, 1
+#define _tlgNARGS(...) _tlgFEPASTE(_tlgNARGS_, _tlgHASARGS(__VA_ARGS__))(__VA_ARGS__)
+#define _tlgNARGS1(...) _tlgFEPASTE(_tlgNARGS1_, _tlgHASARGS(__VA_ARGS__))(__VA_ARGS__)
+#define _tlgNARGS_0(...) 0
+#define _tlgNARGS1_0(...) 1
+
+/*
+Pass ENUM: enumerators carrying level, opcode, id, version and event tag from
+label to label; the first argument (label n) starts from the defaults at label
+n + 1 and the value at label 1 is the result (last one wins).
+*/
+#define _tlgE_SET(i, lv, op, id, ver, tag) \
+    _tlgLv##i = (lv), _tlgOp##i = (op), _tlgId##i = (id), _tlgVer##i = (ver), _tlgTag##i = (tag),
+#define _tlgE_KEEP(i, p) _tlgE_SET(i, _tlgLv##p, _tlgOp##p, _tlgId##p, _tlgVer##p, _tlgTag##p)
+#define _tlgD_ENUM_tlgK_LEVEL(i, p, v)      _tlgE_SET(i, (int)(v), _tlgOp##p, _tlgId##p, _tlgVer##p, _tlgTag##p)
+#define _tlgD_ENUM_tlgK_OPCODE(i, p, v)     _tlgE_SET(i, _tlgLv##p, (int)(v), _tlgId##p, _tlgVer##p, _tlgTag##p)
+#define _tlgD_ENUM_tlgK_EVTAG(i, p, v)      _tlgE_SET(i, _tlgLv##p, _tlgOp##p, _tlgId##p, _tlgVer##p, (int)(v))
+#define _tlgD_ENUM_tlgK_IDVER(i, p, id, ver) _tlgE_SET(i, _tlgLv##p, _tlgOp##p, (int)(id), (int)(ver), _tlgTag##p)
+#define _tlgD_ENUM_tlgK_KEYWORD(i, p, ...)  _tlgE_KEEP(i, p)
+#define _tlgD_ENUM_tlgK_NONE(i, p, ...)     _tlgE_KEEP(i, p)
+#define _tlgD_ENUM_tlgK_VAL(i, p, ...)      _tlgE_KEEP(i, p)
+#define _tlgD_ENUM_tlgK_ZSTR(i, p, ...)     _tlgE_KEEP(i, p)
+#define _tlgD_ENUM_tlgK_VARR(i, p, ...)     _tlgE_KEEP(i, p)
+#define _tlgD_ENUM_tlgK_CARR(i, p, ...)     _tlgE_KEEP(i, p)
+#define _tlgD_ENUM_tlgK_PFLD(i, p, ...)     _tlgE_KEEP(i, p)
+#define _tlgD_ENUM_tlgK_PMETA(i, p, ...)    _tlgE_KEEP(i, p)
+#define _tlgD_ENUM_tlgK_STRUCT(i, p, ...)   _tlgE_KEEP(i, p)
+#define _tlgD_ENUM_tlgK_PDATA(i, p, ...)    _tlgE_KEEP(i, p)
+#define _tlgD_ENUM_tlgK_AUTO(i, p, ...)     _tlgE_KEEP(i, p)
+
+/* Pass KW: keyword bits, OR'ed. */
+#define _tlgD_KW_tlgK_KEYWORD(i, p, v) | (uint64_t)(v)
+#define _tlgD_KW_tlgK_LEVEL(i, p, ...)
+#define _tlgD_KW_tlgK_OPCODE(i, p, ...)
+#define _tlgD_KW_tlgK_EVTAG(i, p, ...)
+#define _tlgD_KW_tlgK_IDVER(i, p, ...)
+#define _tlgD_KW_tlgK_NONE(i, p, ...)
+#define _tlgD_KW_tlgK_VAL(i, p, ...)
+#define _tlgD_KW_tlgK_ZSTR(i, p, ...)
+#define _tlgD_KW_tlgK_VARR(i, p, ...)
+#define _tlgD_KW_tlgK_CARR(i, p, ...)
+#define _tlgD_KW_tlgK_PFLD(i, p, ...)
+#define _tlgD_KW_tlgK_PMETA(i, p, ...)
+#define _tlgD_KW_tlgK_STRUCT(i, p, ...)
+#define _tlgD_KW_tlgK_PDATA(i, p, ...)
+#define _tlgD_KW_tlgK_AUTO(i, p, ...)
+
+/*
+Passes DECL and INIT: the members of the metadata struct and their initializers.
+A field descriptor is: name (nul-terminated), encoding, [format], [tag], [count].
+The format byte is present when the field has a format or a tag (the encoding
+then has its chain bit); the tag is present when given (the format then has its
+chain bit); the count is present for constant-length arrays.
+*/
+#define _tlgFD_DECL(i, name, hasfmt, hastag, hascount) \
+    char _tlgN##i[sizeof("" name)]; \
+    uint8_t _tlgE##i; \
+    _tlgFD_DECLF##hasfmt##hastag(i) \
+    _tlgFD_DECLC##hascount(i)
+#define _tlgFD_DECLF00(i)
+#define _tlgFD_DECLF10(i) uint8_t _tlgF##i;
+#define _tlgFD_DECLF01(i) uint8_t _tlgF##i; uint16_t _tlgT##i __attribute__((packed));
+#define _tlgFD_DECLF11(i) uint8_t _tlgF##i; uint16_t _tlgT##i __attribute__((packed));
+#define _tlgFD_DECLC0(i)
+#define _tlgFD_DECLC1(i) uint16_t _tlgC##i __attribute__((packed));
+#define _tlgFD_INIT(name, enc, hasfmt, fmt, hastag, tag, hascount, count) \
+    "" name, \
+    (uint8_t)((enc) | _tlgFD_CHAIN##hasfmt##hastag), \
+    _tlgFD_INITF##hasfmt##hastag(fmt, tag) \
+    _tlgFD_INITC##hascount(count)
+#define _tlgFD_CHAIN00 0
+#define _tlgFD_CHAIN10 0x80
+#define _tlgFD_CHAIN01 0x80
+#define _tlgFD_CHAIN11 0x80
+#define _tlgFD_INITF00(fmt, tag)
+#define _tlgFD_INITF10(fmt, tag) (uint8_t)(fmt),
+#define _tlgFD_INITF01(fmt, tag) (uint8_t)0x80, (uint16_t)(tag),
+#define _tlgFD_INITF11(fmt, tag) (uint8_t)((fmt) | 0x80), (uint16_t)(tag),
+#define _tlgFD_INITC0(count)
+#define _tlgFD_INITC1(count) (uint16_t)(count),
+
+#define _tlgD_DECL_tlgK_LEVEL(i, p, ...)
+#define _tlgD_DECL_tlgK_KEYWORD(i, p, ...)
+#define _tlgD_DECL_tlgK_OPCODE(i, p, ...)
+#define _tlgD_DECL_tlgK_EVTAG(i, p, ...)
+#define _tlgD_DECL_tlgK_IDVER(i, p, ...)
+#define _tlgD_DECL_tlgK_NONE(i, p, ...)
+#define _tlgD_DECL_tlgK_PDATA(i, p, ...)
+#define _tlgD_DECL_tlgK_VAL(i, p, type, value, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgFD_DECL(i, name, hasfmt, hastag, 0)
+#define _tlgD_DECL_tlgK_ZSTR(i, p, chartype, lenfn, psz, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgFD_DECL(i, name, hasfmt, hastag, 0)
+#define _tlgD_DECL_tlgK_VARR(i, p, elemtype, elemsize, ptr, count, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgFD_DECL(i, name, hasfmt, hastag, 0)
+#define _tlgD_DECL_tlgK_CARR(i, p, elemtype, elemsize, ptr, count, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgFD_DECL(i, name, hasfmt, hastag, 1)
+#define _tlgD_DECL_tlgK_PFLD(i, p, ptr, size, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgFD_DECL(i, name, hasfmt, hastag, 0)
+#define _tlgD_DECL_tlgK_PMETA(i, p, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgFD_DECL(i, name, hasfmt, hastag, 0)
+#define _tlgD_DECL_tlgK_STRUCT(i, p, count, enc, name, hastag, tag) \
+    _tlgFD_DECL(i, name, 1, hastag, 0)
+#define _tlgD_DECL_tlgK_AUTO(i, p, value, name, hastag, tag) \
+    _tlgAUTO_DECL##hastag(i, value, name)
+
+#define _tlgD_INIT_tlgK_LEVEL(i, p, ...)
+#define _tlgD_INIT_tlgK_KEYWORD(i, p, ...)
+#define _tlgD_INIT_tlgK_OPCODE(i, p, ...)
+#define _tlgD_INIT_tlgK_EVTAG(i, p, ...)
+#define _tlgD_INIT_tlgK_IDVER(i, p, ...)
+#define _tlgD_INIT_tlgK_NONE(i, p, ...)
+#define _tlgD_INIT_tlgK_PDATA(i, p, ...)
+#define _tlgD_INIT_tlgK_VAL(i, p, type, value, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgFD_INIT(name, enc, hasfmt, fmt, hastag, tag, 0, 0)
+#define _tlgD_INIT_tlgK_ZSTR(i, p, chartype, lenfn, psz, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgFD_INIT(name, enc, hasfmt, fmt, hastag, tag, 0, 0)
+#define _tlgD_INIT_tlgK_VARR(i, p, elemtype, elemsize, ptr, count, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgFD_INIT(name, enc, hasfmt, fmt, hastag, tag, 0, 0)
+#define _tlgD_INIT_tlgK_CARR(i, p, elemtype, elemsize, ptr, count, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgFD_INIT(name, (enc) | event_field_encoding_carray_flag, hasfmt, fmt, hastag, tag, 1, count)
+#define _tlgD_INIT_tlgK_PFLD(i, p, ptr, size, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgFD_INIT(name, enc, hasfmt, fmt, hastag, tag, 0, 0)
+#define _tlgD_INIT_tlgK_PMETA(i, p, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgFD_INIT(name, enc, hasfmt, fmt, hastag, tag, 0, 0)
+#define _tlgD_INIT_tlgK_STRUCT(i, p, count, enc, name, hastag, tag) \
+    _tlgFD_INIT(name, enc, 1, count, hastag, tag, 0, 0)
+#define _tlgD_INIT_tlgK_AUTO(i, p, value, name, hastag, tag) \
+    _tlgAUTO_INIT##hastag(value, name, tag)
+
+/* Pass NVEC: number of payload iovecs of each argument. */
+#define _tlgD_NVEC_tlgK_LEVEL(i, p, ...)
+#define _tlgD_NVEC_tlgK_KEYWORD(i, p, ...)
+#define _tlgD_NVEC_tlgK_OPCODE(i, p, ...)
+#define _tlgD_NVEC_tlgK_EVTAG(i, p, ...)
+#define _tlgD_NVEC_tlgK_IDVER(i, p, ...)
+#define _tlgD_NVEC_tlgK_NONE(i, p, ...)
+#define _tlgD_NVEC_tlgK_PMETA(i, p, ...)
+#define _tlgD_NVEC_tlgK_STRUCT(i, p, ...)
+#define _tlgD_NVEC_tlgK_VAL(i, p, ...) + 1
+#define _tlgD_NVEC_tlgK_ZSTR(i, p, ...) + 1
+#define _tlgD_NVEC_tlgK_VARR(i, p, ...) + 2
+#define _tlgD_NVEC_tlgK_CARR(i, p, ...) + 1
+#define _tlgD_NVEC_tlgK_PFLD(i, p, ...) + 1
+#define _tlgD_NVEC_tlgK_PDATA(i, p, ...) + 1
+#define _tlgD_NVEC_tlgK_AUTO(i, p, ...) + 1
+
+/* Pass DATA: statements run only when the event is enabled; they evaluate the
+   values (each once) and point the payload iovecs at them. Also holds the
+   compile-time checks of the arguments. */
+#define _tlgD_DATA_tlgK_LEVEL(i, p, v)
+#define _tlgD_DATA_tlgK_KEYWORD(i, p, v)
+#define _tlgD_DATA_tlgK_OPCODE(i, p, v)
+#define _tlgD_DATA_tlgK_EVTAG(i, p, v)
+#define _tlgD_DATA_tlgK_IDVER(i, p, id, ver)
+#define _tlgD_DATA_tlgK_NONE(i, p, ...)
+#define _tlgD_DATA_tlgK_PMETA(i, p, ...)
+#define _tlgD_DATA_tlgK_STRUCT(i, p, count, enc, name, hastag, tag) \
+    _tlgSTATIC_ASSERT((count) >= 1 && (count) <= 127, \
+        "TraceLoggingStruct/TraceLoggingPackedStruct: fieldCount must be a constant 1..127");
+#define _tlgD_DATA_tlgK_VAL(i, p, type, value, enc, hasfmt, fmt, name, hastag, tag) \
+    type const _tlgV##i = _tlgCAST(type, value); \
+    _tlgSetVec(&_tlgVecs[_tlgIdx++], &_tlgV##i, sizeof(_tlgV##i));
+#define _tlgD_DATA_tlgK_ZSTR(i, p, chartype, lenfn, psz, enc, hasfmt, fmt, name, hastag, tag) \
+    lenfn(&_tlgVecs[_tlgIdx++], (psz));
+#define _tlgD_DATA_tlgK_VARR(i, p, elemtype, elemsize, ptr, count, enc, hasfmt, fmt, name, hastag, tag) \
+    elemtype const* const _tlgV##i = (ptr); \
+    uint16_t const _tlgC##i = (uint16_t)(count); \
+    _tlgSetVec(&_tlgVecs[_tlgIdx++], &_tlgC##i, sizeof(uint16_t)); \
+    _tlgSetVec(&_tlgVecs[_tlgIdx++], _tlgV##i, (size_t)_tlgC##i * (elemsize));
+#define _tlgD_DATA_tlgK_CARR(i, p, elemtype, elemsize, ptr, count, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgSTATIC_ASSERT((count) >= 1 && (count) <= 65535, \
+        "TraceLogging*FixedArray: count must be a constant 1..65535"); \
+    elemtype const* const _tlgV##i = (ptr); \
+    _tlgSetVec(&_tlgVecs[_tlgIdx++], _tlgV##i, (size_t)(count) * (elemsize));
+#define _tlgD_DATA_tlgK_PFLD(i, p, ptr, size, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgSetVec(&_tlgVecs[_tlgIdx++], (ptr), (size));
+#define _tlgD_DATA_tlgK_PDATA(i, p, ptr, size) \
+    _tlgSetVec(&_tlgVecs[_tlgIdx++], (ptr), (size));
+#define _tlgD_DATA_tlgK_AUTO(i, p, value, name, hastag, tag) \
+    union _tlgAutoStore _tlgV##i; \
+    _tlgAUTO_DATA(&_tlgVecs[_tlgIdx++], &_tlgV##i, value);
+
+/*
+The write itself. In one statement expression:
+- an enum with the event options, checked at compile time;
+- the static tracepoint state, metadata block and eventheader_tracepoint, and a
+  pointer to the event in the provider's section "_tlgEvts_<provider>";
+- one relaxed load of the status word; only if it is non-zero, the payload
+  iovecs are filled and eventheader_write is called.
+*/
+#define _tlgWRITE(providerSymbol, eventName, pActivityId, pRelatedActivityId, ...) \
+    _tlgWRITE_X(providerSymbol, eventName, pActivityId, pRelatedActivityId, __VA_ARGS__)
+/* (_tlgWRITE forwards without ## so that arguments which are macros expanding to
+   several TraceLogging arguments are expanded before they are counted.) */
+#define _tlgWRITE_X(providerSymbol, eventName, pActivityId, pRelatedActivityId, ...) \
+    _tlgWRITE_N(providerSymbol, eventName, pActivityId, pRelatedActivityId, \
+        _tlgNARGS(__VA_ARGS__), _tlgNARGS1(__VA_ARGS__), __VA_ARGS__)
+#define _tlgWRITE_N(providerSymbol, eventName, pActivityId, pRelatedActivityId, n, n1, ...) \
+    _tlgWRITE_IMPL(providerSymbol, eventName, pActivityId, pRelatedActivityId, n, n1, __VA_ARGS__)
+#define _tlgWRITE_IMPL(providerSymbol, eventName, pActivityId, pRelatedActivityId, n, n1, ...) ({ \
+    enum { \
+        _tlgLv##n1 = event_level_verbose, _tlgOp##n1 = 0, _tlgId##n1 = 0, _tlgVer##n1 = 0, _tlgTag##n1 = 0, \
+        _tlgFOREACH(_tlgP_ENUM, n, __VA_ARGS__) \
+        _tlgEnumEnd \
+    }; \
+    _tlgSTATIC_ASSERT(_tlgLv1 >= 1 && _tlgLv1 <= 255, "TraceLoggingLevel must be a constant 1..255"); \
+    _tlgSTATIC_ASSERT(_tlgOp1 >= 0 && _tlgOp1 <= 255, "TraceLoggingOpcode must be a constant 0..255"); \
+    _tlgSTATIC_ASSERT(_tlgId1 >= 0 && _tlgId1 <= 65535, "TraceLoggingIdVersion id must be a constant 0..65535"); \
+    _tlgSTATIC_ASSERT(_tlgVer1 >= 0 && _tlgVer1 <= 255, "TraceLoggingIdVersion version must be a constant 0..255"); \
+    _tlgSTATIC_ASSERT(_tlgTag1 >= 0 && _tlgTag1 <= 65535, "TraceLoggingEventTag must be a constant 0..65535"); \
+    static tracepoint_state _tlgState = TRACEPOINT_STATE_INIT; \
+    struct _tlgMetaT { \
+        eventheader_extension _tlgExt; \
+        char _tlgEvName[sizeof("" eventName)]; \
+        _tlgFOREACH(_tlgP_DECL, n, __VA_ARGS__) \
+        char _tlgEnd[]; \
+    }; \
+    static struct _tlgMetaT const _tlgMeta = { \
+        { (uint16_t)(offsetof(struct _tlgMetaT, _tlgEnd) - sizeof(eventheader_extension)), \
+          (uint16_t)eventheader_extension_kind_metadata }, \
+        "" eventName, \
+        _tlgFOREACH(_tlgP_INIT, n, __VA_ARGS__) \
+    }; \
+    static eventheader_tracepoint const _tlgEvent = { \
+        &_tlgState, \
+        &_tlgMeta._tlgExt, \
+        { (uint8_t)(eventheader_flag_default | eventheader_flag_extension), (uint8_t)_tlgVer1, \
+          (uint16_t)_tlgId1, (uint16_t)_tlgTag1, (uint8_t)_tlgOp1, (uint8_t)_tlgLv1 }, \
+        (uint64_t)0 _tlgFOREACH(_tlgP_KW, n, __VA_ARGS__) \
+    }; \
+    static eventheader_tracepoint const* const _tlgEventPtr \
+        __attribute__((section("_tlgEvts_" _tlgSTR(providerSymbol)), used)) = &_tlgEvent; \
+    (void)_tlgEventPtr; \
+    int _tlgResult = 0; \
+    if (__builtin_expect(TRACEPOINT_ENABLED(&_tlgState) != 0, 0)) { \
+        struct iovec _tlgVecs[EVENTHEADER_PREFIX_DATAVEC_COUNT _tlgFOREACH(_tlgP_NVEC, n, __VA_ARGS__)]; \
+        uint32_t _tlgIdx = EVENTHEADER_PREFIX_DATAVEC_COUNT; \
+        _tlgFOREACH(_tlgP_DATA, n, __VA_ARGS__) \
+        _tlgResult = eventheader_write(&_tlgEvent, (pActivityId), (pRelatedActivityId), _tlgIdx, _tlgVecs); \
+    } \
+    _tlgResult; \
+    })
+
+#define _tlgPROVIDER_ENABLED(providerSymbol, eventLevel, eventKeyword) ({ \
+    enum { _tlgLevel = (int)(eventLevel) }; \
+    _tlgSTATIC_ASSERT(_tlgLevel >= 1 && _tlgLevel <= 255, \
+        "TraceLoggingProviderEnabled: level must be a constant 1..255"); \
+    static tracepoint_state _tlgState = TRACEPOINT_STATE_INIT; \
+    static eventheader_tracepoint const _tlgEvent = { \
+        &_tlgState, \
+        NULL, \
+        { (uint8_t)eventheader_flag_default, 0, 0, 0, 0, (uint8_t)_tlgLevel }, \
+        (uint64_t)(eventKeyword) \
+    }; \
+    static eventheader_tracepoint const* const _tlgEventPtr \
+        __attribute__((section("_tlgEvts_" _tlgSTR(providerSymbol)), used)) = &_tlgEvent; \
+    (void)_tlgEventPtr; \
+    TRACEPOINT_ENABLED(&_tlgState) != 0; \
+    })
+
+/* Provider name checks. C++: at compile time. C: the library checks at registration. */
+#ifdef __cplusplus
+constexpr bool _tlgProviderNameOk(char const* s) _tlgNOEXCEPT
+{
+    return *s == 0 ? true : (*s != ' ' && *s != ':' && _tlgProviderNameOk(s + 1));
+}
+constexpr bool _tlgGroupNameOk(char const* s) _tlgNOEXCEPT
+{
+    return *s == 0 ? true
+        : (((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')) && _tlgGroupNameOk(s + 1));
+}
+constexpr bool _tlgOptionsOk(char const* s) _tlgNOEXCEPT
+{
+    return *s == 0 ? true : (*s == 'G' && _tlgGroupNameOk(s + 1));
+}
+#define _tlgCHECK_PROVIDER_NAMES(providerName, options) \
+    static_assert(sizeof(providerName) > 1 && _tlgProviderNameOk(providerName), \
+        "TRACELOGGING_DEFINE_PROVIDER: provider name must be non-empty without ' ' or ':'"); \
+    static_assert(_tlgOptionsOk(options), \
+        "TraceLoggingOptionGroupName: group name must be [a-z0-9] characters");
+#else
+#define _tlgCHECK_PROVIDER_NAMES(providerName, options) \
+    _Static_assert(sizeof(providerName) > 1, "TRACELOGGING_DEFINE_PROVIDER: provider name must be non-empty");
+#endif
+
+/* Helpers for the payload. */
+static inline void _tlgSetVec(struct iovec* vec, void const* data, size_t size) _tlgNOEXCEPT
+{
+#ifdef __cplusplus
+    vec->iov_base = const_cast<void*>(data);
+#else
+    vec->iov_base = (void*)data;
+#endif
+    vec->iov_len = size;
+}
+
+static inline void const* _tlgZeros(void) _tlgNOEXCEPT
+{
+    static uint32_t const zeros = 0;
+    return &zeros;
+}
+
+static inline size_t _tlgStrLen16(char16_t const* s) _tlgNOEXCEPT
+{
+    size_t n = 0;
+    while (s[n] != 0) n += 1;
+    return n;
+}
+
+static inline size_t _tlgStrLen32(char32_t const* s) _tlgNOEXCEPT
+{
+    size_t n = 0;
+    while (s[n] != 0) n += 1;
+    return n;
+}
+
+/* Point an iovec at a nul-terminated string including its terminator; NULL is "". */
+#define _tlgZSTR_SETTER(fn, chartype, lenfn) \
+    static inline void fn(struct iovec* vec, chartype const* psz) _tlgNOEXCEPT \
+    { \
+        if (psz) { \
+            _tlgSetVec(vec, psz, (lenfn(psz) + 1) * sizeof(chartype)); \
+        } else { \
+            _tlgSetVec(vec, _tlgZeros(), sizeof(chartype)); \
+        } \
+    }
+_tlgZSTR_SETTER(_tlgZStr8, char, strlen)
+_tlgZSTR_SETTER(_tlgZStr16, char16_t, _tlgStrLen16)
+_tlgZSTR_SETTER(_tlgZStr32, char32_t, _tlgStrLen32)
+_tlgZSTR_SETTER(_tlgZStrW, wchar_t, wcslen)
+
+/*
+TraceLoggingValue support. Each supported type maps to a store function that
+copies a scalar into the union (or takes a string pointer) and sets one iovec,
+and to an encoding and format.
+*/
+union _tlgAutoStore {
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    float f32;
+    double f64;
+    void const* ptr;
+};
+
+#define _tlgAUTO_SCALAR(fn, type, member) \
+    static inline void fn(struct iovec* vec, union _tlgAutoStore* store, type value) _tlgNOEXCEPT \
+    { \
+        type const v = value; \
+        memcpy(&store->member, &v, sizeof(v)); \
+        _tlgSetVec(vec, &store->member, sizeof(v)); \
+    }
+#define _tlgAUTO_STRING(fn, chartype, setfn) \
+    static inline void fn(struct iovec* vec, union _tlgAutoStore* store, chartype const* value) _tlgNOEXCEPT \
+    { \
+        (void)store; \
+        setfn(vec, value); \
+    }
+_tlgAUTO_SCALAR(_tlgAutoBool8, uint8_t, u8)
+_tlgAUTO_SCALAR(_tlgAutoChar8, char, u8)
+_tlgAUTO_SCALAR(_tlgAutoI8, signed char, u8)
+_tlgAUTO_SCALAR(_tlgAutoU8, unsigned char, u8)
+_tlgAUTO_SCALAR(_tlgAutoI16, short, u16)
+_tlgAUTO_SCALAR(_tlgAutoU16, unsigned short, u16)
+_tlgAUTO_SCALAR(_tlgAutoI32, int, u32)
+_tlgAUTO_SCALAR(_tlgAutoU32, unsigned int, u32)
+_tlgAUTO_SCALAR(_tlgAutoILong, long, u64)
+_tlgAUTO_SCALAR(_tlgAutoULong, unsigned long, u64)
+_tlgAUTO_SCALAR(_tlgAutoI64, long long, u64)
+_tlgAUTO_SCALAR(_tlgAutoU64, unsigned long long, u64)
+_tlgAUTO_SCALAR(_tlgAutoF32, float, f32)
+_tlgAUTO_SCALAR(_tlgAutoF64, double, f64)
+_tlgAUTO_SCALAR(_tlgAutoPtr, void const*, ptr)
+_tlgAUTO_STRING(_tlgAutoSz8, char, _tlgZStr8)
+_tlgAUTO_STRING(_tlgAutoSz16, char16_t, _tlgZStr16)
+_tlgAUTO_STRING(_tlgAutoSz32, char32_t, _tlgZStr32)
+_tlgAUTO_STRING(_tlgAutoSzW, wchar_t, _tlgZStrW)
+
+/* Encoding and format bytes by type (values of event_field_encoding / event_field_format). */
+#if __SIZEOF_LONG__ == 8
+#define _tlgENC_LONG 5
+#define _tlgENC_LONG_S "\x05"
+#define _tlgENC_LONG_CS "\x85"
+#else
+#define _tlgENC_LONG 4
+#define _tlgENC_LONG_S "\x04"
+#define _tlgENC_LONG_CS "\x84"
+#endif
+#if __SIZEOF_POINTER__ == 8
+#define _tlgENC_PTR 5
+#define _tlgENC_PTR_CS "\x85"
+#else
+#define _tlgENC_PTR 4
+#define _tlgENC_PTR_CS "\x84"
+#endif
+#if __SIZEOF_WCHAR_T__ == 2
+#define _tlgENC_WCHAR 3
+#define _tlgENC_ZWCHAR 8
+#define _tlgENC_WCHAR_CS "\x83"
+#define _tlgENC_ZWCHAR_S "\x08"
+#else
+#define _tlgENC_WCHAR 4
+#define _tlgENC_ZWCHAR 9
+#define _tlgENC_WCHAR_CS "\x84"
+#define _tlgENC_ZWCHAR_S "\x09"
+#endif
+
+#ifdef __cplusplus
+
+/* C++: overloads on the exact type pick the info type and the store function. */
+template<unsigned Enc, unsigned Fmt>
+struct _tlgAutoInfo
+{
+    static constexpr unsigned encoding = Enc;
+    static constexpr unsigned format = Fmt;
+};
+_tlgAutoInfo<2, 7> _tlgAutoPick(bool) _tlgNOEXCEPT;
+_tlgAutoInfo<2, 10> _tlgAutoPick(char) _tlgNOEXCEPT;
+_tlgAutoInfo<3, 11> _tlgAutoPick(char16_t) _tlgNOEXCEPT;
+_tlgAutoInfo<4, 11> _tlgAutoPick(char32_t) _tlgNOEXCEPT;
+_tlgAutoInfo<_tlgENC_WCHAR, 11> _tlgAutoPick(wchar_t) _tlgNOEXCEPT;
+_tlgAutoInfo<2, 2> _tlgAutoPick(signed char) _tlgNOEXCEPT;
+_tlgAutoInfo<2, 0> _tlgAutoPick(unsigned char) _tlgNOEXCEPT;
+_tlgAutoInfo<3, 2> _tlgAutoPick(short) _tlgNOEXCEPT;
+_tlgAutoInfo<3, 0> _tlgAutoPick(unsigned short) _tlgNOEXCEPT;
+_tlgAutoInfo<4, 2> _tlgAutoPick(int) _tlgNOEXCEPT;
+_tlgAutoInfo<4, 0> _tlgAutoPick(unsigned int) _tlgNOEXCEPT;
+_tlgAutoInfo<_tlgENC_LONG, 2> _tlgAutoPick(long) _tlgNOEXCEPT;
+_tlgAutoInfo<_tlgENC_LONG, 0> _tlgAutoPick(unsigned long) _tlgNOEXCEPT;
+_tlgAutoInfo<5, 2> _tlgAutoPick(long long) _tlgNOEXCEPT;
+_tlgAutoInfo<5, 0> _tlgAutoPick(unsigned long long) _tlgNOEXCEPT;
+_tlgAutoInfo<4, 8> _tlgAutoPick(float) _tlgNOEXCEPT;
+_tlgAutoInfo<5, 8> _tlgAutoPick(double) _tlgNOEXCEPT;
+_tlgAutoInfo<_tlgENC_PTR, 3> _tlgAutoPick(void const*) _tlgNOEXCEPT;
+_tlgAutoInfo<7, 10> _tlgAutoPick(char const*) _tlgNOEXCEPT;
+_tlgAutoInfo<8, 0> _tlgAutoPick(char16_t const*) _tlgNOEXCEPT;
+_tlgAutoInfo<9, 0> _tlgAutoPick(char32_t const*) _tlgNOEXCEPT;
+_tlgAutoInfo<_tlgENC_ZWCHAR, 0> _tlgAutoPick(wchar_t const*) _tlgNOEXCEPT;
+
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, bool x) noexcept { _tlgAutoBool8(v, s, x); }
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, char x) noexcept { _tlgAutoChar8(v, s, x); }
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, char16_t x) noexcept { _tlgAutoU16(v, s, x); }
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, char32_t x) noexcept { _tlgAutoU32(v, s, x); }
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, wchar_t x) noexcept
+{
+    wchar_t const w = x;
+    memcpy(s, &w, sizeof(w));
+    _tlgSetVec(v, s, sizeof(w));
+}
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, signed char x) noexcept { _tlgAutoI8(v, s, x); }
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, unsigned char x) noexcept { _tlgAutoU8(v, s, x); }
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, short x) noexcept { _tlgAutoI16(v, s, x); }
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, unsigned short x) noexcept { _tlgAutoU16(v, s, x); }
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, int x) noexcept { _tlgAutoI32(v, s, x); }
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, unsigned int x) noexcept { _tlgAutoU32(v, s, x); }
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, long x) noexcept { _tlgAutoILong(v, s, x); }
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, unsigned long x) noexcept { _tlgAutoULong(v, s, x); }
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, long long x) noexcept { _tlgAutoI64(v, s, x); }
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, unsigned long long x) noexcept { _tlgAutoU64(v, s, x); }
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, float x) noexcept { _tlgAutoF32(v, s, x); }
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, double x) noexcept { _tlgAutoF64(v, s, x); }
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, void const* x) noexcept { _tlgAutoPtr(v, s, x); }
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, char const* x) noexcept { _tlgAutoSz8(v, s, x); }
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, char16_t const* x) noexcept { _tlgAutoSz16(v, s, x); }
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, char32_t const* x) noexcept { _tlgAutoSz32(v, s, x); }
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, wchar_t const* x) noexcept { _tlgAutoSzW(v, s, x); }
+
+/* Encoding (+ format) bytes of a TraceLoggingValue field descriptor. */
+template<bool HasFormat>
+struct _tlgAutoEF;
+template<>
+struct _tlgAutoEF<false>
+{
+    uint8_t encoding;
+    static constexpr _tlgAutoEF make(unsigned enc, unsigned) noexcept
+    {
+        return _tlgAutoEF{ static_cast<uint8_t>(enc) };
+    }
+};
+template<>
+struct _tlgAutoEF<true>
+{
+    uint8_t encoding;
+    uint8_t format;
+    static constexpr _tlgAutoEF make(unsigned enc, unsigned fmt) noexcept
+    {
+        return _tlgAutoEF{ static_cast<uint8_t>(enc | 0x80u), static_cast<uint8_t>(fmt) };
+    }
+};
+struct _tlgAutoEFT
+{
+    uint8_t encoding;
+    uint8_t format;
+    uint16_t tag __attribute__((packed));
+    static constexpr _tlgAutoEFT make(unsigned enc, unsigned fmt, unsigned tag) noexcept
+    {
+        return _tlgAutoEFT{ static_cast<uint8_t>(enc | 0x80u), static_cast<uint8_t>(fmt | 0x80u),
+            static_cast<uint16_t>(tag) };
+    }
+};
+
+#define _tlgAUTO_INFO(value) decltype(::_tlgAutoPick(value))
+#define _tlgAUTO_DECL0(i, value, name) \
+    char _tlgN##i[sizeof("" name)]; \
+    _tlgAutoEF<(_tlgAUTO_INFO(value)::format != 0)> _tlgE##i;
+#define _tlgAUTO_INIT0(value, name, tag) \
+    "" name, \
+    _tlgAutoEF<(_tlgAUTO_INFO(value)::format != 0)>::make( \
+        _tlgAUTO_INFO(value)::encoding, _tlgAUTO_INFO(value)::format),
+#define _tlgAUTO_DECL1(i, value, name) \
+    char _tlgN##i[sizeof("" name)]; \
+    _tlgAutoEFT _tlgE##i;
+#define _tlgAUTO_INIT1(value, name, tag) \
+    "" name, \
+    _tlgAutoEFT::make(_tlgAUTO_INFO(value)::encoding, _tlgAUTO_INFO(value)::format, (tag)),
+#define _tlgAUTO_DATA(vec, store, value) ::_tlgAutoData(vec, store, (value))
+
+#else /* C */
+
+/*
+C: _Generic on the value's type. Without a tag the whole descriptor (name,
+encoding, format) is one string literal selected by type; with a tag the
+encoding and format are selected as numbers.
+*/
+#if defined(__WCHAR_UNSIGNED__) && __SIZEOF_WCHAR_T__ == 4
+#define _tlgAUTO_GEN_WSTR(on_wstr) /* wchar_t is char32_t's type: handled as char32_t const* */
+#else
+#define _tlgAUTO_GEN_WSTR(on_wstr) wchar_t*: on_wstr, wchar_t const*: on_wstr,
+#endif
+#define _tlgAUTO_GENERIC(value, b8, c8, i8, u8, i16, u16, i32, u32, il, ul, i64, u64, f32, f64, \
+                         sz8, sz16, sz32, szw, ptr) \
+    _Generic((value), \
+        _Bool: b8, char: c8, signed char: i8, unsigned char: u8, \
+        short: i16, unsigned short: u16, int: i32, unsigned int: u32, \
+        long: il, unsigned long: ul, long long: i64, unsigned long long: u64, \
+        float: f32, double: f64, \
+        char*: sz8, char const*: sz8, \
+        char16_t*: sz16, char16_t const*: sz16, \
+        char32_t*: sz32, char32_t const*: sz32, \
+        _tlgAUTO_GEN_WSTR(szw) \
+        default: ptr)
+#define _tlgAUTO_META_STR(value, name) \
+    _tlgAUTO_GENERIC(value, \
+        name "\0" "\x82" "\x07", name "\0" "\x82" "\x0a", name "\0" "\x82" "\x02", name "\0" "\x02", \
+        name "\0" "\x83" "\x02", name "\0" "\x03", name "\0" "\x84" "\x02", name "\0" "\x04", \
+        name "\0" _tlgENC_LONG_CS "\x02", name "\0" _tlgENC_LONG_S, \
+        name "\0" "\x85" "\x02", name "\0" "\x05", \
+        name "\0" "\x84" "\x08", name "\0" "\x85" "\x08", \
+        name "\0" "\x87" "\x0a", name "\0" "\x08", name "\0" "\x09", name "\0" _tlgENC_ZWCHAR_S, \
+        name "\0" _tlgENC_PTR_CS "\x03")
+#define _tlgAUTO_ENC(value) \
+    _tlgAUTO_GENERIC(value, 2, 2, 2, 2, 3, 3, 4, 4, _tlgENC_LONG, _tlgENC_LONG, 5, 5, 4, 5, \
+        7, 8, 9, _tlgENC_ZWCHAR, _tlgENC_PTR)
+#define _tlgAUTO_FMT(value) \
+    _tlgAUTO_GENERIC(value, 7, 10, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 8, 8, 10, 0, 0, 0, 3)
+#define _tlgAUTO_DECL0(i, value, name) \
+    char _tlgN##i[sizeof(_tlgAUTO_META_STR(value, "" name)) - 1];
+#define _tlgAUTO_INIT0(value, name, tag) \
+    _tlgAUTO_META_STR(value, "" name),
+#define _tlgAUTO_DECL1(i, value, name) \
+    char _tlgN##i[sizeof("" name)]; \
+    uint8_t _tlgE##i; \
+    uint8_t _tlgF##i; \
+    uint16_t _tlgT##i __attribute__((packed));
+#define _tlgAUTO_INIT1(value, name, tag) \
+    "" name, \
+    (uint8_t)(_tlgAUTO_ENC(value) | 0x80), \
+    (uint8_t)(_tlgAUTO_FMT(value) | 0x80), \
+    (uint16_t)(tag),
+#define _tlgAUTO_DATA(vec, store, value) \
+    _tlgAUTO_GENERIC(value, _tlgAutoBool8, _tlgAutoChar8, _tlgAutoI8, _tlgAutoU8, \
+        _tlgAutoI16, _tlgAutoU16, _tlgAutoI32, _tlgAutoU32, _tlgAutoILong, _tlgAutoULong, \
+        _tlgAutoI64, _tlgAutoU64, _tlgAutoF32, _tlgAutoF64, \
+        _tlgAutoSz8, _tlgAutoSz16, _tlgAutoSz32, _tlgAutoSzW, _tlgAutoPtr)(vec, store, (value))
+
+#endif /* C */
+
+/* Per-argument iteration (generated): argument counting and _tlgFE<n>. */
+#define _tlgNARGS_1(...) _tlgSEL100(~, __VA_ARGS__, \
+    99, 98, 97, 96, 95, 94, 93, 92, 91, 90, 89, 88, 87, 86, 85, 84, 83, 82, 81, 80, \
+    79, 78, 77, 76, 75, 74, 73, 72, 71, 70, 69, 68, 67, 66, 65, 64, 63, 62, 61, 60, \
+    59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, \
+    39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, \
+    19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, ~)
+#define _tlgNARGS1_1(...) _tlgSEL100(~, __VA_ARGS__, \
+    100, 99, 98, 97, 96, 95, 94, 93, 92, 91, 90, 89, 88, 87, 86, 85, 84, 83, 82, 81, \
+    80, 79, 78, 77, 76, 75, 74, 73, 72, 71, 70, 69, 68, 67, 66, 65, 64, 63, 62, 61, \
+    60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, \
+    40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, \
+    20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, ~)
+#define _tlgSEL100(z, \
+    _a1, _a2, _a3, _a4, _a5, _a6, _a7, _a8, _a9, _a10, _a11, _a12, _a13, _a14, _a15, _a16, _a17, _a18, _a19, _a20, \
+    _a21, _a22, _a23, _a24, _a25, _a26, _a27, _a28, _a29, _a30, _a31, _a32, _a33, _a34, _a35, _a36, _a37, _a38, _a39, _a40, \
+    _a41, _a42, _a43, _a44, _a45, _a46, _a47, _a48, _a49, _a50, _a51, _a52, _a53, _a54, _a55, _a56, _a57, _a58, _a59, _a60, \
+    _a61, _a62, _a63, _a64, _a65, _a66, _a67, _a68, _a69, _a70, _a71, _a72, _a73, _a74, _a75, _a76, _a77, _a78, _a79, _a80, \
+    _a81, _a82, _a83, _a84, _a85, _a86, _a87, _a88, _a89, _a90, _a91, _a92, _a93, _a94, _a95, _a96, _a97, _a98, _a99, \
+    n, ...) n
+#define _tlgFE0(f, ...)
+#define _tlgFE1(f, a, ...) f(1, 2, a)
+#define _tlgFE2(f, a, ...) f(2, 3, a) _tlgFE1(f, __VA_ARGS__)
+#define _tlgFE3(f, a, ...) f(3, 4, a) _tlgFE2(f, __VA_ARGS__)
+#define _tlgFE4(f, a, ...) f(4, 5, a) _tlgFE3(f, __VA_ARGS__)
+#define _tlgFE5(f, a, ...) f(5, 6, a) _tlgFE4(f, __VA_ARGS__)
+#define _tlgFE6(f, a, ...) f(6, 7, a) _tlgFE5(f, __VA_ARGS__)
+#define _tlgFE7(f, a, ...) f(7, 8, a) _tlgFE6(f, __VA_ARGS__)
+#define _tlgFE8(f, a, ...) f(8, 9, a) _tlgFE7(f, __VA_ARGS__)
+#define _tlgFE9(f, a, ...) f(9, 10, a) _tlgFE8(f, __VA_ARGS__)
+#define _tlgFE10(f, a, ...) f(10, 11, a) _tlgFE9(f, __VA_ARGS__)
+#define _tlgFE11(f, a, ...) f(11, 12, a) _tlgFE10(f, __VA_ARGS__)
+#define _tlgFE12(f, a, ...) f(12, 13, a) _tlgFE11(f, __VA_ARGS__)
+#define _tlgFE13(f, a, ...) f(13, 14, a) _tlgFE12(f, __VA_ARGS__)
+#define _tlgFE14(f, a, ...) f(14, 15, a) _tlgFE13(f, __VA_ARGS__)
+#define _tlgFE15(f, a, ...) f(15, 16, a) _tlgFE14(f, __VA_ARGS__)
+#define _tlgFE16(f, a, ...) f(16, 17, a) _tlgFE15(f, __VA_ARGS__)
+#define _tlgFE17(f, a, ...) f(17, 18, a) _tlgFE16(f, __VA_ARGS__)
+#define _tlgFE18(f, a, ...) f(18, 19, a) _tlgFE17(f, __VA_ARGS__)
+#define _tlgFE19(f, a, ...) f(19, 20, a) _tlgFE18(f, __VA_ARGS__)
+#define _tlgFE20(f, a, ...) f(20, 21, a) _tlgFE19(f, __VA_ARGS__)
+#define _tlgFE21(f, a, ...) f(21, 22, a) _tlgFE20(f, __VA_ARGS__)
+#define _tlgFE22(f, a, ...) f(22, 23, a) _tlgFE21(f, __VA_ARGS__)
+#define _tlgFE23(f, a, ...) f(23, 24, a) _tlgFE22(f, __VA_ARGS__)
+#define _tlgFE24(f, a, ...) f(24, 25, a) _tlgFE23(f, __VA_ARGS__)
+#define _tlgFE25(f, a, ...) f(25, 26, a) _tlgFE24(f, __VA_ARGS__)
+#define _tlgFE26(f, a, ...) f(26, 27, a) _tlgFE25(f, __VA_ARGS__)
+#define _tlgFE27(f, a, ...) f(27, 28, a) _tlgFE26(f, __VA_ARGS__)
+#define _tlgFE28(f, a, ...) f(28, 29, a) _tlgFE27(f, __VA_ARGS__)
+#define _tlgFE29(f, a, ...) f(29, 30, a) _tlgFE28(f, __VA_ARGS__)
+#define _tlgFE30(f, a, ...) f(30, 31, a) _tlgFE29(f, __VA_ARGS__)
+#define _tlgFE31(f, a, ...) f(31, 32, a) _tlgFE30(f, __VA_ARGS__)
+#define _tlgFE32(f, a, ...) f(32, 33, a) _tlgFE31(f, __VA_ARGS__)
+#define _tlgFE33(f, a, ...) f(33, 34, a) _tlgFE32(f, __VA_ARGS__)
+#define _tlgFE34(f, a, ...) f(34, 35, a) _tlgFE33(f, __VA_ARGS__)
+#define _tlgFE35(f, a, ...) f(35, 36, a) _tlgFE34(f, __VA_ARGS__)
+#define _tlgFE36(f, a, ...) f(36, 37, a) _tlgFE35(f, __VA_ARGS__)
+#define _tlgFE37(f, a, ...) f(37, 38, a) _tlgFE36(f, __VA_ARGS__)
+#define _tlgFE38(f, a, ...) f(38, 39, a) _tlgFE37(f, __VA_ARGS__)
+#define _tlgFE39(f, a, ...) f(39, 40, a) _tlgFE38(f, __VA_ARGS__)
+#define _tlgFE40(f, a, ...) f(40, 41, a) _tlgFE39(f, __VA_ARGS__)
+#define _tlgFE41(f, a, ...) f(41, 42, a) _tlgFE40(f, __VA_ARGS__)
+#define _tlgFE42(f, a, ...) f(42, 43, a) _tlgFE41(f, __VA_ARGS__)
+#define _tlgFE43(f, a, ...) f(43, 44, a) _tlgFE42(f, __VA_ARGS__)
+#define _tlgFE44(f, a, ...) f(44, 45, a) _tlgFE43(f, __VA_ARGS__)
+#define _tlgFE45(f, a, ...) f(45, 46, a) _tlgFE44(f, __VA_ARGS__)
+#define _tlgFE46(f, a, ...) f(46, 47, a) _tlgFE45(f, __VA_ARGS__)
+#define _tlgFE47(f, a, ...) f(47, 48, a) _tlgFE46(f, __VA_ARGS__)
+#define _tlgFE48(f, a, ...) f(48, 49, a) _tlgFE47(f, __VA_ARGS__)
+#define _tlgFE49(f, a, ...) f(49, 50, a) _tlgFE48(f, __VA_ARGS__)
+#define _tlgFE50(f, a, ...) f(50, 51, a) _tlgFE49(f, __VA_ARGS__)
+#define _tlgFE51(f, a, ...) f(51, 52, a) _tlgFE50(f, __VA_ARGS__)
+#define _tlgFE52(f, a, ...) f(52, 53, a) _tlgFE51(f, __VA_ARGS__)
+#define _tlgFE53(f, a, ...) f(53, 54, a) _tlgFE52(f, __VA_ARGS__)
+#define _tlgFE54(f, a, ...) f(54, 55, a) _tlgFE53(f, __VA_ARGS__)
+#define _tlgFE55(f, a, ...) f(55, 56, a) _tlgFE54(f, __VA_ARGS__)
+#define _tlgFE56(f, a, ...) f(56, 57, a) _tlgFE55(f, __VA_ARGS__)
+#define _tlgFE57(f, a, ...) f(57, 58, a) _tlgFE56(f, __VA_ARGS__)
+#define _tlgFE58(f, a, ...) f(58, 59, a) _tlgFE57(f, __VA_ARGS__)
+#define _tlgFE59(f, a, ...) f(59, 60, a) _tlgFE58(f, __VA_ARGS__)
+#define _tlgFE60(f, a, ...) f(60, 61, a) _tlgFE59(f, __VA_ARGS__)
+#define _tlgFE61(f, a, ...) f(61, 62, a) _tlgFE60(f, __VA_ARGS__)
+#define _tlgFE62(f, a, ...) f(62, 63, a) _tlgFE61(f, __VA_ARGS__)
+#define _tlgFE63(f, a, ...) f(63, 64, a) _tlgFE62(f, __VA_ARGS__)
+#define _tlgFE64(f, a, ...) f(64, 65, a) _tlgFE63(f, __VA_ARGS__)
+#define _tlgFE65(f, a, ...) f(65, 66, a) _tlgFE64(f, __VA_ARGS__)
+#define _tlgFE66(f, a, ...) f(66, 67, a) _tlgFE65(f, __VA_ARGS__)
+#define _tlgFE67(f, a, ...) f(67, 68, a) _tlgFE66(f, __VA_ARGS__)
+#define _tlgFE68(f, a, ...) f(68, 69, a) _tlgFE67(f, __VA_ARGS__)
+#define _tlgFE69(f, a, ...) f(69, 70, a) _tlgFE68(f, __VA_ARGS__)
+#define _tlgFE70(f, a, ...) f(70, 71, a) _tlgFE69(f, __VA_ARGS__)
+#define _tlgFE71(f, a, ...) f(71, 72, a) _tlgFE70(f, __VA_ARGS__)
+#define _tlgFE72(f, a, ...) f(72, 73, a) _tlgFE71(f, __VA_ARGS__)
+#define _tlgFE73(f, a, ...) f(73, 74, a) _tlgFE72(f, __VA_ARGS__)
+#define _tlgFE74(f, a, ...) f(74, 75, a) _tlgFE73(f, __VA_ARGS__)
+#define _tlgFE75(f, a, ...) f(75, 76, a) _tlgFE74(f, __VA_ARGS__)
+#define _tlgFE76(f, a, ...) f(76, 77, a) _tlgFE75(f, __VA_ARGS__)
+#define _tlgFE77(f, a, ...) f(77, 78, a) _tlgFE76(f, __VA_ARGS__)
+#define _tlgFE78(f, a, ...) f(78, 79, a) _tlgFE77(f, __VA_ARGS__)
+#define _tlgFE79(f, a, ...) f(79, 80, a) _tlgFE78(f, __VA_ARGS__)
+#define _tlgFE80(f, a, ...) f(80, 81, a) _tlgFE79(f, __VA_ARGS__)
+#define _tlgFE81(f, a, ...) f(81, 82, a) _tlgFE80(f, __VA_ARGS__)
+#define _tlgFE82(f, a, ...) f(82, 83, a) _tlgFE81(f, __VA_ARGS__)
+#define _tlgFE83(f, a, ...) f(83, 84, a) _tlgFE82(f, __VA_ARGS__)
+#define _tlgFE84(f, a, ...) f(84, 85, a) _tlgFE83(f, __VA_ARGS__)
+#define _tlgFE85(f, a, ...) f(85, 86, a) _tlgFE84(f, __VA_ARGS__)
+#define _tlgFE86(f, a, ...) f(86, 87, a) _tlgFE85(f, __VA_ARGS__)
+#define _tlgFE87(f, a, ...) f(87, 88, a) _tlgFE86(f, __VA_ARGS__)
+#define _tlgFE88(f, a, ...) f(88, 89, a) _tlgFE87(f, __VA_ARGS__)
+#define _tlgFE89(f, a, ...) f(89, 90, a) _tlgFE88(f, __VA_ARGS__)
+#define _tlgFE90(f, a, ...) f(90, 91, a) _tlgFE89(f, __VA_ARGS__)
+#define _tlgFE91(f, a, ...) f(91, 92, a) _tlgFE90(f, __VA_ARGS__)
+#define _tlgFE92(f, a, ...) f(92, 93, a) _tlgFE91(f, __VA_ARGS__)
+#define _tlgFE93(f, a, ...) f(93, 94, a) _tlgFE92(f, __VA_ARGS__)
+#define _tlgFE94(f, a, ...) f(94, 95, a) _tlgFE93(f, __VA_ARGS__)
+#define _tlgFE95(f, a, ...) f(95, 96, a) _tlgFE94(f, __VA_ARGS__)
+#define _tlgFE96(f, a, ...) f(96, 97, a) _tlgFE95(f, __VA_ARGS__)
+#define _tlgFE97(f, a, ...) f(97, 98, a) _tlgFE96(f, __VA_ARGS__)
+#define _tlgFE98(f, a, ...) f(98, 99, a) _tlgFE97(f, __VA_ARGS__)
+#define _tlgFE99(f, a, ...) f(99, 100, a) _tlgFE98(f, __VA_ARGS__)
+
+#endif /* _included_eventheader_TraceLoggingProvider_h */
