@@ -21,7 +21,11 @@ pub fn include_dir() -> PathBuf {
 /// (`target/<profile>`): the test binary is `target/<profile>/deps/NAME`.
 pub fn lib_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("current_exe");
-    let dir = exe.parent().and_then(Path::parent).expect("target dir").to_path_buf();
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target dir")
+        .to_path_buf();
     assert!(
         dir.join("libeventheader_tracepoint.so").exists(),
         "libeventheader_tracepoint.so not found in {}",
@@ -53,9 +57,15 @@ fn available(tool: &str) -> bool {
 /// gcc always; clang too when installed (CI installs it). Set
 /// `REQUIRE_CLANG=1` to make a missing clang an error instead of a skip.
 pub fn toolchains() -> Vec<Toolchain> {
-    let mut out = vec![Toolchain { cc: "gcc", cxx: "g++" }];
+    let mut out = vec![Toolchain {
+        cc: "gcc",
+        cxx: "g++",
+    }];
     if available("clang") && available("clang++") {
-        out.push(Toolchain { cc: "clang", cxx: "clang++" });
+        out.push(Toolchain {
+            cc: "clang",
+            cxx: "clang++",
+        });
     } else {
         assert!(
             std::env::var_os("REQUIRE_CLANG").is_none(),
@@ -89,7 +99,9 @@ pub fn build(compiler: &str, std: &str, sources: &[PathBuf], out: &Path, extra: 
         .arg(format!("-Wl,-rpath,{}", lib.display()))
         .arg("-leventheader_tracepoint")
         .arg("-lpthread");
-    let output = cmd.output().unwrap_or_else(|e| panic!("running {compiler}: {e}"));
+    let output = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("running {compiler}: {e}"));
     assert!(
         output.status.success(),
         "{compiler} -std={std} failed for {sources:?}:\n{}{}",
@@ -137,7 +149,10 @@ pub fn parse_capture(bytes: &[u8]) -> Vec<Record> {
     let mut out = Vec::new();
     let mut pos = 0;
     while pos < bytes.len() {
-        assert!(bytes.len() - pos >= 4, "truncated record size at offset {pos}");
+        assert!(
+            bytes.len() - pos >= 4,
+            "truncated record size at offset {pos}"
+        );
         let size = u32::from_le_bytes(bytes[pos..pos + 4].try_into().unwrap()) as usize;
         assert!(
             size > 4 && pos + size <= bytes.len(),
@@ -152,7 +167,10 @@ pub fn parse_capture(bytes: &[u8]) -> Vec<Record> {
         let name = std::str::from_utf8(&body[..nul])
             .unwrap_or_else(|_| panic!("record at offset {pos}: name is not UTF-8"))
             .to_string();
-        out.push(Record { name, event: body[nul + 1..].to_vec() });
+        out.push(Record {
+            name,
+            event: body[nul + 1..].to_vec(),
+        });
         pos += size;
     }
     out

@@ -1,0 +1,101 @@
+# Build step of the top-level CMakeLists.txt, run in script mode (cmake -P):
+# builds the Rust library with cargo, checks the system libraries the static
+# library needs against the ones the package files were configured with, and
+# stages the installable lib/ tree (real files, SONAME and link-name symlinks).
+#
+# Variables (-D):
+#   CARGO             cargo executable
+#   MANIFEST          path of Cargo.toml
+#   CARGO_PROFILE     cargo profile (dev, release, ...)
+#   CARGO_TARGET_DIR  cargo --target-dir
+#   CARGO_OUTPUT_DIR  directory cargo puts the profile's artifacts in
+#   CARGO_EXTRA_FLAGS list of extra cargo flags (may be empty)
+#   SONAME            SONAME of the shared library (libeventheader_tracepoint.so.1)
+#   REAL_NAME         file name of the installed shared library (…so.1.4.0)
+#   NATIVE_LIBS       the expected "native-static-libs" list (-l flags)
+#   STAGE_DIR         directory to stage lib/ into
+
+foreach(var CARGO MANIFEST CARGO_PROFILE CARGO_TARGET_DIR CARGO_OUTPUT_DIR SONAME REAL_NAME
+            NATIVE_LIBS STAGE_DIR)
+  if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
+    message(FATAL_ERROR "cargo-build.cmake: ${var} is not set")
+  endif()
+endforeach()
+
+# cargo rustc: the extra rustc arguments after "--" apply to this crate only,
+# so the SONAME goes on the cdylib alone (not on build scripts or the tests'
+# in-tree builds), and rustc reports the static library's system libraries.
+# cargo replays the note when the crate is already up to date.
+execute_process(
+  COMMAND "${CARGO}" rustc
+          --manifest-path "${MANIFEST}"
+          --lib --crate-type cdylib,staticlib
+          --profile "${CARGO_PROFILE}"
+          --target-dir "${CARGO_TARGET_DIR}"
+          ${CARGO_EXTRA_FLAGS}
+          --
+          -C "link-arg=-Wl,-soname,${SONAME}"
+          --print native-static-libs
+  RESULT_VARIABLE result
+  ERROR_VARIABLE cargo_stderr
+  ECHO_ERROR_VARIABLE)
+if(NOT result EQUAL 0)
+  message(FATAL_ERROR "cargo failed (${result})")
+endif()
+
+if(cargo_stderr MATCHES "native-static-libs: ([^\r\n]*)")
+  string(STRIP "${CMAKE_MATCH_1}" actual_libs)
+  string(STRIP "${NATIVE_LIBS}" expected_libs)
+  if(NOT actual_libs STREQUAL expected_libs)
+    message(FATAL_ERROR
+      "The static library needs the system libraries\n  ${actual_libs}\n"
+      "but the package files were configured with\n  ${expected_libs}\n"
+      "Re-run cmake with -DTRACEPOINT_NATIVE_STATIC_LIBS=\"${actual_libs}\".")
+  endif()
+else()
+  message(WARNING "cargo did not report the static library's native-static-libs; "
+                  "not checking TRACEPOINT_NATIVE_STATIC_LIBS (${NATIVE_LIBS})")
+endif()
+
+set(so "${CARGO_OUTPUT_DIR}/libeventheader_tracepoint.so")
+set(archive "${CARGO_OUTPUT_DIR}/libeventheader_tracepoint.a")
+foreach(artifact "${so}" "${archive}")
+  if(NOT EXISTS "${artifact}")
+    message(FATAL_ERROR "cargo did not produce ${artifact}")
+  endif()
+endforeach()
+
+# Copies only when the content changed, so that an up-to-date build leaves
+# the staged files (and what links against them) alone.
+file(MAKE_DIRECTORY "${STAGE_DIR}")
+configure_file("${so}" "${STAGE_DIR}/${REAL_NAME}" COPYONLY)
+configure_file("${archive}" "${STAGE_DIR}/libeventheader_tracepoint.a" COPYONLY)
+
+# name -> target, all relative to lib/:
+#   libeventheader_tracepoint.so.1       -> .so.1.4.0   (SONAME, found at run time)
+#   libeventheader_tracepoint.so         -> .so.1       (-leventheader_tracepoint)
+#   libeventheader-tracepoint.so, libtracepoint.so -> .so.1
+#   libeventheader-tracepoint.a,  libtracepoint.a  -> libeventheader_tracepoint.a
+# so the reference's "-leventheader-tracepoint -ltracepoint" links the one
+# library: shared by default, the archive under -Wl,-Bstatic.
+set(links
+  "${SONAME}=${REAL_NAME}"
+  "libeventheader_tracepoint.so=${SONAME}"
+  "libeventheader-tracepoint.so=${SONAME}"
+  "libtracepoint.so=${SONAME}"
+  "libeventheader-tracepoint.a=libeventheader_tracepoint.a"
+  "libtracepoint.a=libeventheader_tracepoint.a")
+foreach(entry IN LISTS links)
+  string(REPLACE "=" ";" pair "${entry}")
+  list(GET pair 0 name)
+  list(GET pair 1 target)
+  set(link "${STAGE_DIR}/${name}")
+  if(IS_SYMLINK "${link}")
+    file(READ_SYMLINK "${link}" current)
+    if(current STREQUAL target)
+      continue()
+    endif()
+  endif()
+  file(REMOVE "${link}")
+  file(CREATE_LINK "${target}" "${link}" SYMBOLIC)
+endforeach()

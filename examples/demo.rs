@@ -1,0 +1,126 @@
+//! The newcomer's demo: builds the C sample `samples/cmake-consumer/main.c`
+//! against the library cargo just built, runs it with the capture backend
+//! (`TRACEPOINT_CAPTURE_FILE`, so no kernel user_events support is needed),
+//! and prints the events it wrote, decoded as JSON.
+//!
+//! ```text
+//! cargo run --example demo
+//! ```
+//!
+//! Needs a C compiler (`cc`, or the one named by `CC`). The capture file is
+//! left in `target/<profile>/demo/events.dat` for
+//! `cargo run --example decode -- target/debug/demo/events.dat`.
+
+#[path = "common/capture_json.rs"]
+mod capture_json;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("demo failed: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `target/<profile>`: this example runs from `target/<profile>/examples/`,
+/// and building it built the library there too.
+fn library_dir() -> Result<PathBuf, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .ok_or_else(|| format!("unexpected location {}", exe.display()))?;
+    if !dir.join("libeventheader_tracepoint.so").exists() {
+        return Err(format!(
+            "libeventheader_tracepoint.so is not in {}",
+            dir.display()
+        ));
+    }
+    Ok(dir.to_path_buf())
+}
+
+fn run() -> Result<(), String> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let lib_dir = library_dir()?;
+    let out_dir = lib_dir.join("demo");
+    std::fs::create_dir_all(&out_dir)
+        .map_err(|e| format!("creating {}: {e}", out_dir.display()))?;
+
+    // 1. Build the sample program.
+    let source = root.join("samples/cmake-consumer/main.c");
+    let program = out_dir.join("cmake-consumer");
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+    println!("== Building {} with {cc}", source.display());
+    let output = Command::new(&cc)
+        .args(["-std=gnu11", "-O2", "-Wall", "-Wextra"])
+        .arg("-I")
+        .arg(root.join("include"))
+        .arg(&source)
+        .arg("-o")
+        .arg(&program)
+        .arg("-L")
+        .arg(&lib_dir)
+        .arg(format!("-Wl,-rpath,{}", lib_dir.display()))
+        .arg("-leventheader_tracepoint")
+        .output()
+        .map_err(|e| {
+            format!("running {cc}: {e} (install a C compiler, e.g. apt-get install gcc)")
+        })?;
+    if !output.status.success() {
+        return Err(format!(
+            "{cc} failed ({}):\n{}{}",
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+
+    // 2. Run it in capture mode: events go to the file instead of the kernel.
+    let capture = out_dir.join("events.dat");
+    match std::fs::remove_file(&capture) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(format!("removing {}: {e}", capture.display())),
+    }
+    println!(
+        "== Running it with TRACEPOINT_CAPTURE_FILE={}",
+        capture.display()
+    );
+    let output = Command::new(&program)
+        .env("TRACEPOINT_CAPTURE_FILE", &capture)
+        .output()
+        .map_err(|e| format!("running {}: {e}", program.display()))?;
+    print!("{}", String::from_utf8_lossy(&output.stdout));
+    eprint!("{}", String::from_utf8_lossy(&output.stderr));
+    if !output.status.success() {
+        return Err(format!(
+            "{} exited with {}",
+            program.display(),
+            output.status
+        ));
+    }
+
+    // 3. Decode what it wrote.
+    let bytes =
+        std::fs::read(&capture).map_err(|e| format!("reading {}: {e}", capture.display()))?;
+    let events = capture_json::decode_capture(&bytes)?;
+    println!("== {} events in {}:", events.len(), capture.display());
+    for (tracepoint, json) in &events {
+        println!("{tracepoint}: {json}");
+    }
+    let mut tracepoints: Vec<&str> = events.iter().map(|(t, _)| t.as_str()).collect();
+    tracepoints.dedup();
+    println!(
+        "== Without TRACEPOINT_CAPTURE_FILE, on a kernel with user_events (Linux 6.4+), the program\n   \
+         writes to the tracepoints {}, which a collector\n   \
+         enables, e.g. perf record -e user_events:{}",
+        tracepoints.join(", "),
+        tracepoints.first().copied().unwrap_or("NAME")
+    );
+    Ok(())
+}

@@ -1,0 +1,587 @@
+//! Install-and-consume test: builds and installs the library with CMake
+//! (`CMakeLists.txt`) into a temporary prefix, then builds the samples against
+//! that prefix the way users of the reference do — `samples/cmake-consumer`
+//! with `find_package` and `samples/pkgconfig-consumer` with pkg-config, each
+//! linked shared and static, with every available C compiler — runs them in
+//! capture mode and checks their decoded events.
+//!
+//! Needs cmake, pkg-config, make and binutils (readelf). The CMake build runs
+//! its own cargo with a separate target directory
+//! (`target/tmp/install-test/cargo-target`), so it does not wait on the build
+//! lock of the `cargo test` running it; the prefix is installed once
+//! (`target/tmp/install-test/run/prefix`, left for inspection) and shared by
+//! the tests here.
+
+mod support;
+
+#[path = "../examples/common/capture_json.rs"]
+mod capture_json;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use support::Toolchain;
+
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The decoded events `samples/cmake-consumer` writes: (tracepoint, JSON).
+const CMAKE_CONSUMER_EVENTS: &[(&str, &str)] = &[
+    (
+        "CMakeConsumer_L4K1",
+        r#"{ "n": "CMakeConsumer:Hello", "message": "Hello from CMake", "count": 1, "meta": { "level": 4, "keyword": "0x1" } }"#,
+    ),
+    (
+        "CMakeConsumer_L4K1",
+        r#"{ "n": "CMakeConsumer:Hello", "message": "Hello again", "count": 2, "meta": { "level": 4, "keyword": "0x1" } }"#,
+    ),
+    (
+        "CMakeConsumer_L5K2",
+        r#"{ "n": "CMakeConsumer:Measurement", "celsius": 21.5, "samples": [ 215, 217, 220 ], "meta": { "level": 5, "keyword": "0x2" } }"#,
+    ),
+    (
+        "CMakeConsumer_L4K4",
+        r#"{ "n": "CMakeConsumer:RequestStart", "path": "/index.html", "meta": { "level": 4, "keyword": "0x4", "opcode": 1, "activity": "0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f0", "relatedActivity": "6b3c2f10-8a41-4e5d-9c01-223344556677" } }"#,
+    ),
+    (
+        "CMakeConsumer_L4K4",
+        r#"{ "n": "CMakeConsumer:RequestStop", "status": 200, "bytes": 5120, "meta": { "level": 4, "keyword": "0x4", "opcode": 2, "activity": "0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f0" } }"#,
+    ),
+];
+
+/// The decoded events `samples/pkgconfig-consumer` writes.
+const PKGCONFIG_CONSUMER_EVENTS: &[(&str, &str)] = &[
+    (
+        "PkgConfigConsumer_L4K1",
+        r#"{ "n": "PkgConfigConsumer:Counter", "label": "one", "value": 1, "meta": { "level": 4, "keyword": "0x1" } }"#,
+    ),
+    (
+        "PkgConfigConsumer_L4K1",
+        r#"{ "n": "PkgConfigConsumer:Counter", "label": "two", "value": 2, "meta": { "level": 4, "keyword": "0x1" } }"#,
+    ),
+    (
+        "PkgConfigConsumer_L4K1",
+        r#"{ "n": "PkgConfigConsumer:Counter", "label": "three", "value": 3, "meta": { "level": 4, "keyword": "0x1" } }"#,
+    ),
+];
+
+const SONAME: &str = "libeventheader_tracepoint.so.1";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Linkage {
+    Shared,
+    Static,
+}
+
+impl Linkage {
+    fn name(self) -> &'static str {
+        match self {
+            Linkage::Shared => "shared",
+            Linkage::Static => "static",
+        }
+    }
+}
+
+/// The installed prefix shared by the tests.
+struct Install {
+    /// `target/tmp/install-test/run`: scratch space of this test run.
+    run_dir: PathBuf,
+    /// The CMake build directory of the library.
+    build_dir: PathBuf,
+    /// The install prefix.
+    prefix: PathBuf,
+    /// What `cmake --build` printed (cargo's output included).
+    build_log: String,
+}
+
+/// A command with the environment `cargo test` adds for test binaries
+/// removed where it would change the outcome: LD_LIBRARY_PATH points at
+/// target/<profile>, which must not satisfy the consumers' library lookups.
+fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
+    let mut cmd = Command::new(program);
+    cmd.env_remove("LD_LIBRARY_PATH");
+    cmd
+}
+
+/// Runs `cmd`; panics with its output unless it succeeds.
+fn run(cmd: &mut Command) -> Output {
+    let output = cmd.output().unwrap_or_else(|e| {
+        panic!("cannot run {cmd:?}: {e} (are cmake, pkg-config, make and binutils installed?)")
+    });
+    assert!(
+        output.status.success(),
+        "{cmd:?} failed ({}):\n--- stdout\n{}\n--- stderr\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+fn stdout_of(cmd: &mut Command) -> String {
+    String::from_utf8(run(cmd).stdout).expect("UTF-8 output")
+}
+
+fn install() -> &'static Install {
+    static INSTALL: OnceLock<Result<Install, String>> = OnceLock::new();
+    let result = INSTALL.get_or_init(|| {
+        std::panic::catch_unwind(build_and_install).map_err(|panic| {
+            panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "build_and_install panicked".to_string())
+        })
+    });
+    match result {
+        Ok(install) => install,
+        Err(message) => panic!("building and installing with CMake failed:\n{message}"),
+    }
+}
+
+fn build_and_install() -> Install {
+    let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("install-test");
+    let run_dir = base.join("run");
+    if run_dir.exists() {
+        fs::remove_dir_all(&run_dir).expect("removing the previous run's directory");
+    }
+    fs::create_dir_all(&run_dir).expect("creating the run directory");
+    let build_dir = run_dir.join("build");
+    let prefix = run_dir.join("prefix");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+
+    // No CMAKE_BUILD_TYPE: the default (Release, cargo's release profile) is
+    // what a user gets.
+    run(command("cmake")
+        .arg("-S")
+        .arg(support::root())
+        .arg("-B")
+        .arg(&build_dir)
+        .arg(format!(
+            "-DCARGO_EXECUTABLE={}",
+            Path::new(&cargo).display()
+        ))
+        .arg(format!(
+            "-DTRACEPOINT_CARGO_TARGET_DIR={}",
+            base.join("cargo-target").display()
+        )));
+    let output = run(command("cmake").arg("--build").arg(&build_dir));
+    let build_log = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    run(command("cmake")
+        .arg("--install")
+        .arg(&build_dir)
+        .arg("--prefix")
+        .arg(&prefix));
+    Install {
+        run_dir,
+        build_dir,
+        prefix,
+        build_log,
+    }
+}
+
+/// `readelf -d` lines of `file` with `tag` (NEEDED, SONAME, RUNPATH), values only.
+fn dynamic_entries(file: &Path, tag: &str) -> Vec<String> {
+    let text = stdout_of(command("readelf").arg("-d").arg(file));
+    let marker = format!("({tag})");
+    text.lines()
+        .filter(|line| line.contains(&marker))
+        .filter_map(|line| {
+            let start = line.find('[')?;
+            let end = line.rfind(']')?;
+            Some(line[start + 1..end].to_string())
+        })
+        .collect()
+}
+
+/// Checks a consumer's dynamic section: linked against the installed shared
+/// library (found through its RUNPATH) or not at all (static).
+fn check_linkage(program: &Path, linkage: Linkage, prefix: &Path) {
+    let needed = dynamic_entries(program, "NEEDED");
+    match linkage {
+        Linkage::Shared => {
+            assert_eq!(
+                needed.iter().filter(|n| n.as_str() == SONAME).count(),
+                1,
+                "{} should need {SONAME} once: {needed:?}",
+                program.display()
+            );
+            let runpath = [
+                dynamic_entries(program, "RUNPATH"),
+                dynamic_entries(program, "RPATH"),
+            ]
+            .concat();
+            let libdir = prefix.join("lib");
+            assert!(
+                runpath
+                    .iter()
+                    .any(|r| r.split(':').any(|p| Path::new(p) == libdir)),
+                "{} should have {} in its RUNPATH: {runpath:?}",
+                program.display(),
+                libdir.display()
+            );
+        }
+        Linkage::Static => assert!(
+            !needed.iter().any(|n| n.contains("eventheader_tracepoint")),
+            "{} should not need the shared library: {needed:?}",
+            program.display()
+        ),
+    }
+}
+
+/// Runs `program` in capture mode in `dir` and checks its decoded events.
+fn run_and_check_events(program: &Path, dir: &Path, expected: &[(&str, &str)]) {
+    let capture = dir.join("events.dat");
+    let output = run(command(program).env("TRACEPOINT_CAPTURE_FILE", &capture));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("wrote ")).count(),
+        expected.len(),
+        "{} output:\n{stdout}",
+        program.display()
+    );
+
+    let bytes = fs::read(&capture)
+        .unwrap_or_else(|e| panic!("{} wrote no capture file: {e}", program.display()));
+    let records = support::parse_capture(&bytes);
+    let decoded = capture_json::decode_capture(&bytes)
+        .unwrap_or_else(|e| panic!("decoding {}: {e}", capture.display()));
+    assert_eq!(decoded.len(), records.len());
+    let actual: Vec<(&str, &str)> = decoded
+        .iter()
+        .map(|(t, j)| (t.as_str(), j.as_str()))
+        .collect();
+    assert_eq!(actual, expected, "events of {}", program.display());
+}
+
+fn check_files_equal(a: &Path, b: &Path) {
+    let left = fs::read(a).unwrap_or_else(|e| panic!("reading {}: {e}", a.display()));
+    let right = fs::read(b).unwrap_or_else(|e| panic!("reading {}: {e}", b.display()));
+    assert!(
+        left == right,
+        "{} differs from {}",
+        a.display(),
+        b.display()
+    );
+}
+
+#[test]
+fn installs_headers_libraries_and_package_files() {
+    let install = install();
+    let prefix = &install.prefix;
+
+    // Every header of include/, byte for byte.
+    let include = support::include_dir();
+    let mut headers = 0;
+    for dir in ["tracepoint", "eventheader"] {
+        for entry in fs::read_dir(include.join(dir)).expect("include dir") {
+            let path = entry.expect("dir entry").path();
+            if path.extension().is_some_and(|e| e == "h") {
+                check_files_equal(
+                    &path,
+                    &prefix
+                        .join("include")
+                        .join(dir)
+                        .join(path.file_name().unwrap()),
+                );
+                headers += 1;
+            }
+        }
+    }
+    assert!(headers >= 5, "only {headers} headers under include/");
+
+    // Real files and symlinks of lib/.
+    let lib = prefix.join("lib");
+    let real_name = format!("libeventheader_tracepoint.so.{VERSION}");
+    for file in [real_name.as_str(), "libeventheader_tracepoint.a"] {
+        let meta = fs::symlink_metadata(lib.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert!(meta.is_file(), "{file} should be a regular file");
+    }
+    for (link, target) in [
+        (SONAME, real_name.as_str()),
+        ("libeventheader_tracepoint.so", SONAME),
+        ("libeventheader-tracepoint.so", SONAME),
+        ("libtracepoint.so", SONAME),
+        ("libeventheader-tracepoint.a", "libeventheader_tracepoint.a"),
+        ("libtracepoint.a", "libeventheader_tracepoint.a"),
+    ] {
+        let actual = fs::read_link(lib.join(link)).unwrap_or_else(|e| panic!("{link}: {e}"));
+        assert_eq!(actual, Path::new(target), "{link} should point at {target}");
+    }
+    assert_eq!(dynamic_entries(&lib.join(&real_name), "SONAME"), [SONAME]);
+
+    // CMake packages.
+    for package in [
+        "tracepoint",
+        "eventheader-tracepoint",
+        "tracepoint-headers",
+        "eventheader-headers",
+    ] {
+        for suffix in ["config.cmake", "config-version.cmake"] {
+            let file = lib
+                .join("cmake")
+                .join(package)
+                .join(format!("{package}-{suffix}"));
+            assert!(file.is_file(), "missing {}", file.display());
+        }
+    }
+
+    // pkg-config files: Libs.private is exactly what rustc reported for the
+    // static library during this build.
+    let native_libs = install
+        .build_log
+        .lines()
+        .find_map(|l| {
+            l.split_once("native-static-libs: ")
+                .map(|(_, libs)| libs.trim().to_string())
+        })
+        .unwrap_or_else(|| {
+            panic!(
+                "no native-static-libs in the build log:\n{}",
+                install.build_log
+            )
+        });
+    let tracepoint_pc =
+        fs::read_to_string(lib.join("pkgconfig/tracepoint.pc")).expect("tracepoint.pc");
+    assert!(
+        tracepoint_pc
+            .lines()
+            .any(|l| l == format!("Libs.private: {native_libs}")),
+        "tracepoint.pc should have Libs.private: {native_libs}:\n{tracepoint_pc}"
+    );
+    assert!(lib.join("pkgconfig/eventheader-tracepoint.pc").is_file());
+
+    // A staged install (DESTDIR) writes the final prefix, not the staging
+    // directory, into the pkg-config files.
+    let destdir = install.run_dir.join("destdir");
+    run(command("cmake")
+        .env("DESTDIR", &destdir)
+        .arg("--install")
+        .arg(&install.build_dir)
+        .arg("--prefix")
+        .arg("/opt/eventheader-tracepoint"));
+    let staged_pc =
+        fs::read_to_string(destdir.join("opt/eventheader-tracepoint/lib/pkgconfig/tracepoint.pc"))
+            .expect("staged tracepoint.pc");
+    assert!(
+        staged_pc.starts_with("prefix=/opt/eventheader-tracepoint\n"),
+        "{staged_pc}"
+    );
+}
+
+#[test]
+fn cmake_packages_honour_versions_and_linkage() {
+    let install = install();
+    let dir = install.run_dir.join("version-probe");
+    fs::create_dir_all(&dir).unwrap();
+    // Each find_package in its own directory scope, so that targets and
+    // results of one do not leak into the next.
+    let mut cmakelists =
+        String::from("cmake_minimum_required(VERSION 3.16)\nproject(probe NONE)\n");
+    let mut expected = Vec::new();
+    let mut case = 0;
+    let exact = format!("{VERSION} EXACT");
+    for package in [
+        "tracepoint",
+        "eventheader-tracepoint",
+        "tracepoint-headers",
+        "eventheader-headers",
+    ] {
+        for (request, found) in [
+            ("1.4", true),
+            (exact.as_str(), true),
+            ("1.3", false),
+            ("1.5", false),
+            ("2.0", false),
+        ] {
+            case += 1;
+            let sub = dir.join(format!("case{case}"));
+            fs::create_dir_all(&sub).unwrap();
+            fs::write(
+                sub.join("CMakeLists.txt"),
+                format!(
+                    "find_package({package} {request} QUIET)\n\
+                     message(STATUS \"probe {package} [{request}] ${{{package}_FOUND}}\")\n"
+                ),
+            )
+            .unwrap();
+            cmakelists.push_str(&format!("add_subdirectory(case{case})\n"));
+            expected.push(format!(
+                "probe {package} [{request}] {}",
+                if found { "1" } else { "0" }
+            ));
+        }
+    }
+    // The targets, their types and what they bring along.
+    for (linkage, static_libs) in [("shared", "OFF"), ("static", "ON")] {
+        let sub = dir.join(linkage);
+        fs::create_dir_all(&sub).unwrap();
+        fs::write(
+            sub.join("CMakeLists.txt"),
+            format!(
+                "set(TRACEPOINT_USE_STATIC_LIBS {static_libs})\n\
+                 find_package(eventheader-tracepoint 1.4 REQUIRED)\n\
+                 foreach(t tracepoint eventheader-tracepoint tracepoint-headers eventheader-headers)\n\
+                 get_target_property(type ${{t}} TYPE)\n\
+                 message(STATUS \"target {linkage} ${{t}} ${{type}}\")\n\
+                 endforeach()\n"
+            ),
+        )
+        .unwrap();
+        cmakelists.push_str(&format!("add_subdirectory({linkage})\n"));
+    }
+    fs::write(dir.join("CMakeLists.txt"), cmakelists).unwrap();
+
+    let output = stdout_of(
+        command("cmake")
+            .arg("-S")
+            .arg(&dir)
+            .arg("-B")
+            .arg(dir.join("build"))
+            .arg(format!("-DCMAKE_PREFIX_PATH={}", install.prefix.display())),
+    );
+    let probes: Vec<&str> = output
+        .lines()
+        .filter_map(|l| l.strip_prefix("-- "))
+        .filter(|l| l.starts_with("probe "))
+        .collect();
+    assert_eq!(probes, expected, "cmake output:\n{output}");
+
+    for line in [
+        "target shared tracepoint SHARED_LIBRARY",
+        "target static tracepoint STATIC_LIBRARY",
+        "target shared eventheader-tracepoint INTERFACE_LIBRARY",
+        "target static eventheader-tracepoint INTERFACE_LIBRARY",
+        "target shared tracepoint-headers INTERFACE_LIBRARY",
+        "target shared eventheader-headers INTERFACE_LIBRARY",
+    ] {
+        assert!(
+            output.lines().any(|l| l == format!("-- {line}")),
+            "no '{line}' in:\n{output}"
+        );
+    }
+}
+
+fn cmake_consumer(linkage: Linkage) {
+    let install = install();
+    for toolchain in support::toolchains() {
+        let Toolchain { cc, .. } = toolchain;
+        let dir = install
+            .run_dir
+            .join(format!("cmake-consumer-{}-{cc}", linkage.name()));
+        fs::create_dir_all(&dir).unwrap();
+        run(command("cmake")
+            .arg("-S")
+            .arg(support::root().join("samples/cmake-consumer"))
+            .arg("-B")
+            .arg(&dir)
+            .arg(format!("-DCMAKE_C_COMPILER={cc}"))
+            .arg("-DCMAKE_C_FLAGS=-Wall -Wextra -Werror")
+            .arg(format!("-DCMAKE_PREFIX_PATH={}", install.prefix.display()))
+            .arg(format!(
+                "-DTRACEPOINT_USE_STATIC_LIBS={}",
+                if linkage == Linkage::Static {
+                    "ON"
+                } else {
+                    "OFF"
+                }
+            )));
+        run(command("cmake").arg("--build").arg(&dir));
+        let program = dir.join("cmake-consumer");
+        check_linkage(&program, linkage, &install.prefix);
+        run_and_check_events(&program, &dir, CMAKE_CONSUMER_EVENTS);
+    }
+}
+
+#[test]
+fn cmake_consumer_shared() {
+    cmake_consumer(Linkage::Shared);
+}
+
+#[test]
+fn cmake_consumer_static() {
+    cmake_consumer(Linkage::Static);
+}
+
+fn pkg_config(prefix: &Path, args: &[&str]) -> String {
+    stdout_of(
+        command("pkg-config")
+            .env("PKG_CONFIG_PATH", prefix.join("lib/pkgconfig"))
+            .args(args),
+    )
+    .trim()
+    .to_string()
+}
+
+#[test]
+fn pkg_config_reports_the_reference_link_names() {
+    let prefix = &install().prefix;
+    let lib = prefix.join("lib");
+    for package in ["tracepoint", "eventheader-tracepoint"] {
+        assert_eq!(pkg_config(prefix, &["--modversion", package]), VERSION);
+        assert_eq!(
+            pkg_config(prefix, &["--cflags", package]),
+            format!("-I{}", prefix.join("include").display())
+        );
+    }
+    assert_eq!(
+        pkg_config(prefix, &["--libs", "eventheader-tracepoint"]),
+        format!("-L{} -leventheader-tracepoint -ltracepoint", lib.display())
+    );
+    assert_eq!(
+        pkg_config(prefix, &["--libs", "tracepoint"]),
+        format!("-L{} -ltracepoint", lib.display())
+    );
+    let static_libs = pkg_config(prefix, &["--libs", "--static", "eventheader-tracepoint"]);
+    let prefix_flags = format!("-L{} -leventheader-tracepoint -ltracepoint ", lib.display());
+    let private = static_libs
+        .strip_prefix(&prefix_flags)
+        .unwrap_or_else(|| panic!("unexpected pkg-config --static --libs: {static_libs}"));
+    for lib in ["-lpthread", "-ldl", "-lc"] {
+        assert!(
+            private.split(' ').any(|f| f == lib),
+            "{lib} not in Libs.private: {private}"
+        );
+    }
+}
+
+fn pkgconfig_consumer(linkage: Linkage) {
+    let install = install();
+    let sample = support::root().join("samples/pkgconfig-consumer");
+    for toolchain in support::toolchains() {
+        let Toolchain { cc, .. } = toolchain;
+        // A copy of the sample, as a user would build it: make builds in place.
+        let dir = install
+            .run_dir
+            .join(format!("pkgconfig-consumer-{}-{cc}", linkage.name()));
+        fs::create_dir_all(&dir).unwrap();
+        for file in ["Makefile", "main.c"] {
+            fs::copy(sample.join(file), dir.join(file)).unwrap();
+        }
+        run(command("make")
+            .arg("-C")
+            .arg(&dir)
+            .env("PKG_CONFIG_PATH", install.prefix.join("lib/pkgconfig"))
+            .arg(format!("CC={cc}"))
+            .arg("CFLAGS=-O2 -Wall -Wextra -Werror")
+            .arg(format!("LINK={}", linkage.name())));
+        let program = dir.join("pkgconfig-consumer");
+        check_linkage(&program, linkage, &install.prefix);
+        run_and_check_events(&program, &dir, PKGCONFIG_CONSUMER_EVENTS);
+    }
+}
+
+#[test]
+fn pkgconfig_consumer_shared() {
+    pkgconfig_consumer(Linkage::Shared);
+}
+
+#[test]
+fn pkgconfig_consumer_static() {
+    pkgconfig_consumer(Linkage::Static);
+}
