@@ -17,21 +17,25 @@ pub fn include_dir() -> PathBuf {
     root().join("include")
 }
 
-/// The directory holding the library cargo built for this test run
-/// (`target/<profile>`): the test binary is `target/<profile>/deps/NAME`.
+/// The directory holding the library cargo built for this test run. The
+/// test binary is `target/<profile>/deps/NAME`; `cargo test` puts the
+/// freshly built cdylib beside it in `deps/` (only `cargo build` copies it up
+/// to `target/<profile>/`, where it may be stale), so look there first.
 pub fn lib_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("current_exe");
-    let dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target dir")
+    let deps = exe.parent().expect("test binary dir");
+    let found = [Some(deps), deps.parent()]
+        .into_iter()
+        .flatten()
+        .find(|dir| dir.join("libeventheader_tracepoint.so").exists())
+        .unwrap_or_else(|| {
+            panic!(
+                "libeventheader_tracepoint.so not found near {}",
+                exe.display()
+            )
+        })
         .to_path_buf();
-    assert!(
-        dir.join("libeventheader_tracepoint.so").exists(),
-        "libeventheader_tracepoint.so not found in {}",
-        dir.display()
-    );
-    dir
+    found
 }
 
 /// `../shared/testdata/reference/` beside the repository.
