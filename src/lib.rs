@@ -16,5 +16,6 @@ pub mod abi;
 pub mod backend;
 pub mod eventheader;
 pub mod ffi;
+mod lock;
 pub mod provider;
 mod sys;

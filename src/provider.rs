@@ -6,7 +6,8 @@
 //! provider is linked into the provider's intrusive list, so closing the
 //! provider can unregister all of them without any allocation.
 //!
-//! Locking: every store to a state block happens under [`LOCK`]. Fields that
+//! Locking: every store to a state block happens under the library lock
+//! ([`crate::lock`]). Fields that
 //! the write path reads without the lock (`status_word`, `write_index`,
 //! `provider_state`, `data_file`) are stored atomically, so a concurrent
 //! writer sees either the old or the new value, never a torn one.
@@ -14,20 +15,10 @@
 use core::ffi::{c_int, c_uint, CStr};
 use core::ptr::{self, addr_of_mut};
 use std::sync::atomic::{AtomicI32, AtomicPtr, AtomicU32, Ordering};
-use std::sync::{Mutex, MutexGuard};
 
 use crate::abi::{TracepointListNode, TracepointProviderState, TracepointState};
 use crate::backend::Backend;
-
-/// Serializes open, close and connect for all providers in the process.
-static LOCK: Mutex<()> = Mutex::new(());
-
-fn lock() -> MutexGuard<'static, ()> {
-    // A panic while holding the lock is caught at the FFI boundary; the state
-    // it guards is plain data, so keep going rather than poisoning every
-    // later call.
-    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
+use crate::lock::lock;
 
 /// Atomic views of the fields the write path reads without the lock.
 ///
@@ -71,22 +62,27 @@ unsafe fn ref_count<'a>(provider: *mut TracepointProviderState) -> &'a AtomicU32
     unsafe { AtomicU32::from_ptr(addr_of_mut!((*provider).ref_count)) }
 }
 
-/// Opens `provider` on `data_file` (a user_events_data or capture file).
+/// Opens `provider` on the current backend (the capture file if one is
+/// selected, else the kernel's user_events_data file).
 ///
 /// Tracepoints connected to the provider while it was closed are reset to
 /// TRACEPOINT_STATE_INIT (init-on-first-use callers reconnect them).
-/// Returns EALREADY, leaving everything unchanged, if the provider is open.
+/// Returns EALREADY, leaving everything unchanged, if the provider is open,
+/// or the errno of opening the backend's file (the provider stays closed).
 ///
 /// # Safety
 /// `provider` must point to a valid, initialized provider state.
-pub unsafe fn open(provider: *mut TracepointProviderState, data_file_fd: c_int) -> c_int {
+pub unsafe fn open(provider: *mut TracepointProviderState) -> c_int {
     let _guard = lock();
     // SAFETY: the caller guarantees `provider` is valid; we hold the lock.
     unsafe {
         if data_file(provider).load(Ordering::Relaxed) != -1 {
             return libc::EALREADY;
         }
-        reset(provider, data_file_fd);
+        match Backend::open_data_file() {
+            Ok(fd) => reset(provider, fd),
+            Err(e) => return e,
+        }
     }
     0
 }
@@ -370,8 +366,11 @@ mod tests {
 
             // Opening resets the tracepoints connected while closed.
             let fake_fd = 1_000_000;
-            assert_eq!(open(&mut *p, fake_fd), 0);
-            assert_eq!(open(&mut *p, fake_fd), libc::EALREADY);
+            {
+                let _guard = lock();
+                reset(&mut *p, fake_fd);
+            }
+            assert_eq!(open(&mut *p), libc::EALREADY);
             assert_eq!(list_len(&mut p), 0);
             assert!(t2.provider_state.is_null());
             assert_eq!(t2.write_index, -1);

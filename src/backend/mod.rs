@@ -35,7 +35,9 @@ impl Backend {
 
     /// The descriptor a provider opened now should use: the capture file if
     /// one is selected (programmatically or by TRACEPOINT_CAPTURE_FILE), else
-    /// user_events_data. Errors are errno values.
+    /// user_events_data. Errors are errno values. Called with the library
+    /// lock held, which also guards the capture selection and the lazily
+    /// opened user_events_data file (so `fork()` never copies them mid-update).
     pub fn open_data_file() -> Result<c_int, c_int> {
         match capture::selected_fd()? {
             Some(fd) => Ok(fd),

@@ -4,6 +4,7 @@ use core::ffi::{c_char, c_int, CStr};
 
 use super::{boundary, PANIC_ERRNO};
 use crate::backend::capture;
+use crate::lock::lock;
 
 /// Selects a capture file: providers opened after this call write their
 /// events to `path` (appending, one record per event; created with mode 0644)
@@ -23,6 +24,7 @@ pub unsafe extern "C" fn tracepoint_set_capture_file(path: *const c_char) -> c_i
     boundary(PANIC_ERRNO, || {
         // SAFETY: a non-NULL path is a C string per the contract.
         let path = (!path.is_null()).then(|| unsafe { CStr::from_ptr(path) });
+        let _guard = lock();
         match capture::set_file(path) {
             Ok(()) => 0,
             Err(e) => e,

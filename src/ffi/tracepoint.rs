@@ -7,7 +7,7 @@ use libc::iovec;
 
 use super::{boundary, pointer_range, PANIC_ERRNO};
 use crate::abi::{TracepointProviderState, TracepointState};
-use crate::backend::{self, Backend};
+use crate::backend;
 use crate::provider;
 
 /// A tracepoint and its "Name arg-spec" registration string, for
@@ -53,11 +53,8 @@ pub unsafe extern "C" fn tracepoint_open_provider(
         if provider_state.is_null() {
             return libc::EINVAL;
         }
-        match Backend::open_data_file() {
-            // SAFETY: non-NULL and valid per the contract.
-            Ok(fd) => unsafe { provider::open(provider_state, fd) },
-            Err(e) => e,
-        }
+        // SAFETY: non-NULL and valid per the contract.
+        unsafe { provider::open(provider_state) }
     })
 }
 
