@@ -85,11 +85,28 @@ impl Backend {
 /// iovecs whose buffers (other than `vecs[0]`, which is overwritten) are
 /// readable for their lengths.
 pub unsafe fn write(tp: *const TracepointState, count: c_uint, vecs: *mut iovec) -> c_int {
-    // SAFETY: per the function contract; every field read here is read atomically.
+    // SAFETY: per the function contract.
     unsafe {
-        if provider::status_word(tp).load(Ordering::Acquire) == 0 {
+        if provider::status_word(tp).load(Ordering::Relaxed) == 0 {
             return libc::EBADF;
         }
+        if count == 0 || count > user_events::MAX_VECS {
+            return libc::EINVAL;
+        }
+        write_enabled(tp, core::slice::from_raw_parts_mut(vecs, count as usize))
+    }
+}
+
+/// [`write`] for a caller that has just seen the tracepoint enabled and has
+/// at least one vector. (If a collector detaches in between, the kernel
+/// answers EBADF itself.)
+///
+/// # Safety
+/// `tp` must be a valid tracepoint state; the buffers of `vecs[1..]` must be
+/// readable for their lengths.
+pub unsafe fn write_enabled(tp: *const TracepointState, vecs: &mut [iovec]) -> c_int {
+    // SAFETY: per the function contract; every field read here is read atomically.
+    unsafe {
         let provider = provider::provider_of(tp).load(Ordering::Acquire);
         if provider.is_null() {
             return libc::EBADF;
@@ -99,10 +116,6 @@ pub unsafe fn write(tp: *const TracepointState, count: c_uint, vecs: *mut iovec)
         if fd < 0 || index < 0 {
             return libc::EBADF;
         }
-        if count == 0 || count > user_events::MAX_VECS {
-            return libc::EINVAL;
-        }
-        let vecs = core::slice::from_raw_parts_mut(vecs, count as usize);
         if fd == capture::fd() {
             capture::write(fd, index, vecs)
         } else {

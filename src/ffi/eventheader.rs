@@ -8,7 +8,7 @@ use libc::iovec;
 
 use super::{boundary, pointer_range, PANIC_ERRNO};
 use crate::abi::{EventHeader, EventHeaderExtension, TracepointProviderState, TracepointState};
-use crate::backend;
+use crate::backend::{self, user_events};
 use crate::eventheader::header::{pack_prefix, PREFIX_MAX};
 use crate::eventheader::names::{format_command, validate_provider, CommandBuf};
 use crate::provider;
@@ -227,7 +227,10 @@ pub unsafe extern "C" fn eventheader_write(
         } else {
             EVENTHEADER_PREFIX_DATAVEC_COUNT_NO_METADATA
         };
-        if data_count < needed || (activity_id.is_null() && !related_id.is_null()) {
+        if data_count < needed
+            || data_count > user_events::MAX_VECS
+            || (activity_id.is_null() && !related_id.is_null())
+        {
             return libc::EINVAL;
         }
         // SAFETY: non-NULL ids point at 16 readable bytes per the contract.
@@ -242,11 +245,7 @@ pub unsafe extern "C" fn eventheader_write(
         // SAFETY: data_vecs holds data_count >= needed iovecs per the contract;
         // the prefix buffer and the metadata block outlive the write.
         unsafe {
-            let vecs = core::slice::from_raw_parts_mut(data_vecs, needed as usize);
-            vecs[0] = iovec {
-                iov_base: ptr::null_mut(),
-                iov_len: 0,
-            };
+            let vecs = core::slice::from_raw_parts_mut(data_vecs, data_count as usize);
             vecs[1] = iovec {
                 iov_base: prefix.as_mut_ptr().cast(),
                 iov_len: prefix_len,
@@ -259,7 +258,7 @@ pub unsafe extern "C" fn eventheader_write(
                     iov_len: size,
                 };
             }
-            backend::write(ev.state, data_count, data_vecs)
+            backend::write_enabled(ev.state, vecs)
         }
     })
 }
