@@ -21,42 +21,51 @@ static int ehk_checks;
 static int ehk_failures;
 static const char *ehk_test = "test";
 
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        ehk_checks++;                                                         \
-        if (!(cond)) {                                                        \
-            ehk_failures++;                                                   \
-            fprintf(stderr, "FAIL %s:%d: %s: ", ehk_test, __LINE__, #cond);  \
-            fprintf(stderr, __VA_ARGS__);                                     \
-            fputc('\n', stderr);                                              \
-        }                                                                     \
-    } while (0)
+/* Evaluates cond once; returns whether it held. */
+#define CHECK(cond, ...) ehk_check(!!(cond), #cond, __LINE__, __VA_ARGS__)
+
+static __attribute__((unused, format(printf, 4, 5))) int ehk_check(int ok, const char *expr, int line,
+                                                                    const char *fmt, ...)
+{
+    ehk_checks++;
+    if (!ok) {
+        va_list ap;
+        ehk_failures++;
+        fprintf(stderr, "FAIL %s:%d: %s: ", ehk_test, line, expr);
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fputc('\n', stderr);
+    }
+    return ok;
+}
 
 /* A failure that makes the rest of the test meaningless. */
 #define REQUIRE(cond, ...)                                                    \
     do {                                                                      \
-        CHECK(cond, __VA_ARGS__);                                             \
-        if (!(cond))                                                          \
+        if (!CHECK(cond, __VA_ARGS__))                                        \
             return ehk_finish();                                              \
     } while (0)
 
+static int ehk_finish(void);
+
 /* Prints the one summary line run.sh collects; exit status 1 on failure or
  * when nothing was checked. */
-static int ehk_finish(void)
+static __attribute__((unused)) int ehk_finish(void)
 {
     printf("%s: %d checks, %d failed\n", ehk_test, ehk_checks, ehk_failures);
     fflush(stdout);
     return (ehk_failures || !ehk_checks) ? 1 : 0;
 }
 
-static void ehk_sleep_ms(int ms)
+static __attribute__((unused)) void ehk_sleep_ms(int ms)
 {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
 }
 
 /* Polls an unsigned word until (word != 0) == want, up to timeout_ms. */
-static int ehk_wait_word(const unsigned *word, int want, int timeout_ms)
+static __attribute__((unused)) int ehk_wait_word(const unsigned *word, int want, int timeout_ms)
 {
     for (int waited = 0;; waited += 5) {
         if ((__atomic_load_n(word, __ATOMIC_RELAXED) != 0) == want)
@@ -68,7 +77,7 @@ static int ehk_wait_word(const unsigned *word, int want, int timeout_ms)
 }
 
 /* Writes text to a tracefs file; returns 0 or errno. */
-static int ehk_write_file(const char *path, const char *text)
+static __attribute__((unused)) int ehk_write_file(const char *path, const char *text)
 {
     int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
     if (fd < 0)
@@ -80,7 +89,7 @@ static int ehk_write_file(const char *path, const char *text)
 }
 
 /* Reads a whole (small) file into a malloc'd NUL-terminated buffer, or NULL. */
-static char *ehk_read_file(const char *path)
+static __attribute__((unused)) char *ehk_read_file(const char *path)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -100,7 +109,7 @@ static char *ehk_read_file(const char *path)
     return buf;
 }
 
-static int ehk_event_enable(const char *tp_name, int on)
+static __attribute__((unused)) int ehk_event_enable(const char *tp_name, int on)
 {
     char path[512];
     snprintf(path, sizeof(path), EHK_TRACEFS "/events/user_events/%s/enable", tp_name);
@@ -108,7 +117,7 @@ static int ehk_event_enable(const char *tp_name, int on)
 }
 
 /* Counts the lines of the tracefs "trace" buffer that mention tp_name. */
-static int ehk_trace_count(const char *tp_name)
+static __attribute__((unused)) int ehk_trace_count(const char *tp_name)
 {
     char *text = ehk_read_file(EHK_TRACEFS "/trace");
     char needle[300];
@@ -122,7 +131,7 @@ static int ehk_trace_count(const char *tp_name)
 
 /* The line for tp_name in dynamic_events (without "u:" and the newline), or
  * an empty string; buf must hold 1024 bytes. */
-static const char *ehk_dynamic_event(const char *tp_name, char *buf)
+static __attribute__((unused)) const char *ehk_dynamic_event(const char *tp_name, char *buf)
 {
     char *text = ehk_read_file(EHK_TRACEFS "/dynamic_events");
     size_t nlen = strlen(tp_name);
@@ -152,7 +161,7 @@ typedef struct ehk_meta {
     size_t len;
 } ehk_meta;
 
-static void ehk_meta_put(ehk_meta *m, const void *p, size_t n)
+static __attribute__((unused)) void ehk_meta_put(ehk_meta *m, const void *p, size_t n)
 {
     memcpy(m->u.bytes + m->len, p, n);
     m->len += n;
@@ -161,14 +170,14 @@ static void ehk_meta_put(ehk_meta *m, const void *p, size_t n)
     memcpy(m->u.bytes + 2, &kind, 2);
 }
 
-static void ehk_meta_init(ehk_meta *m, const char *event_name)
+static __attribute__((unused)) void ehk_meta_init(ehk_meta *m, const char *event_name)
 {
     m->len = 4;
     ehk_meta_put(m, event_name, strlen(event_name) + 1);
 }
 
 /* encoding with the chain bit (0x80) set takes a format byte. */
-static void ehk_meta_field(ehk_meta *m, const char *name, uint8_t encoding, uint8_t format)
+static __attribute__((unused)) void ehk_meta_field(ehk_meta *m, const char *name, uint8_t encoding, uint8_t format)
 {
     ehk_meta_put(m, name, strlen(name) + 1);
     ehk_meta_put(m, &encoding, 1);
@@ -181,7 +190,7 @@ static void ehk_meta_field(ehk_meta *m, const char *name, uint8_t encoding, uint
 #define EHK_ENC_VALUE8 2
 #define EHK_ENC_VALUE32 4
 #define EHK_FMT_PID 5
-static void ehk_meta_pidseq(ehk_meta *m, const char *event_name)
+static __attribute__((unused)) void ehk_meta_pidseq(ehk_meta *m, const char *event_name)
 {
     ehk_meta_init(m, event_name);
     ehk_meta_field(m, "pid", EHK_ENC_VALUE32 | 0x80, EHK_FMT_PID);
@@ -207,7 +216,7 @@ typedef struct ehk_helper {
     FILE *from;
 } ehk_helper;
 
-static int ehk_helper_start(ehk_helper *h, const char *path)
+static __attribute__((unused)) int ehk_helper_start(ehk_helper *h, const char *path)
 {
     int in[2], out[2];
     if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC))
@@ -229,7 +238,7 @@ static int ehk_helper_start(ehk_helper *h, const char *path)
 }
 
 /* Sends one command, returns the reply line (static buffer, no newline). */
-static const char *ehk_helper_cmd(ehk_helper *h, const char *fmt, ...)
+static __attribute__((unused)) const char *ehk_helper_cmd(ehk_helper *h, const char *fmt, ...)
 {
     static char reply[256];
     va_list ap;
@@ -244,7 +253,7 @@ static const char *ehk_helper_cmd(ehk_helper *h, const char *fmt, ...)
     return reply;
 }
 
-static int ehk_helper_stop(ehk_helper *h)
+static __attribute__((unused)) int ehk_helper_stop(ehk_helper *h)
 {
     int status = 0;
     fputs("quit\n", h->to);
@@ -263,12 +272,14 @@ typedef struct ehk_perf {
 
 /* Starts `perf record` on user_events:NAME for each name, events disabled
  * until ehk_perf_enable(). fifo_prefix names two fifos to create. */
-static int ehk_perf_start(ehk_perf *p, const char *out, const char *log, const char *fifo_prefix,
+static __attribute__((unused)) int ehk_perf_start(ehk_perf *p, const char *out, const char *log, const char *fifo_prefix,
                           int count, const char *const *names)
 {
-    char ctl[512], ack[512], control[1100];
-    snprintf(ctl, sizeof(ctl), "%s.ctl", fifo_prefix);
-    snprintf(ack, sizeof(ack), "%s.ack", fifo_prefix);
+    char ctl[600], ack[600], control[1300];
+    p->pid = -1;
+    p->ctl = p->ack = -1;
+    snprintf(ctl, sizeof(ctl), "%.500s.ctl", fifo_prefix);
+    snprintf(ack, sizeof(ack), "%.500s.ack", fifo_prefix);
     unlink(ctl);
     unlink(ack);
     if (mkfifo(ctl, 0600) || mkfifo(ack, 0600))
@@ -320,7 +331,7 @@ static int ehk_perf_start(ehk_perf *p, const char *out, const char *log, const c
 
 /* Sends "enable" and waits (up to timeout_ms) for perf's acknowledgement:
  * after this, samples are being recorded. Returns 0 or an errno. */
-static int ehk_perf_enable(ehk_perf *p, int timeout_ms)
+static __attribute__((unused)) int ehk_perf_enable(ehk_perf *p, int timeout_ms)
 {
     if (write(p->ctl, "enable\n", 7) != 7)
         return errno;
@@ -332,7 +343,7 @@ static int ehk_perf_enable(ehk_perf *p, int timeout_ms)
 }
 
 /* SIGINT, then waits; returns perf's exit status (0 or 130 are normal). */
-static int ehk_perf_stop(ehk_perf *p)
+static __attribute__((unused)) int ehk_perf_stop(ehk_perf *p)
 {
     int status = 0;
     kill(p->pid, SIGINT);

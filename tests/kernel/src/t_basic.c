@@ -120,7 +120,7 @@ int main(int argc, char **argv)
     CHECK(write_a() == EBADF, "write after tracefs disable");
 
     /* perf record toggles both words; events reach perf.data. */
-    ehk_perf perf;
+    ehk_perf perf = {-1, -1, -1};
     const char *names[] = {NAME_A, NAME_B};
     char out[512], log[512], fifo[512];
     snprintf(out, sizeof(out), "%s/basic.perf.data", dir);

@@ -87,10 +87,22 @@ int main(int argc, char **argv)
              ehk_helper_cmd(&h, "reg 2 %s_L5K2 u8 eventheader_flags; u8 version; u16 id; u16 tag; u8 opcode; u16 level",
                             PROVIDER));
     CHECK(!strcmp(reply, "err 98"), "different arg list (u16 level) got \"%s\", want EADDRINUSE", reply);
+    snprintf(reply, sizeof(reply), "%s",
+             ehk_helper_cmd(&h, "reg 2 %s_L5K2 u8 eventheader_flags; u8 version; u16 id; u16 tag; u8 opcode; u8 lvl",
+                            PROVIDER));
+    CHECK(!strcmp(reply, "err 98"), "different field name (lvl) got \"%s\", want EADDRINUSE", reply);
     snprintf(reply, sizeof(reply), "%s", ehk_helper_cmd(&h, "reg 2 %s_L5K2 u32 payload", PROVIDER));
     CHECK(!strcmp(reply, "err 98"), "different arg list (u32 payload) got \"%s\", want EADDRINUSE", reply);
     snprintf(reply, sizeof(reply), "%s", ehk_helper_cmd(&h, "reg 2 %s_L5K2", PROVIDER));
     CHECK(!strcmp(reply, "err 98"), "empty arg list got \"%s\", want EADDRINUSE", reply);
+
+    /* The kernel compares parsed fields, not text: the same list spelled
+     * without spaces (as older reference headers did) joins. */
+    snprintf(reply, sizeof(reply), "%s",
+             ehk_helper_cmd(&h, "reg 5 %s_L5K2 u8 eventheader_flags;u8 version;u16 id;u16 tag;u8 opcode;u8 level",
+                            PROVIDER));
+    CHECK(!strncmp(reply, "ok ", 3), "same fields, other spacing: %s", reply);
+    CHECK(reply_is(ehk_helper_cmd(&h, "unreg 5"), "ok"), "helper unregister slot 5");
 
     /* 4. The reverse: the other process holds the name with another arg
      *    list, so our connect fails with EADDRINUSE and stays harmless. */

@@ -115,21 +115,29 @@ fn read_perf(path: &str) -> Result<Vec<Sample>, String> {
 }
 
 /// Decodes one event completely; Err describes the first problem.
-fn walk(ctx: &mut td::EventHeaderEnumeratorContext, name: &str, data: &[u8]) -> Result<Walk, String> {
-    let mut e = ctx
-        .enumerate_with_name_and_data(name, data, td::EventHeaderEnumeratorContext::MOVE_NEXT_LIMIT_DEFAULT)
-        .map_err(|err| format!("not an EventHeader event: {err}"))?;
+fn walk(
+    ctx: &mut td::EventHeaderEnumeratorContext,
+    name: &str,
+    data: &[u8],
+) -> Result<Walk, String> {
+    let mut e = match ctx.enumerate_with_name_and_data(
+        name,
+        data,
+        td::EventHeaderEnumeratorContext::MOVE_NEXT_LIMIT_DEFAULT,
+    ) {
+        Ok(e) => e,
+        Err(td::EventHeaderEnumeratorError::NotSupported) => return check_no_metadata(name, data),
+        Err(err) => return Err(format!("not an EventHeader event: {err}")),
+    };
     let mut w = Walk::default();
     let mut depth = 0i32;
     while e.move_next() {
         w.items += 1;
         match e.state() {
-            td::EventHeaderEnumeratorState::StructBegin | td::EventHeaderEnumeratorState::ArrayBegin => {
-                depth += 1
-            }
-            td::EventHeaderEnumeratorState::StructEnd | td::EventHeaderEnumeratorState::ArrayEnd => {
-                depth -= 1
-            }
+            td::EventHeaderEnumeratorState::StructBegin
+            | td::EventHeaderEnumeratorState::ArrayBegin => depth += 1,
+            td::EventHeaderEnumeratorState::StructEnd
+            | td::EventHeaderEnumeratorState::ArrayEnd => depth -= 1,
             td::EventHeaderEnumeratorState::Value if depth == 0 => {
                 let item = e.item_info();
                 let value = item.value();
@@ -148,6 +156,45 @@ fn walk(ctx: &mut td::EventHeaderEnumeratorContext, name: &str, data: &[u8]) -> 
         return Err(format!("decoding stopped with {}", e.last_error()));
     }
     Ok(w)
+}
+
+/// The decoder refuses events without a metadata extension (they need an external manifest).
+/// Such an event is still well formed when its header is valid, its level matches the
+/// tracepoint name and its extension chain (if any) is intact and holds no metadata.
+fn check_no_metadata(name: &str, data: &[u8]) -> Result<Walk, String> {
+    let bad = |why: &str| Err(format!("not an EventHeader event: {why}"));
+    if data.len() < 8 {
+        return bad("shorter than the 8-byte header");
+    }
+    if data[0] & !0x07 != 0 {
+        return bad("unknown header flags");
+    }
+    let level = name
+        .rfind("_L")
+        .and_then(|i| {
+            let rest = &name[i + 2..];
+            let end = rest.find('K')?;
+            u8::from_str_radix(&rest[..end], 16).ok()
+        })
+        .ok_or("tracepoint name has no _L<level>K<keyword>")?;
+    if data[7] != level {
+        return bad("header level differs from the tracepoint name's level");
+    }
+    let mut pos = 8usize;
+    let mut more = data[0] & 0x04 != 0;
+    while more {
+        if data.len() - pos < 4 {
+            return bad("truncated extension");
+        }
+        let size = u16::from_le_bytes([data[pos], data[pos + 1]]) as usize;
+        let kind = u16::from_le_bytes([data[pos + 2], data[pos + 3]]);
+        if kind & 0x7fff == 1 || kind & 0x7fff == 0 || data.len() - pos - 4 < size {
+            return bad("undecodable extension chain");
+        }
+        pos += 4 + size;
+        more = kind & 0x8000 != 0;
+    }
+    Ok(Walk::default())
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -236,7 +283,11 @@ fn cmd_compare(perf: &str, capture: &str, reference: Option<&str>) -> Result<(),
         samples.len(),
         recs.len(),
         identical,
-        if reference.is_some() { ", capture == reference" } else { "" }
+        if reference.is_some() {
+            ", capture == reference"
+        } else {
+            ""
+        }
     );
     if errors.is_empty() && identical == recs.len() && !recs.is_empty() {
         Ok(())
@@ -300,7 +351,9 @@ fn main() -> ExitCode {
         ["compare", perf, capture, reference] => cmd_compare(perf, capture, Some(reference)),
         ["summary", perf] => cmd_summary(perf),
         _ => {
-            eprintln!("usage: ehkv names CAPTURE | compare PERF CAPTURE [REFERENCE] | summary PERF");
+            eprintln!(
+                "usage: ehkv names CAPTURE | compare PERF CAPTURE [REFERENCE] | summary PERF"
+            );
             return ExitCode::from(2);
         }
     };
