@@ -210,30 +210,40 @@ pub fn register(name_args: &CStr) -> Result<c_int, c_int> {
 
 /// Writes one capture record for the tracepoint with capture index `index`.
 /// `vecs[0]` is set to the record header (size and name).
+#[inline(never)]
 pub fn write(fd: c_int, index: c_int, vecs: &mut [iovec]) -> c_int {
     let Some(name) = name(index) else {
         return libc::EBADF;
     };
     let pad = vecs.len() == 1;
-    let mut event_len: usize = usize::from(pad);
-    for v in &vecs[1..] {
-        event_len = match event_len.checked_add(v.iov_len) {
-            Some(n) => n,
-            None => return libc::E2BIG,
-        };
-    }
+    // Sum in u64: at most UIO_MAXIOV lengths of at most isize::MAX each.
+    let payload: u64 = vecs[1..].iter().map(|v| v.iov_len as u64).sum();
     let head_len = 4 + name.len() + usize::from(pad);
-    let Some(record_len) = head_len
-        .checked_add(event_len - usize::from(pad))
-        .and_then(|n| u32::try_from(n).ok())
-    else {
+    let Ok(record_len) = u32::try_from(head_len as u64 + payload) else {
         return libc::E2BIG;
     };
+    // Most names are short: a small head buffer keeps the zeroing cheap.
+    if head_len <= SHORT_HEAD {
+        write_record::<SHORT_HEAD>(fd, name, head_len, record_len, vecs)
+    } else {
+        write_record::<LONG_HEAD>(fd, name, head_len, record_len, vecs)
+    }
+}
 
-    let mut head = [0u8; 4 + MAX_NAME + 1 + 1];
+const SHORT_HEAD: usize = 64;
+const LONG_HEAD: usize = 4 + MAX_NAME + 1 + 1;
+
+fn write_record<const N: usize>(
+    fd: c_int,
+    name: &[u8],
+    head_len: usize,
+    record_len: u32,
+    vecs: &mut [iovec],
+) -> c_int {
+    let mut head = [0u8; N];
     head[..4].copy_from_slice(&record_len.to_le_bytes());
     head[4..4 + name.len()].copy_from_slice(name);
-    // The padding byte, if any, is already 0.
+    // The padding byte of an empty event, if any, is already 0.
     vecs[0] = iovec {
         iov_base: head.as_mut_ptr().cast(),
         iov_len: head_len,

@@ -78,7 +78,8 @@ impl Backend {
 /// The write path of `tracepoint_write`: no lock, no allocation, one writev.
 ///
 /// Returns 0, EBADF if the tracepoint is disabled or not connected to an open
-/// provider, EINVAL for a bad vector count, or the errno of the write.
+/// provider, EINVAL for a count of 0, or the errno of the write (EINVAL
+/// from the kernel for more than UIO_MAXIOV vectors).
 ///
 /// # Safety
 /// `tp` must be a valid tracepoint state; `vecs` must point to `count`
@@ -90,7 +91,7 @@ pub unsafe fn write(tp: *const TracepointState, count: c_uint, vecs: *mut iovec)
         if provider::status_word(tp).load(Ordering::Relaxed) == 0 {
             return libc::EBADF;
         }
-        if count == 0 || count > user_events::MAX_VECS {
+        if count == 0 {
             return libc::EINVAL;
         }
         write_enabled(tp, core::slice::from_raw_parts_mut(vecs, count as usize))
@@ -104,6 +105,7 @@ pub unsafe fn write(tp: *const TracepointState, count: c_uint, vecs: *mut iovec)
 /// # Safety
 /// `tp` must be a valid tracepoint state; the buffers of `vecs[1..]` must be
 /// readable for their lengths.
+#[inline(always)]
 pub unsafe fn write_enabled(tp: *const TracepointState, vecs: &mut [iovec]) -> c_int {
     // SAFETY: per the function contract; every field read here is read atomically.
     unsafe {

@@ -14,9 +14,6 @@ use libc::iovec;
 
 use crate::sys::errno;
 
-/// Most vectors one write may have (the kernel's UIO_MAXIOV).
-pub const MAX_VECS: c_uint = 1024;
-
 /// The usual tracefs location, tried before scanning /proc/mounts.
 const FAST_PATH: &CStr = c"/sys/kernel/tracing/user_events_data";
 
@@ -205,6 +202,7 @@ pub fn unregister(fd: c_int, status_word: &AtomicU32) {
 
 /// Writes one event: `vecs[0]` is set to the write index (plus one padding
 /// byte for an empty event, which the kernel would otherwise drop).
+#[inline(always)]
 pub fn write(fd: c_int, index: c_int, vecs: &mut [iovec]) -> c_int {
     #[repr(C)]
     struct Prefix {

@@ -8,7 +8,8 @@ use crate::abi::EventHeader;
 /// Header + extension header + activity id + related activity id.
 pub const PREFIX_MAX: usize = 8 + 4 + 32;
 
-const FLAG_EXTENSION: u8 = EventHeaderFlags::eventheader_flag_extension as u8;
+/// The extension bit of eventheader.flags.
+pub const FLAG_EXTENSION: u8 = EventHeaderFlags::eventheader_flag_extension as u8;
 const KIND_ACTIVITY_ID: u16 = Kind::eventheader_extension_kind_activity_id as u16;
 const KIND_CHAIN: u16 = Kind::eventheader_extension_kind_chain_flag as u16;
 

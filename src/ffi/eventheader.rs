@@ -8,8 +8,8 @@ use libc::iovec;
 
 use super::{boundary, pointer_range, PANIC_ERRNO};
 use crate::abi::{EventHeader, EventHeaderExtension, TracepointProviderState, TracepointState};
-use crate::backend::{self, user_events};
-use crate::eventheader::header::{pack_prefix, PREFIX_MAX};
+use crate::backend;
+use crate::eventheader::header::{pack_prefix, FLAG_EXTENSION, PREFIX_MAX};
 use crate::eventheader::names::{format_command, validate_provider, CommandBuf};
 use crate::provider;
 
@@ -227,38 +227,47 @@ pub unsafe extern "C" fn eventheader_write(
         } else {
             EVENTHEADER_PREFIX_DATAVEC_COUNT_NO_METADATA
         };
-        if data_count < needed
-            || data_count > user_events::MAX_VECS
-            || (activity_id.is_null() && !related_id.is_null())
-        {
+        if data_count < needed || (activity_id.is_null() && !related_id.is_null()) {
             return libc::EINVAL;
         }
-        // SAFETY: non-NULL ids point at 16 readable bytes per the contract.
-        let activity = (!activity_id.is_null()).then(|| unsafe {
-            (
-                &*activity_id.cast::<[u8; 16]>(),
-                related_id.cast::<[u8; 16]>().as_ref(),
-            )
-        });
-        let mut prefix = [0u8; PREFIX_MAX];
-        let prefix_len = pack_prefix(&mut prefix, &ev.header, activity, has_metadata);
-        // SAFETY: data_vecs holds data_count >= needed iovecs per the contract;
-        // the prefix buffer and the metadata block outlive the write.
-        unsafe {
-            let vecs = core::slice::from_raw_parts_mut(data_vecs, data_count as usize);
+        // SAFETY: data_vecs holds data_count >= needed iovecs per the contract.
+        let vecs = unsafe { core::slice::from_raw_parts_mut(data_vecs, data_count as usize) };
+
+        // The prefix buffer is only filled (and so only paid for) when the
+        // event's own header cannot go out as it is.
+        let mut prefix: [u8; PREFIX_MAX];
+        if activity_id.is_null() && (!has_metadata || ev.header.flags & FLAG_EXTENSION != 0) {
+            vecs[1] = iovec {
+                iov_base: &ev.header as *const EventHeader as *mut c_void,
+                iov_len: core::mem::size_of::<EventHeader>(),
+            };
+        } else {
+            // SAFETY: non-NULL ids point at 16 readable bytes per the contract.
+            let activity = (!activity_id.is_null()).then(|| unsafe {
+                (
+                    &*activity_id.cast::<[u8; 16]>(),
+                    related_id.cast::<[u8; 16]>().as_ref(),
+                )
+            });
+            prefix = [0u8; PREFIX_MAX];
+            let prefix_len = pack_prefix(&mut prefix, &ev.header, activity, has_metadata);
             vecs[1] = iovec {
                 iov_base: prefix.as_mut_ptr().cast(),
                 iov_len: prefix_len,
             };
-            if has_metadata {
-                let size =
-                    usize::from((*ev.metadata).size) + core::mem::size_of::<EventHeaderExtension>();
-                vecs[2] = iovec {
-                    iov_base: ev.metadata as *mut c_void,
-                    iov_len: size,
-                };
-            }
-            backend::write_enabled(ev.state, vecs)
         }
+        if has_metadata {
+            // SAFETY: a non-NULL metadata pointer is a valid extension block
+            // followed by `size` bytes, per the contract.
+            let size = usize::from(unsafe { (*ev.metadata).size })
+                + core::mem::size_of::<EventHeaderExtension>();
+            vecs[2] = iovec {
+                iov_base: ev.metadata as *mut c_void,
+                iov_len: size,
+            };
+        }
+        // SAFETY: the state is valid and the vectors' buffers (the caller's,
+        // the event's header or `prefix`, the metadata) outlive the write.
+        unsafe { backend::write_enabled(ev.state, vecs) }
     })
 }
