@@ -1,24 +1,42 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, the Rust and C/C++ tests (cargo
-# test), then the real-kernel suite in a QEMU VM (tests/kernel/run.sh).
-# Set SKIP_KERNEL=1 to skip the VM suite.
+# test, with a 30 s stress run), sanitizers (ASan+UBSan, TSan, valgrind),
+# fuzzing (bounded), then the real-kernel suite in a QEMU VM.
+#
+# Environment: SKIP_KERNEL=1 skips the VM suite; QUICK=1 skips sanitizers and
+# fuzzing and keeps the stress run short; FUZZ_SECONDS (default 30 per target);
+# HARDENING_STRESS_SECONDS (default 30, 3 with QUICK=1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/install-deps.sh
 
 step() { printf '\n=== %s\n' "$*"; }
+quick=${QUICK:-0}
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
+cargo fmt --manifest-path tests/kernel/verify/Cargo.toml -- --check
+cargo fmt --manifest-path fuzz/Cargo.toml -- --check
 
 step "cargo clippy"
 cargo clippy --all-targets --locked -- -D warnings
 
 step "cargo test"
-REQUIRE_CLANG=1 cargo test --locked
+stress_default=30
+[ "$quick" = 1 ] && stress_default=3
+REQUIRE_CLANG=1 REQUIRE_VALGRIND=1 HARDENING_STRESS_SECONDS=${HARDENING_STRESS_SECONDS:-$stress_default} \
+    cargo test --locked
 
-if [ "${SKIP_KERNEL:-0}" != 1 ] && [ -x tests/kernel/run.sh ]; then
+if [ "$quick" != 1 ]; then
+    step "sanitizers (ASan+UBSan, TSan, valgrind memcheck)"
+    bash tests/sanitizers.sh
+
+    step "fuzzing (${FUZZ_SECONDS:-30} s per target)"
+    bash fuzz/run.sh "${FUZZ_SECONDS:-30}"
+fi
+
+if [ "${SKIP_KERNEL:-0}" != 1 ]; then
     step "real-kernel suite (QEMU)"
-    tests/kernel/run.sh
+    bash tests/kernel/run.sh
 fi

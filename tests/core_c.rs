@@ -64,7 +64,9 @@ fn build_core(dir: &Path, name: &str, compiler: &str, std: &str) -> PathBuf {
         .arg(&out)
         .arg("-L")
         .arg(&lib)
-        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        // DT_RPATH, not RUNPATH: it outranks the LD_LIBRARY_PATH cargo sets for
+        // tests, which may name a stale copy of the library in target/<profile>/.
+        .arg(format!("-Wl,--disable-new-dtags,-rpath,{}", lib.display()))
         .arg("-leventheader_tracepoint")
         .arg("-lpthread");
     let output = cmd

@@ -90,7 +90,8 @@ fn build_test_program(tc: Toolchain, c_std: &str, cxx_std: &str) -> TestProgram 
     }
     let exe = dir.join("tl_test");
     let lib = support::lib_dir();
-    let rpath = format!("-Wl,-rpath,{}", lib.display());
+    // DT_RPATH outranks the LD_LIBRARY_PATH cargo sets for tests (see support::build).
+    let rpath = format!("-Wl,--disable-new-dtags,-rpath,{}", lib.display());
     let mut args: Vec<&str> = objects.iter().map(|o| path_str(o)).collect();
     args.extend_from_slice(&["-o", path_str(&exe), "-L", path_str(&lib), &rpath]);
     args.push("-leventheader_tracepoint");
@@ -498,5 +499,42 @@ fn cpp_sample_events_decode_as_expected() {
             "MySample_Cpp:Report level=5 keyword=0x2 opcode=0 {\"lengths\": [ 5, 4 ], \"status\": \"done\", \"score\": 2.5}",
         ];
         assert_eq!(got, want, "{}: C++ sample", tc.cxx);
+    }
+}
+
+#[test]
+fn providers_left_registered_are_closed_at_exit() {
+    for toolchain in support::toolchains() {
+        let dir = support::temp_dir();
+        let exe = dir.path().join("tl_autoclose");
+        support::build(
+            toolchain.cc,
+            "c11",
+            &[support::c_test("tracelogging/tl_autoclose.c")],
+            &exe,
+            &[],
+        );
+        let capture = dir.path().join("capture.dat");
+        let output = support::run_capture(&exe, &capture, &[]);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(stdout.contains("register 0"), "{}: {stdout}", toolchain.cc);
+        assert!(
+            stdout.contains("after-auto-close enabled 0"),
+            "{}: the provider was still registered after exit: {stdout}",
+            toolchain.cc
+        );
+        let names: Vec<_> = support::read_capture(&capture)
+            .iter()
+            .map(|r| (r.name.clone(), support::event_name(&r.event)))
+            .collect();
+        assert_eq!(
+            names,
+            vec![(
+                "TlAutoClose_L5K0".to_string(),
+                Some("BeforeExit".to_string())
+            )],
+            "{}",
+            toolchain.cc
+        );
     }
 }

@@ -66,6 +66,8 @@ Differences from the Windows (ETW) TraceLoggingProvider.h:
   keyword: it adds an inert tracepoint with that level and keyword to the provider
   and reports whether a collector listens to it.
 - Event tags and field tags are 16-bit (ETW: 28-bit).
+- Beyond the reference: a provider left registered is unregistered automatically
+  when the program exits or its shared object is unloaded.
 - TraceLoggingDescription and the field "description" arguments are accepted and
   ignored (they are not written to the event).
 - TraceLoggingGuid takes a pointer to 16 bytes in RFC 4122 (big-endian) order,
@@ -144,6 +146,10 @@ Defines a provider (at file scope, once per program or shared object).
   It is checked for shape and otherwise ignored.
 - option may be TraceLoggingOptionGroupName("groupname").
 The provider starts unregistered: writes are no-ops until TraceLoggingRegister.
+It is unregistered automatically when the program exits or the shared object
+that defines it is unloaded (a late destructor, priority 101, so destructors of
+the program itself can still write events), so a library that forgets
+TraceLoggingUnregister leaves no registration pointing into unmapped memory.
 */
 #define TRACELOGGING_DEFINE_PROVIDER(providerSymbol, providerName, providerId, ...) \
     TRACELOGGING_DECLARE_PROVIDER(providerSymbol); \
@@ -158,7 +164,12 @@ The provider starts unregistered: writes are no-ops until TraceLoggingRegister.
         &_tlgPASTE(_tlgProvState_, providerSymbol), \
         "" __VA_ARGS__, \
         "" providerName \
-    }
+    }; \
+    __attribute__((destructor(101), used)) static void _tlgPASTE(_tlgProvClose_, providerSymbol)(void) \
+    { \
+        eventheader_close_provider(&_tlgPASTE(_tlgProv_, providerSymbol)); \
+    } \
+    _tlgEXTERN_C eventheader_provider const _tlgPASTE(_tlgProv_, providerSymbol)
 
 /*
 TraceLoggingOptionGroupName("groupname"):
@@ -184,8 +195,9 @@ provider that is already registered.
 /*
 TraceLoggingUnregister(providerSymbol):
 Unregisters the provider and its events. Safe on a provider that is not
-registered (idempotent). The provider may be registered again afterwards. A
-shared object must unregister its providers before it is unloaded.
+registered (idempotent). The provider may be registered again afterwards.
+Providers are also unregistered automatically at exit or unload (see
+TRACELOGGING_DEFINE_PROVIDER).
 */
 #define TraceLoggingUnregister(providerSymbol) \
     (eventheader_close_provider(&_tlgPASTE(_tlgProv_, providerSymbol)))

@@ -119,17 +119,29 @@ pub fn set_file(path: Option<&CStr>) -> Result<(), c_int> {
 }
 
 /// Opens `path` and makes it the file behind the capture descriptor.
+///
+/// Called with the library lock held, which `fork()` also takes, so the open
+/// must not block: it is non-blocking (a FIFO without a reader fails with
+/// ENXIO instead of waiting), and writes are made blocking again afterwards.
 fn install(path: &CStr) -> Result<(), c_int> {
     // SAFETY: `path` is a valid C string.
     let new = unsafe {
         libc::open(
             path.as_ptr(),
-            libc::O_WRONLY | libc::O_APPEND | libc::O_CREAT | libc::O_CLOEXEC,
+            libc::O_WRONLY | libc::O_APPEND | libc::O_CREAT | libc::O_CLOEXEC | libc::O_NONBLOCK,
             0o644 as libc::c_uint,
         )
     };
     if new < 0 {
         return Err(errno());
+    }
+    // SAFETY: `new` is a descriptor we own.
+    let cleared = unsafe { libc::fcntl(new, libc::F_SETFL, libc::O_APPEND) == 0 };
+    if !cleared {
+        let e = errno();
+        // SAFETY: `new` is ours.
+        unsafe { libc::close(new) };
+        return Err(e);
     }
     let current = FD.load(Ordering::Relaxed);
     if current < 0 {
@@ -209,17 +221,19 @@ pub fn register(name_args: &CStr) -> Result<c_int, c_int> {
 }
 
 /// Writes one capture record for the tracepoint with capture index `index`.
-/// `vecs[0]` is set to the record header (size and name).
+/// `vecs[0]` is set to the record header (size and name), plus one padding
+/// byte if `pad`, as in a user_events write.
 #[inline(never)]
-pub fn write(fd: c_int, index: c_int, vecs: &mut [iovec]) -> c_int {
+pub fn write(fd: c_int, index: c_int, vecs: &mut [iovec], pad: bool) -> c_int {
     let Some(name) = name(index) else {
         return libc::EBADF;
     };
-    let pad = vecs.len() == 1;
-    // Sum in u64: at most UIO_MAXIOV lengths of at most isize::MAX each.
-    let payload: u64 = vecs[1..].iter().map(|v| v.iov_len as u64).sum();
     let head_len = 4 + name.len() + usize::from(pad);
-    let Ok(record_len) = u32::try_from(head_len as u64 + payload) else {
+    let record_len = vecs[1..]
+        .iter()
+        .try_fold(head_len as u64, |sum, v| sum.checked_add(v.iov_len as u64))
+        .and_then(|n| u32::try_from(n).ok());
+    let Some(record_len) = record_len else {
         return libc::E2BIG;
     };
     // Most names are short: a small head buffer keeps the zeroing cheap.
@@ -315,14 +329,14 @@ mod tests {
                 iov_len: 1,
             },
         ];
-        assert_eq!(write(fd, idx, &mut vecs), 0);
+        assert_eq!(write(fd, idx, &mut vecs, false), 0);
         // An empty event gets one padding byte, as in a user_events write.
         let mut empty = [iovec {
             iov_base: core::ptr::null_mut(),
             iov_len: 0,
         }];
-        assert_eq!(write(fd, idx, &mut empty), 0);
-        assert_eq!(write(fd, 999_999, &mut empty), libc::EBADF);
+        assert_eq!(write(fd, idx, &mut empty, true), 0);
+        assert_eq!(write(fd, 999_999, &mut empty, true), libc::EBADF);
         // SAFETY: fd is ours.
         unsafe { libc::close(fd) };
 

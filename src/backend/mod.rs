@@ -94,19 +94,24 @@ pub unsafe fn write(tp: *const TracepointState, count: c_uint, vecs: *mut iovec)
         if count == 0 {
             return libc::EINVAL;
         }
-        write_enabled(tp, core::slice::from_raw_parts_mut(vecs, count as usize))
+        let vecs = core::slice::from_raw_parts_mut(vecs, count as usize);
+        // An event with no bytes at all gets one padding byte: the kernel
+        // drops empty events.
+        let pad = vecs[1..].iter().all(|v| v.iov_len == 0);
+        write_enabled(tp, vecs, pad)
     }
 }
 
 /// [`write`] for a caller that has just seen the tracepoint enabled and has
 /// at least one vector. (If a collector detaches in between, the kernel
-/// answers EBADF itself.)
+/// answers EBADF itself.) `pad`: the event has no bytes at all (see
+/// [`user_events::write`]).
 ///
 /// # Safety
 /// `tp` must be a valid tracepoint state; the buffers of `vecs[1..]` must be
 /// readable for their lengths.
 #[inline(always)]
-pub unsafe fn write_enabled(tp: *const TracepointState, vecs: &mut [iovec]) -> c_int {
+pub unsafe fn write_enabled(tp: *const TracepointState, vecs: &mut [iovec], pad: bool) -> c_int {
     // SAFETY: per the function contract; every field read here is read atomically.
     unsafe {
         let provider = provider::provider_of(tp).load(Ordering::Acquire);
@@ -119,9 +124,9 @@ pub unsafe fn write_enabled(tp: *const TracepointState, vecs: &mut [iovec]) -> c
             return libc::EBADF;
         }
         if fd == capture::fd() {
-            capture::write(fd, index, vecs)
+            capture::write(fd, index, vecs, pad)
         } else {
-            user_events::write(fd, index, vecs)
+            user_events::write(fd, index, vecs, pad)
         }
     }
 }

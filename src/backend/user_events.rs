@@ -7,8 +7,7 @@
 
 use core::ffi::{c_int, c_uint, CStr};
 use std::ffi::CString;
-use std::sync::atomic::AtomicU32;
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
 
 use libc::iovec;
 
@@ -53,12 +52,45 @@ pub const DIAG_IOCSDEL: u32 = ioc(IOC_WRITE, 1);
 /// `_IOW('*', 2, struct user_unreg*)`
 pub const DIAG_IOCSUNREG: u32 = ioc(IOC_WRITE, 2);
 
-static DATA_FILE: OnceLock<Result<c_int, c_int>> = OnceLock::new();
+/// The user_events_data descriptor once opened (-1 before), and the errno
+/// of a failure that will not go away by retrying (0 if none). Both are
+/// written only under the library lock.
+static DATA_FILE: AtomicI32 = AtomicI32::new(-1);
+static DATA_FILE_ERRNO: AtomicI32 = AtomicI32::new(0);
 
-/// The process's user_events_data descriptor, opened on first call.
-/// The outcome (descriptor or errno) is kept for the life of the process.
+/// The process's user_events_data descriptor, opened on first call. Success
+/// and lasting failures (no tracefs, no user_events, no permission) are kept
+/// for the life of the process; passing ones (out of descriptors or memory,
+/// interrupted) are retried on the next call. Call with the library lock held.
 pub fn data_file() -> Result<c_int, c_int> {
-    *DATA_FILE.get_or_init(open_data_file)
+    let fd = DATA_FILE.load(Ordering::Acquire);
+    if fd >= 0 {
+        return Ok(fd);
+    }
+    let err = DATA_FILE_ERRNO.load(Ordering::Relaxed);
+    if err != 0 {
+        return Err(err);
+    }
+    match open_data_file() {
+        Ok(fd) => {
+            DATA_FILE.store(fd, Ordering::Release);
+            Ok(fd)
+        }
+        Err(e) => {
+            if !is_transient(e) {
+                DATA_FILE_ERRNO.store(e, Ordering::Relaxed);
+            }
+            Err(e)
+        }
+    }
+}
+
+/// Errors of open() that a later attempt may not see.
+fn is_transient(errno: c_int) -> bool {
+    matches!(
+        errno,
+        libc::EMFILE | libc::ENFILE | libc::ENOMEM | libc::EINTR | libc::EAGAIN
+    )
 }
 
 fn open_path(path: &CStr) -> Result<c_int, c_int> {
@@ -200,10 +232,11 @@ pub fn unregister(fd: c_int, status_word: &AtomicU32) {
     unsafe { libc::ioctl(fd, DIAG_IOCSUNREG as _, &mut unreg as *mut UserUnreg) };
 }
 
-/// Writes one event: `vecs[0]` is set to the write index (plus one padding
-/// byte for an empty event, which the kernel would otherwise drop).
+/// Writes one event: `vecs[0]` is set to the write index, plus one padding
+/// byte if `pad` (an event with no bytes at all, which the kernel would
+/// otherwise drop).
 #[inline(always)]
-pub fn write(fd: c_int, index: c_int, vecs: &mut [iovec]) -> c_int {
+pub fn write(fd: c_int, index: c_int, vecs: &mut [iovec], pad: bool) -> c_int {
     #[repr(C)]
     struct Prefix {
         index: i32,
@@ -212,7 +245,7 @@ pub fn write(fd: c_int, index: c_int, vecs: &mut [iovec]) -> c_int {
     let prefix = Prefix { index, pad: 0 };
     vecs[0] = iovec {
         iov_base: &prefix as *const Prefix as *mut _,
-        iov_len: 4 + usize::from(vecs.len() == 1),
+        iov_len: 4 + usize::from(pad),
     };
     // SAFETY: the caller guarantees the vectors' buffers are readable;
     // vecs[0] points at `prefix`, live until writev returns.

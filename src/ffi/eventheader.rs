@@ -268,6 +268,7 @@ pub unsafe extern "C" fn eventheader_write(
         }
         // SAFETY: the state is valid and the vectors' buffers (the caller's,
         // the event's header or `prefix`, the metadata) outlive the write.
-        unsafe { backend::write_enabled(ev.state, vecs) }
+        // The event is never empty: it has at least its header.
+        unsafe { backend::write_enabled(ev.state, vecs, false) }
     })
 }

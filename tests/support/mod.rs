@@ -100,7 +100,9 @@ pub fn build(compiler: &str, std: &str, sources: &[PathBuf], out: &Path, extra: 
         .arg(out)
         .arg("-L")
         .arg(&lib)
-        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        // DT_RPATH, not RUNPATH: it outranks the LD_LIBRARY_PATH cargo sets for
+        // tests, which may name a stale copy of the library in target/<profile>/.
+        .arg(format!("-Wl,--disable-new-dtags,-rpath,{}", lib.display()))
         .arg("-leventheader_tracepoint")
         .arg("-lpthread");
     let output = cmd

@@ -1,0 +1,137 @@
+//! Keeps the benchmarks from rotting and guards the one property that is a
+//! pass/fail matter: a disabled `TraceLoggingWrite` is a load and a branch.
+//!
+//! Builds `benches/c/bench.c` (public API only) with each available C
+//! compiler at -O2 and counts its instructions under callgrind by the
+//! iteration-difference method of `benches/run-callgrind.sh` (small N): the
+//! disabled 5-field event must cost at most 10 instructions per iteration
+//! including the loop. An enabled event is measured too, so a broken
+//! measurement (nothing written, nothing counted) fails instead of passing.
+//!
+//! Skipped with a message when valgrind is not installed, unless
+//! `REQUIRE_VALGRIND=1`.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The bound on the disabled path, instructions per loop iteration.
+const DISABLED_MAX: f64 = 10.0;
+/// Iterations of the short run; the long run does twice as many.
+const N: u32 = 1000;
+
+fn valgrind_available() -> bool {
+    Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+/// Total Ir of `exe mode n` under callgrind, in capture mode to `capture`.
+fn total_ir(exe: &Path, mode: &str, n: u32, capture: &Path, out: &Path) -> u64 {
+    let output = Command::new("valgrind")
+        .arg("--tool=callgrind")
+        .arg(format!("--callgrind-out-file={}", out.display()))
+        .arg(exe)
+        .arg(mode)
+        .arg(n.to_string())
+        .env("TRACEPOINT_CAPTURE_FILE", capture)
+        .output()
+        .expect("running valgrind");
+    assert!(
+        output.status.success(),
+        "valgrind {} {mode} {n} failed ({}):\n{}{}",
+        exe.display(),
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = std::fs::read_to_string(out).expect("reading callgrind output");
+    text.lines()
+        .find_map(|l| {
+            l.strip_prefix("totals:")
+                .or_else(|| l.strip_prefix("summary:"))
+        })
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no totals in {}", out.display()))
+}
+
+/// Instructions per iteration: (Ir(2N) - Ir(N)) / N.
+/// Capture-mode events go to `DIR/<exe name>.<mode>.cap`.
+fn per_iteration(exe: &Path, mode: &str, dir: &Path) -> f64 {
+    let stem = format!("{}.{mode}", exe.file_name().unwrap().to_string_lossy());
+    let capture = dir.join(format!("{stem}.cap"));
+    let short = total_ir(exe, mode, N, &capture, &dir.join(format!("{stem}.1.out")));
+    let long = total_ir(
+        exe,
+        mode,
+        2 * N,
+        &capture,
+        &dir.join(format!("{stem}.2.out")),
+    );
+    (long as f64 - short as f64) / f64::from(N)
+}
+
+#[test]
+fn disabled_event_is_branch_only() {
+    if !valgrind_available() {
+        assert!(
+            std::env::var("REQUIRE_VALGRIND").as_deref() != Ok("1"),
+            "REQUIRE_VALGRIND=1 but valgrind is not installed"
+        );
+        eprintln!("SKIPPED bench_smoke: valgrind is not installed (set REQUIRE_VALGRIND=1 to fail instead)");
+        return;
+    }
+    let source: PathBuf = support::root().join("benches/c/bench.c");
+    let dir = support::temp_dir();
+    for tc in support::toolchains() {
+        let exe = dir.path().join(format!("bench-{}", tc.cc));
+        support::build(
+            tc.cc,
+            "gnu11",
+            std::slice::from_ref(&source),
+            &exe,
+            &["-O2"],
+        );
+
+        let disabled = per_iteration(&exe, "disabled", dir.path());
+        let enabled = per_iteration(&exe, "enabled5", dir.path());
+        eprintln!(
+            "{}: disabled {disabled:.2} instr/iteration, enabled 5-field {enabled:.2} (capture mode)",
+            tc.cc
+        );
+
+        // The enabled run wrote every event: 2N + 1 per run, two runs.
+        let records =
+            support::read_capture(&dir.path().join(format!("bench-{}.enabled5.cap", tc.cc)));
+        assert_eq!(
+            records.len() as u32,
+            3 * N + 2,
+            "{}: capture records of the enabled runs",
+            tc.cc
+        );
+        assert!(
+            records.iter().all(|r| r.name == "EhtBench_L5K1"),
+            "{}: unexpected tracepoint names in the capture",
+            tc.cc
+        );
+        assert!(
+            enabled > 30.0,
+            "{}: enabled event costs only {enabled:.2} instructions: the measurement is broken",
+            tc.cc
+        );
+        assert!(
+            disabled > 0.5,
+            "{}: disabled loop costs {disabled:.2} instructions: the loop was optimised away",
+            tc.cc
+        );
+        assert!(
+            disabled <= DISABLED_MAX,
+            "{}: a disabled TraceLoggingWrite costs {disabled:.2} instructions per iteration \
+             (bound {DISABLED_MAX}): the disabled path is no longer a load and a branch",
+            tc.cc
+        );
+    }
+}
