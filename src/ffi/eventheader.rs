@@ -3,6 +3,7 @@
 
 use core::ffi::{c_char, c_int, c_void, CStr};
 use core::ptr;
+use core::sync::atomic::Ordering;
 
 use libc::iovec;
 
@@ -207,68 +208,89 @@ pub unsafe extern "C" fn eventheader_write(
     data_count: u32,
     data_vecs: *mut iovec,
 ) -> c_int {
-    boundary(PANIC_ERRNO, || {
-        // SAFETY: per the contract.
-        let Some(ev) = (unsafe { event.as_ref() }) else {
+    // SAFETY: forwarded contract.
+    boundary(PANIC_ERRNO, || unsafe {
+        write_event(event, activity_id, related_id, data_count, data_vecs)
+    })
+}
+
+/// The body of eventheader_write. The common case (no activity id, a header
+/// that already announces the metadata extension) takes no copy of anything:
+/// vecs[1] points at the event's own header and vecs[2] at its metadata.
+///
+/// # Safety
+/// As for eventheader_write.
+#[inline(always)]
+unsafe fn write_event(
+    event: *const EventHeaderTracepoint,
+    activity_id: *const c_void,
+    related_id: *const c_void,
+    data_count: u32,
+    data_vecs: *mut iovec,
+) -> c_int {
+    // SAFETY: per the contract; vector indexes are checked against
+    // data_count before use; every state field is read atomically.
+    unsafe {
+        let Some(ev) = event.as_ref() else {
             return libc::EINVAL;
         };
-        if ev.state.is_null() || data_vecs.is_null() {
+        let tp = ev.state;
+        if tp.is_null() {
             return libc::EINVAL;
         }
-        // SAFETY: the state is valid per the contract.
-        if unsafe { provider::status_word(ev.state) }.load(core::sync::atomic::Ordering::Relaxed)
-            == 0
-        {
+        if provider::status_word(tp).load(Ordering::Relaxed) == 0 {
             return libc::EBADF;
         }
-        let has_metadata = !ev.metadata.is_null();
-        let needed = if has_metadata {
-            EVENTHEADER_PREFIX_DATAVEC_COUNT
-        } else {
-            EVENTHEADER_PREFIX_DATAVEC_COUNT_NO_METADATA
-        };
-        if data_count < needed || (activity_id.is_null() && !related_id.is_null()) {
+        if data_vecs.is_null() || data_count < EVENTHEADER_PREFIX_DATAVEC_COUNT_NO_METADATA {
             return libc::EINVAL;
         }
-        // SAFETY: data_vecs holds data_count >= needed iovecs per the contract.
-        let vecs = unsafe { core::slice::from_raw_parts_mut(data_vecs, data_count as usize) };
+        let metadata = ev.metadata;
 
         // The prefix buffer is only filled (and so only paid for) when the
         // event's own header cannot go out as it is.
         let mut prefix: [u8; PREFIX_MAX];
-        if activity_id.is_null() && (!has_metadata || ev.header.flags & FLAG_EXTENSION != 0) {
-            vecs[1] = iovec {
+        let header_vec = if activity_id.is_null()
+            && (metadata.is_null() || ev.header.flags & FLAG_EXTENSION != 0)
+        {
+            if !related_id.is_null() {
+                return libc::EINVAL;
+            }
+            iovec {
                 iov_base: &ev.header as *const EventHeader as *mut c_void,
                 iov_len: core::mem::size_of::<EventHeader>(),
-            };
+            }
         } else {
-            // SAFETY: non-NULL ids point at 16 readable bytes per the contract.
-            let activity = (!activity_id.is_null()).then(|| unsafe {
-                (
+            let activity = if activity_id.is_null() {
+                if !related_id.is_null() {
+                    return libc::EINVAL;
+                }
+                None
+            } else {
+                Some((
                     &*activity_id.cast::<[u8; 16]>(),
                     related_id.cast::<[u8; 16]>().as_ref(),
-                )
-            });
+                ))
+            };
             prefix = [0u8; PREFIX_MAX];
-            let prefix_len = pack_prefix(&mut prefix, &ev.header, activity, has_metadata);
-            vecs[1] = iovec {
+            let len = pack_prefix(&mut prefix, &ev.header, activity, !metadata.is_null());
+            iovec {
                 iov_base: prefix.as_mut_ptr().cast(),
-                iov_len: prefix_len,
+                iov_len: len,
+            }
+        };
+        if !metadata.is_null() {
+            if data_count < EVENTHEADER_PREFIX_DATAVEC_COUNT {
+                return libc::EINVAL;
+            }
+            *data_vecs.add(2) = iovec {
+                iov_base: metadata as *mut c_void,
+                iov_len: usize::from((*metadata).size)
+                    + core::mem::size_of::<EventHeaderExtension>(),
             };
         }
-        if has_metadata {
-            // SAFETY: a non-NULL metadata pointer is a valid extension block
-            // followed by `size` bytes, per the contract.
-            let size = usize::from(unsafe { (*ev.metadata).size })
-                + core::mem::size_of::<EventHeaderExtension>();
-            vecs[2] = iovec {
-                iov_base: ev.metadata as *mut c_void,
-                iov_len: size,
-            };
-        }
-        // SAFETY: the state is valid and the vectors' buffers (the caller's,
-        // the event's header or `prefix`, the metadata) outlive the write.
+        *data_vecs.add(1) = header_vec;
+        let vecs = core::slice::from_raw_parts_mut(data_vecs, data_count as usize);
         // The event is never empty: it has at least its header.
-        unsafe { backend::write_enabled(ev.state, vecs, false) }
-    })
+        backend::write_enabled(tp, vecs, false)
+    }
 }
