@@ -460,7 +460,7 @@ fn bad_input_table_in_capture_mode() {
         let (stdout, records) = run_captured(&exe, &capture, &["capture"]);
         assert!(stdout.contains("\ndone\n"), "{stdout}");
         let got = cases(&stdout);
-        // The table of docs/bad-input.md (the program checks each as well).
+        // The table of the README's "Bad input" table (the program checks each as well).
         let expected: &[(&str, i32)] = &[
             ("null-provider-open", EINVAL),
             ("null-provider-state-open", EINVAL),
@@ -634,7 +634,7 @@ fn capture_file_errors() {
     let bytes = std::fs::read(&capture).unwrap();
     assert_eq!(bytes.len(), 100);
     // The first record is whole; the torn one after it is what a short
-    // write leaves behind (documented in docs/bad-input.md).
+    // write leaves behind (documented in the README's "Bad input" table).
     let first = u32::from_le_bytes(bytes[..4].try_into().unwrap()) as usize;
     assert_eq!(first, 4 + "HardBadFull".len() + 1 + 40);
     let records = support::parse_capture(&bytes[..first]);

@@ -167,8 +167,9 @@ build_tracelogging() {
         return
     fi
     mkdir -p "$OUT/obj"
-    for f in "$dir"/*.c "$dir"/*.cpp; do
-        [ -e "$f" ] || continue
+    # The sources of the tl_test program (as tests/tracelogging.rs builds it);
+    # other files in the directory are separate programs.
+    for f in "$dir"/tl_c.c "$dir"/tl_main.c "$dir"/tl_cpp.cpp; do
         o=$OUT/obj/$(basename "$f").o
         case $f in
         *.c) quiet "build $f" gcc -std=gnu11 -O1 -g -I"$REPO/include" -I"$dir" -c "$f" -o "$o" ;;
