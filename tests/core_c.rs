@@ -22,61 +22,21 @@ use tracepoint_decode::{
 // Building and running
 // ---------------------------------------------------------------------------
 
-/// The directory of the library this test run was built against.
-///
-/// `cargo test` builds the library's cdylib next to the test binaries
-/// (`target/<profile>/deps/`); only `cargo build` copies it up to
-/// `target/<profile>/`, where it may be stale. Prefer the former.
-fn lib_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("current_exe");
-    let deps = exe.parent().expect("deps dir").to_path_buf();
-    for dir in [
-        deps.clone(),
-        deps.parent().expect("target dir").to_path_buf(),
-    ] {
-        if dir.join("libeventheader_tracepoint.so").exists() {
-            return dir;
-        }
-    }
-    panic!(
-        "libeventheader_tracepoint.so not found beside {}",
-        exe.display()
-    );
-}
-
 /// Builds `c-tests/core/<name>.c` into `dir` with `compiler` and `std`
-/// (`-x c++` for C++ standards), against `include/` and the library (with an
-/// rpath), with the warning flags of `support::STRICT`.
+/// (`-x c++` for C++ standards), against `include/` and the library.
 fn build_core(dir: &Path, name: &str, compiler: &str, std: &str) -> PathBuf {
     let out = dir.join(format!("{name}-{compiler}-{std}"));
-    let lib = lib_dir();
-    let mut cmd = Command::new(compiler);
-    cmd.arg(format!("-std={std}"))
-        .args(support::STRICT)
-        .arg("-g")
-        .arg("-I")
-        .arg(support::include_dir());
-    if std.starts_with("c++") {
-        cmd.args(["-x", "c++"]);
-    }
-    cmd.arg(support::c_test(&format!("core/{name}.c")))
-        .arg("-o")
-        .arg(&out)
-        .arg("-L")
-        .arg(&lib)
-        // DT_RPATH, not RUNPATH: it outranks the LD_LIBRARY_PATH cargo sets for
-        // tests, which may name a stale copy of the library in target/<profile>/.
-        .arg(format!("-Wl,--disable-new-dtags,-rpath,{}", lib.display()))
-        .arg("-leventheader_tracepoint")
-        .arg("-lpthread");
-    let output = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("running {compiler}: {e}"));
-    assert!(
-        output.status.success(),
-        "{compiler} -std={std} failed for {name}.c:\n{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
+    let extra: &[&str] = if std.starts_with("c++") {
+        &["-x", "c++"]
+    } else {
+        &[]
+    };
+    support::build(
+        compiler,
+        std,
+        &[support::c_test(&format!("core/{name}.c"))],
+        &out,
+        extra,
     );
     out
 }

@@ -31,53 +31,15 @@ const EROFS: i32 = 30;
 // Building and running
 // ---------------------------------------------------------------------------
 
-/// The library this test run was built against: `cargo test` builds the
-/// cdylib into `target/<profile>/deps/`; `target/<profile>/` may be stale.
-fn lib_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("current_exe");
-    let deps = exe.parent().expect("deps dir").to_path_buf();
-    for dir in [
-        deps.clone(),
-        deps.parent().expect("target dir").to_path_buf(),
-    ] {
-        if dir.join("libeventheader_tracepoint.so").exists() {
-            return dir;
-        }
-    }
-    panic!(
-        "libeventheader_tracepoint.so not found beside {}",
-        exe.display()
-    );
-}
-
 /// Compiles `c-tests/hardening/<source>` with `cc` into `out` (C11, the
-/// strict warning flags), linked to the library with an rpath.
+/// strict warning flags), linked to the library.
 fn compile(cc: &str, source: &str, out: &Path, extra: &[&str]) {
-    let lib = lib_dir();
-    let output = Command::new(cc)
-        .arg("-std=c11")
-        .args(support::STRICT)
-        .arg("-g")
-        .arg("-I")
-        .arg(support::include_dir())
-        .args(extra)
-        .arg(support::c_test(&format!("hardening/{source}")))
-        .arg("-o")
-        .arg(out)
-        .arg("-L")
-        .arg(&lib)
-        // DT_RPATH, not RUNPATH: it outranks the LD_LIBRARY_PATH cargo sets for
-        // tests, which may name a stale copy of the library in target/<profile>/.
-        .arg(format!("-Wl,--disable-new-dtags,-rpath,{}", lib.display()))
-        .arg("-leventheader_tracepoint")
-        .args(["-lpthread", "-ldl"])
-        .output()
-        .unwrap_or_else(|e| panic!("running {cc}: {e}"));
-    assert!(
-        output.status.success(),
-        "{cc} failed for {source}:\n{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
+    support::build(
+        cc,
+        "c11",
+        &[support::c_test(&format!("hardening/{source}"))],
+        out,
+        extra,
     );
 }
 

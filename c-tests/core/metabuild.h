@@ -23,24 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(cond)                                                                \
-    do {                                                                           \
-        if (!(cond)) {                                                             \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-            exit(1);                                                               \
-        }                                                                          \
-    } while (0)
-
-#define CHECK_EQ_INT(expected, actual)                                             \
-    do {                                                                           \
-        long long const _e = (long long)(expected);                                \
-        long long const _a = (long long)(actual);                                  \
-        if (_e != _a) {                                                            \
-            fprintf(stderr, "%s:%d: expected %s == %lld, got %lld\n", __FILE__,    \
-                    __LINE__, #actual, _e, _a);                                    \
-            exit(1);                                                               \
-        }                                                                          \
-    } while (0)
+#include "../check.h"
 
 /* ---- metadata ---------------------------------------------------------- */
 

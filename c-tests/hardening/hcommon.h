@@ -24,24 +24,7 @@
 #include <sys/uio.h>
 #include <time.h>
 
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-            exit(1);                                                                 \
-        }                                                                            \
-    } while (0)
-
-#define CHECK_EQ_INT(expected, actual)                                          \
-    do {                                                                        \
-        long long const h_e_ = (long long)(expected);                           \
-        long long const h_a_ = (long long)(actual);                             \
-        if (h_e_ != h_a_) {                                                     \
-            fprintf(stderr, "%s:%d: expected %s == %lld, got %lld\n", __FILE__, \
-                    __LINE__, #actual, h_e_, h_a_);                             \
-            exit(1);                                                            \
-        }                                                                       \
-    } while (0)
+#include "../check.h"
 
 static inline long long h_now_ns(void)
 {

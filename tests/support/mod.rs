@@ -104,7 +104,7 @@ pub fn build(compiler: &str, std: &str, sources: &[PathBuf], out: &Path, extra: 
         // tests, which may name a stale copy of the library in target/<profile>/.
         .arg(format!("-Wl,--disable-new-dtags,-rpath,{}", lib.display()))
         .arg("-leventheader_tracepoint")
-        .arg("-lpthread");
+        .args(["-lpthread", "-ldl"]);
     let output = cmd
         .output()
         .unwrap_or_else(|e| panic!("running {compiler}: {e}"));
