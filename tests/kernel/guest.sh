@@ -12,12 +12,17 @@ OUT=$1
 R=$2
 REF=$3
 B=$OUT/bin
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 TMP=$(mktemp -d)
 cut -d' ' -f1 /proc/uptime >"$R/boot-seconds"
 echo "Linux $(uname -r)" >"$R/kernel"
 : >"$R/status"
 
 note() { echo "$*" >>"$R/status"; }
+now() { date +%s.%N; }
+# took NAME START: RESULTS/times gets "NAME SECONDS" (for run.log)
+took() { awk -v n="$1" -v a="$2" -v b="$(now)" 'BEGIN { printf "%s %.1f\n", n, b - a }' >>"$R/times"; }
+: >"$R/times"
 
 [ -w /sys/kernel/tracing/user_events_data ] || {
     echo "no /sys/kernel/tracing/user_events_data in the guest" >&2
@@ -26,20 +31,24 @@ note() { echo "$*" >>"$R/status"; }
 
 # run NAME cmd...: a self-checking program.
 run() {
-    local name=$1
+    local name=$1 t0
     shift
+    t0=$(now)
     "$@" >"$R/$name.log" 2>&1
     note "$name $?"
+    took "$name" "$t0"
 }
 
 # record NAME NAMES_FILE cmd...: pre-registers the tracepoint names with the
 # reference's registration string (uev_raw hold), starts perf record on them
 # with events disabled, enables through perf's control fifo and waits for the
 # acknowledgement, so every event the program writes is captured; then runs
-# the program with EHK_EXPECT_ENABLED=1 and stops perf.
+# the program with EHK_EXPECT_ENABLED=1 and stops perf. PERF_OPTS (a variable,
+# split on spaces) adds perf record options.
 record() {
-    local name=$1 names=$2
+    local name=$1 names=$2 t0
     shift 2
+    t0=$(now)
     local ready=$TMP/$name.ready ctl=$TMP/$name.ctl ack=$TMP/$name.ack
     local events=() n rc prc hrc hold perf
     # perf writes samples without IDs when it records a single event, and
@@ -60,7 +69,8 @@ record() {
         return
     fi
     mkfifo "$ctl" "$ack"
-    perf record -q --no-buildid --no-buildid-cache --control="fifo:$ctl,$ack" -D -1 \
+    # shellcheck disable=SC2086
+    perf record -q --no-buildid --no-buildid-cache --control="fifo:$ctl,$ack" -D -1 ${PERF_OPTS:-} \
         -o "$R/$name.perf.data" "${events[@]}" >"$R/$name.perf.log" 2>&1 &
     perf=$!
     exec 7<>"$ctl" 8<>"$ack"
@@ -80,6 +90,7 @@ record() {
     wait "$hold"
     hrc=$?
     note "$name $rc $prc $hrc"
+    took "$name" "$t0"
 }
 
 two_writers() {
@@ -123,5 +134,48 @@ while read -r name cmd; do
     # shellcheck disable=SC2086
     record "$name" "$TMP/$name.names" taskset -c 0 $cmd
 done <"$OUT/identity.list"
+
+# 5. the hardening programs of c-tests/hardening under real user_events, with
+#    perf listening on their tracepoints for the whole run
+#    stress: 10 s; each writer at most 500 writes per second per event (the
+#    program's default, 2000, makes up to 32000 samples per second, more than
+#    perf drains under TCG: it lost a third of them), larger perf buffers
+printf '%s\n' HardStress_L5K1 HardStress_L4K2 HardStressAlt_L4K2 >"$TMP/stress.names"
+PERF_OPTS="-m 4M" record stress "$TMP/stress.names" "$B/h_stress" 10 kernel 500
+printf '%s\n' HardFork_L5K1 HardFork_L5K2 >"$TMP/fork_busy.names"
+# HARDENING_FORK_ALARM: the deadlock alarm of each busy child (default 5 s), longer under TCG
+record fork_busy "$TMP/fork_busy.names" \
+    env HARDENING_EXPECT_ENABLED=1 HARDENING_FORK_ALARM=20 "$B/h_fork" kernel busy
+echo HardDl_L5K1 >"$TMP/dlclose.names" # record adds the second event
+record dlclose "$TMP/dlclose.names" \
+    env HARDENING_EXPECT_ENABLED=1 "$B/h_dlclose_loop" "$B/libdlprov.so" 1000 kernel
+
+# 6. instruction counts of the benchmark (benches/c, built by run.sh) with
+#    user_events, N = 500 vs 1000; last, because it leaves its tracepoint
+#    enabled in tracefs. Each valgrind run costs 3-9 s under TCG (12 runs), so
+#    the three modes run in parallel, one run-callgrind.sh each: callgrind
+#    counts the process's own instructions, whatever else runs.
+BENCH_MODES="disabled enabled5 empty"
+bench() {
+    local m pids=() rc=0
+    for m in $BENCH_MODES; do
+        bash "$REPO/benches/run-callgrind.sh" --user-events --no-build --bin-dir "$OUT/bench-c" \
+            --modes "$m" -n 500 --tsv "$TMP/bench.$m.tsv" >"$TMP/bench.$m.log" 2>&1 &
+        pids+=($!)
+    done
+    for m in "${pids[@]}"; do
+        wait "$m" || rc=1
+    done
+    : >"$R/bench.tsv"
+    # shellcheck disable=SC2086
+    set -- $BENCH_MODES
+    head -n 2 "$TMP/bench.$1.log" # the title and the column names
+    for m in $BENCH_MODES; do
+        tail -n +3 "$TMP/bench.$m.log"
+        cat "$TMP/bench.$m.tsv" >>"$R/bench.tsv" 2>/dev/null
+    done
+    return "$rc"
+}
+run bench bench
 
 echo done >"$R/done"

@@ -73,6 +73,7 @@ install_tools() {
     command -v perf >/dev/null || missing+=(linux-perf)
     command -v taskset >/dev/null || missing+=(util-linux)
     command -v sha256sum >/dev/null || missing+=(coreutils)
+    command -v valgrind >/dev/null || missing+=(valgrind)
     [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
     if ! command -v qemu-system-x86_64 >/dev/null; then
         # bookworm's own qemu-system conflicts with the backports qemu-utils these machines carry.
@@ -150,6 +151,8 @@ build_tests() {
     done
     : >"$OUT/identity.list"
     build_tracelogging
+    build_hardening
+    quiet "build benchmark programs" bash "$REPO/benches/c/build.sh" "$OUT/bench-c" "$lib"
     quiet "build ehkv" env CARGO_TARGET_DIR="$OUT/verify" \
         cargo build --release --locked --manifest-path "$HERE/verify/Cargo.toml"
     EHKV=$OUT/verify/release/ehkv
@@ -181,6 +184,20 @@ build_tracelogging() {
         -Wl,-rpath,"$REPO/target/release" -leventheader_tracepoint
     echo "tracelogging $OUT/bin/tl_test reference" >>"$OUT/identity.list"
     TL_STATE="built"
+}
+
+# The hardening programs (c-tests/hardening, as tests/hardening.rs builds them),
+# run here in their "kernel" mode: h_stress, h_fork, h_dlclose_loop and the
+# library it loads, libdlprov.so.
+build_hardening() {
+    local dir=$REPO/c-tests/hardening lib=$REPO/target/release p
+    local cflags=(-std=c11 -O2 -g -Wall -Wextra -Werror -I"$REPO/include")
+    local link=(-L"$lib" -Wl,-rpath,"$lib" -leventheader_tracepoint -lpthread -ldl)
+    for p in stress fork dlclose_loop; do
+        quiet "build $p" gcc "${cflags[@]}" -o "$OUT/bin/h_$p" "$dir/$p.c" "${link[@]}"
+    done
+    quiet "build libdlprov.so" gcc "${cflags[@]}" -fPIC -shared -o "$OUT/bin/libdlprov.so" \
+        "$dir/dlprov.c" "${link[@]}"
 }
 
 # --- 4. boot ----------------------------------------------------------------
@@ -227,6 +244,7 @@ run_vm() {
         >"$OUT/vm.log" 2>&1
     VM_SECONDS=$(elapsed "$t0")
     cat "$OUT/vm.log" "$OUT/results/guest.log" >>"$LOG" 2>/dev/null
+    sed 's/^/guest seconds: /' "$OUT/results/times" >>"$LOG" 2>/dev/null
     [ -s "$OUT/results/done" ] || die "the VM did not finish the suite (see $OUT/vm.log, $OUT/results/guest.log)"
 }
 
@@ -295,6 +313,149 @@ judge_compare() { # name capture [reference]: byte identity perf vs capture
     fi
 }
 
+# check_fields NAME FIELDS AWK: NAME.perf.data's samples as `ehkv fields` lines
+# (NAME.fields: "TRACEPOINT EVENT PID TID FIELDS..."), then AWK over NAME.log
+# (the program's output) and NAME.fields. AWK prints "ok SUMMARY" when every
+# check held, else what failed.
+check_fields() {
+    local name=$1 fields=$2 prog=$3 out
+    judge_recorded "$name" || return
+    # shellcheck disable=SC2086
+    if ! "$EHKV" fields "$(R "$name.perf.data")" $fields >"$(R "$name.fields")" 2>"$(R "$name.verify")"; then
+        fail "$name: ehkv fields" "$(R "$name.verify")"
+        return
+    fi
+    out=$(awk "$prog" "$(R "$name.log")" "$(R "$name.fields")" 2>&1)
+    local st=$?
+    printf '%s\n' "$out" >"$(R "$name.check")"
+    if [ "$st" != 0 ] || [ "${out#ok }" = "$out" ] || [ "$(grep -c . <<<"$out")" != 1 ]; then
+        fail "$name: perf.data vs the program's counts" "$(R "$name.check")"
+        sed 's/^/    log: /' "$(R "$name.log")" | tail -n 20 >&2
+        return
+    fi
+    pass "$name: ${out#ok }"
+}
+
+# stress: 8 writers, each on its own HardStress_L5K1 state (event Stable,
+# a = writer, b = its sequence number, c = 0) and on one of 4 churn events
+# (event Churn, c = 1) that churner A keeps moving between HardStress_L4K2 and
+# HardStressAlt_L4K2, disconnecting and reconnecting. perf must have exactly one
+# sample per successful write: per writer, as many Stable samples as its
+# stable_ok and Churn samples as its churn_ok, no (writer, seq) twice.
+STRESS_AWK='
+FILENAME == ARGV[1] {
+    if ($1 == "writer") { w[$2] = 1; sok[$2] = $4; cok[$2] = $6; ceb += $8 }
+    if ($1 == "churnerA") ca = $3
+    if ($1 == "churnerB") { cb = $3; tr = $5; raw = $7 }
+    if ($1 == "total_ok") total = $2
+    next
+}
+{
+    if ($1 == "HardStress_L5K1" && $2 == "Stable" && $7 == 0) { k = "s" }
+    else if (($1 == "HardStress_L4K2" || $1 == "HardStressAlt_L4K2") && $2 == "Churn" && $7 == 1) { k = "c" }
+    else { if (bad++ < 5) print "unexpected sample: " $0; next }
+    if (!($5 in w)) { if (bad++ < 5) print "sample of unknown writer: " $0; next }
+    if ((k, $5, $6) in seen) { if (bad++ < 5) print "landed twice: " $0; next }
+    seen[k, $5, $6] = 1
+    n[k, $5]++; tot[k]++; tp[$1]++; pids[$3] = 1
+}
+END {
+    if (length(w) != 8) { print "the program printed " length(w) " writer lines, not 8"; bad++ }
+    for (i in w) {
+        if (n["s", i] + 0 != sok[i]) { print "writer " i ": " n["s", i] + 0 " Stable samples, stable_ok " sok[i]; bad++ }
+        if (n["c", i] + 0 != cok[i]) { print "writer " i ": " n["c", i] + 0 " Churn samples, churn_ok " cok[i]; bad++ }
+        ssum += sok[i]; csum += cok[i]
+    }
+    if (length(pids) > 1) { print "samples from " length(pids) " processes"; bad++ }
+    if (ssum + csum + tr + raw != total) { print "the program'"'"'s total_ok " total " is not the sum of its counts"; bad++ }
+    if (ssum == 0 || csum == 0) { print "no stable or no churn write succeeded"; bad++ }
+    if (bad) exit 1
+    printf "ok %d HardStress_L5K1 samples = sum of stable_ok, %d HardStress_L4K2 + %d HardStressAlt_L4K2 = %d = sum of churn_ok, each write once; %d churn writes EBADF; churner A %d cycles, churner B %d cycles (%d + %d writes to its unrecorded tracepoints)\n",
+        tot["s"], tp["HardStress_L4K2"], tp["HardStressAlt_L4K2"], tot["c"], ceb, ca, cb, tr, raw
+}'
+
+# fork kernel busy (HARDENING_EXPECT_ENABLED=1): the parent writes Parent once
+# (c = 0), the child 50 times (c = 1) and Child once (c = 3, HardFork_L5K2),
+# the parent 50 more (c = 2); then 200 children forked while another thread
+# connects and disconnects write Child once each (c = 4, b = fork index).
+# Field a is the writer's pid: it must equal the sample's pid and tid.
+FORK_AWK='
+FILENAME == ARGV[1] {
+    if ($1 == "parent") parent = $2
+    if ($1 == "child") child = $2
+    if ($1 == "fdcheck") fd = $2
+    if ($1 == "busy") { forks = $3; hung = $5 }
+    if ($1 == "done") done = 1
+    next
+}
+{
+    if (!($5 == $3 && $3 == $4)) { if (bad++ < 5) print "field a is not the sample pid/tid: " $0 }
+    ok = ($1 == "HardFork_L5K1" && $2 == "Parent" && $7 <= 2) || ($1 == "HardFork_L5K2" && $2 == "Child" && ($7 == 3 || $7 == 4))
+    if (!ok) { if (bad++ < 5) print "unexpected sample: " $0; next }
+    want = ($7 == 0 || $7 == 2) ? parent : ($7 == 1 || $7 == 3) ? child : ""
+    if (want != "" && $5 != want) { if (bad++ < 5) print "c = " $7 " from pid " $5 ", expected " want ": " $0 }
+    if (($7, $6) in seen) { if (bad++ < 5) print "landed twice: " $0 }
+    seen[$7, $6] = 1
+    c[$7]++; tp[$1]++
+    if ($7 == 4) busypid[$5] = 1
+}
+END {
+    if (parent == "" || child == "" || fd != "ok" || !done) { print "program output incomplete (parent, child, fdcheck ok, done)"; bad++ }
+    if (forks != 200 || hung != 0) { print "busy forks " forks " hung " hung ", expected 200 and 0"; bad++ }
+    split("1 50 50 1 200", want_c)
+    for (i = 0; i <= 4; i++) if (c[i] + 0 != want_c[i + 1]) { print "c = " i ": " c[i] + 0 " samples, expected " want_c[i + 1]; bad++ }
+    if (tp["HardFork_L5K1"] != 101 || tp["HardFork_L5K2"] != 201) { print "HardFork_L5K1 " tp["HardFork_L5K1"] + 0 " (expected 101), HardFork_L5K2 " tp["HardFork_L5K2"] + 0 " (expected 201)"; bad++ }
+    if (length(busypid) != 200) { print length(busypid) " distinct busy-child pids, expected 200"; bad++ }
+    if (bad) exit 1
+    printf "ok %d HardFork_L5K1 + %d HardFork_L5K2 samples (parent 51, child 51, 200 busy children, each its own pid), field a = sample pid = tid in all; %d forks while another thread held the library lock, %d hung; fdcheck ok\n",
+        tp["HardFork_L5K1"], tp["HardFork_L5K2"], forks, hung
+}'
+
+# dlclose_loop LIB 1000 kernel: each round dlopens libdlprov.so (its
+# constructor registers HardDl), writes Loop with i = round, dlcloses it (the
+# destructor unregisters). perf must have i = 0..999, each once.
+DLCLOSE_AWK='
+FILENAME == ARGV[1] {
+    if ($1 == "rounds") { rounds = $2; fd1 = $4; fd2 = $5; rss1 = $7; rss2 = $8 }
+    if ($1 == "done") done = 1
+    next
+}
+{
+    if ($1 != "HardDl_L5K1" || $2 != "Loop" || $5 == "-" || $3 != $4) { if (bad++ < 5) print "unexpected sample: " $0; next }
+    if ($5 in seen) { if (bad++ < 5) print "landed twice: " $0; next }
+    seen[$5] = 1; n++; pids[$3] = 1
+}
+END {
+    if (rounds != 1000 || !done) { print "program output incomplete (rounds " rounds ", done " done + 0 ")"; bad++ }
+    for (i = 0; i < 1000; i++) if (!(i in seen)) { if (missing++ < 5) print "no sample with i = " i; bad++ }
+    if (n != 1000) { print n + 0 " HardDl_L5K1 samples, expected 1000"; bad++ }
+    if (length(pids) != 1) { print "samples from " length(pids) " processes"; bad++ }
+    if (bad) exit 1
+    printf "ok %d dlopen/dlclose rounds, %d HardDl_L5K1 samples with i = 0..999; descriptors %d -> %d, VmRSS %d -> %d KiB\n", rounds, n, fd1, fd2, rss1, rss2
+}'
+
+# benches/run-callgrind.sh --user-events in the VM: Ir per iteration (library,
+# syscall floor); the disabled path must stay within BENCH_DISABLED_MAX.
+BENCH_DISABLED_MAX=10
+judge_bench() {
+    local st rows dis
+    st=$(status_of bench)
+    rows=$(awk -F'\t' '$1 == "disabled" || $1 == "enabled5" || $1 == "empty"' "$(R bench.tsv)" 2>/dev/null | grep -c .)
+    if [ "$st" != 0 ] || [ "$rows" != 3 ]; then
+        fail "bench (status '${st:-missing}', $rows of 3 rows in bench.tsv)" "$(R bench.log)"
+        return
+    fi
+    dis=$(awk -F'\t' '$1 == "disabled" { print $2 }' "$(R bench.tsv)")
+    if ! awk -v d="$dis" -v m="$BENCH_DISABLED_MAX" 'BEGIN { exit !(d + 0 <= m) }'; then
+        fail "bench: the disabled path costs $dis instructions per iteration (at most $BENCH_DISABLED_MAX)" "$(R bench.log)"
+        return
+    fi
+    pass "bench: callgrind Ir per iteration with user_events, $(sed -n 's/^callgrind Ir per iteration.*\(N = [0-9]* vs [0-9]*\).*/\1/p' "$(R bench.log)"): disabled $dis <= $BENCH_DISABLED_MAX"
+    while IFS= read -r line; do
+        SUMMARY+=("    $line")
+    done < <(awk '$1 == "mode" || $1 == "disabled" || $1 == "enabled5" || $1 == "empty"' "$(R bench.log)")
+}
+
 main() {
     install_tools
     find_kernel
@@ -313,6 +474,10 @@ main() {
     while read -r name _; do
         [ -z "$name" ] || judge_compare "$name" "$(R "$name.cap")"
     done <"$OUT/identity.list"
+    check_fields stress "a b c" "$STRESS_AWK"
+    check_fields fork_busy "a b c" "$FORK_AWK"
+    check_fields dlclose "i" "$DLCLOSE_AWK"
+    judge_bench
     say "$(cat "$(R kernel)") ($KERNEL_ORIGIN, $ACCEL), boot $(cat "$(R boot-seconds)") s to the first command," \
         "VM run $VM_SECONDS s, total $(elapsed "$T0") s"
     say "byte-identical under perf: ${BYTE_COUNTS[*]:-none} (TraceLogging program: $TL_STATE)"

@@ -11,6 +11,13 @@
 //! - `summary PERF`: decodes every user_events sample (must be clean EventHeader), checks that a
 //!   top-level `pid` field equals the sample's pid and tid, that `seq` fields count 0,1,2,... per
 //!   (tracepoint, pid), and prints one line `NAME PID COUNT` per (tracepoint, pid), sorted.
+//! - `fields PERF FIELD...`: decodes every user_events sample (must be clean EventHeader) and
+//!   prints one line per sample, in time order: `NAME EVENT PID TID V...`, where EVENT is the
+//!   EventHeader event name (`-` if none, white space as `_`) and each V the value of the top-level 4-byte field FIELD as an
+//!   unsigned number, or `-` when the event has no such field.
+//!
+//! Every subcommand that reads perf.data fails when perf recorded that it lost samples
+//! (`PERF_RECORD_LOST`, `PERF_RECORD_LOST_SAMPLES`): counts would then be meaningless.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -34,12 +41,21 @@ struct Sample {
     data: Vec<u8>,
 }
 
-/// Fields of interest found while walking an event.
+/// What walking an event found: its EventHeader event name and its top-level 4-byte fields.
 #[derive(Default)]
 struct Walk {
-    pid: Option<u32>,
-    seq: Option<u32>,
+    event: String,
+    values: Vec<(Vec<u8>, u32)>,
     items: u32,
+}
+
+impl Walk {
+    fn value(&self, name: &[u8]) -> Option<u32> {
+        self.values
+            .iter()
+            .find(|(n, _)| n.as_slice() == name)
+            .map(|&(_, v)| v)
+    }
 }
 
 fn read_capture(path: &str) -> Result<Vec<Record>, String> {
@@ -71,13 +87,15 @@ fn read_capture(path: &str) -> Result<Vec<Record>, String> {
 }
 
 /// All samples of the user_events system, in time order. Fails on any sample that cannot be
-/// attributed (missing metadata), since that would make counts meaningless.
+/// attributed (missing metadata) and when perf lost samples, since that would make counts
+/// meaningless.
 fn read_perf(path: &str) -> Result<Vec<Sample>, String> {
     let mut reader = tp::PerfDataFileReader::new();
     reader
         .open_file(path, tp::PerfDataFileEventOrder::Time)
         .map_err(|e| format!("{path}: open: {e}"))?;
     let mut out = Vec::new();
+    let mut lost = 0u64;
     loop {
         match reader.move_next_event() {
             Err(e) => return Err(format!("{path}: read event: {e}")),
@@ -85,6 +103,21 @@ fn read_perf(path: &str) -> Result<Vec<Sample>, String> {
             Ok(true) => {}
         }
         let event = reader.current_event();
+        // PERF_RECORD_LOST: header, u64 id, u64 lost; PERF_RECORD_LOST_SAMPLES: header, u64 lost.
+        let lost_at = match event.header.ty {
+            td::PerfEventHeaderType::Lost => Some(16),
+            td::PerfEventHeaderType::LostSamples => Some(8),
+            _ => None,
+        };
+        if let Some(at) = lost_at {
+            let n = event
+                .data
+                .get(at..at + 8)
+                .map(|b| reader.byte_reader().read_u64(b))
+                .unwrap_or(1);
+            lost += n.max(1);
+            continue;
+        }
         if event.header.ty != td::PerfEventHeaderType::Sample {
             continue;
         }
@@ -111,6 +144,12 @@ fn read_perf(path: &str) -> Result<Vec<Sample>, String> {
             data: info.user_data().to_vec(),
         });
     }
+    if lost != 0 {
+        return Err(format!(
+            "{path}: perf lost {lost} samples ({} recorded): its buffers overflowed",
+            out.len()
+        ));
+    }
     Ok(out)
 }
 
@@ -129,7 +168,10 @@ fn walk(
         Err(td::EventHeaderEnumeratorError::NotSupported) => return check_no_metadata(name, data),
         Err(err) => return Err(format!("not an EventHeader event: {err}")),
     };
-    let mut w = Walk::default();
+    let mut w = Walk {
+        event: String::from_utf8_lossy(e.event_info().name_bytes()).into_owned(),
+        ..Walk::default()
+    };
     let mut depth = 0i32;
     while e.move_next() {
         w.items += 1;
@@ -142,11 +184,7 @@ fn walk(
                 let item = e.item_info();
                 let value = item.value();
                 if value.bytes().len() == 4 {
-                    match item.name_bytes() {
-                        b"pid" => w.pid = Some(value.to_u32(0)),
-                        b"seq" => w.seq = Some(value.to_u32(0)),
-                        _ => {}
-                    }
+                    w.values.push((item.name_bytes().to_vec(), value.to_u32(0)));
                 }
             }
             _ => {}
@@ -313,7 +351,7 @@ fn cmd_summary(perf: &str) -> Result<(), String> {
             }
         };
         let n = counts.entry((s.name.clone(), s.pid)).or_insert(0);
-        if let Some(pid) = w.pid {
+        if let Some(pid) = w.value(b"pid") {
             if pid != s.pid || pid != s.tid {
                 errors.push(format!(
                     "sample {i} ({}): payload pid {pid} but sample pid {} tid {}",
@@ -321,7 +359,7 @@ fn cmd_summary(perf: &str) -> Result<(), String> {
                 ));
             }
         }
-        if let Some(seq) = w.seq {
+        if let Some(seq) = w.value(b"seq") {
             if seq != *n {
                 errors.push(format!(
                     "sample {i} ({} pid {}): seq {seq}, expected {}",
@@ -342,6 +380,48 @@ fn cmd_summary(perf: &str) -> Result<(), String> {
     }
 }
 
+fn cmd_fields(perf: &str, fields: &[&str]) -> Result<(), String> {
+    use std::io::Write as _;
+    let samples = read_perf(perf)?;
+    let mut ctx = td::EventHeaderEnumeratorContext::new();
+    let mut errors = Vec::new();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for (i, s) in samples.iter().enumerate() {
+        let w = match walk(&mut ctx, &s.name, &s.data) {
+            Ok(w) => w,
+            Err(e) => {
+                errors.push(format!("sample {i} ({}): {e}", s.name));
+                continue;
+            }
+        };
+        // One word per column: an empty name is "-", white space becomes "_".
+        let event: String = if w.event.is_empty() {
+            "-".into()
+        } else {
+            w.event
+                .chars()
+                .map(|c| if c.is_whitespace() { '_' } else { c })
+                .collect()
+        };
+        let mut line = format!("{} {} {} {}", s.name, event, s.pid, s.tid);
+        for f in fields {
+            match w.value(f.as_bytes()) {
+                Some(v) => write!(line, " {v}").unwrap(),
+                None => line.push_str(" -"),
+            }
+        }
+        writeln!(out, "{line}").map_err(|e| format!("stdout: {e}"))?;
+    }
+    out.flush().map_err(|e| format!("stdout: {e}"))?;
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        errors.truncate(50);
+        Err(errors.join("\n"))
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -350,9 +430,11 @@ fn main() -> ExitCode {
         ["compare", perf, capture] => cmd_compare(perf, capture, None),
         ["compare", perf, capture, reference] => cmd_compare(perf, capture, Some(reference)),
         ["summary", perf] => cmd_summary(perf),
+        ["fields", perf, fields @ ..] => cmd_fields(perf, fields),
         _ => {
             eprintln!(
-                "usage: ehkv names CAPTURE | compare PERF CAPTURE [REFERENCE] | summary PERF"
+                "usage: ehkv names CAPTURE | compare PERF CAPTURE [REFERENCE] | summary PERF \
+                 | fields PERF FIELD..."
             );
             return ExitCode::from(2);
         }
