@@ -76,11 +76,13 @@ run() {
     local label=$1 log=$2 capture=$3; shift 3
     runs=$((runs + 1))
     local status=0
+    # A hung run fails (exit 124) instead of stalling the whole job.
+    local limit=(timeout --kill-after=10 "${SAN_RUN_TIMEOUT:-300}")
     if [ "$capture" = - ]; then
-        env -u TRACEPOINT_CAPTURE_FILE "$@" >"$log" 2>&1 || status=$?
+        "${limit[@]}" env -u TRACEPOINT_CAPTURE_FILE "$@" >"$log" 2>&1 || status=$?
     else
         rm -f "$capture"
-        TRACEPOINT_CAPTURE_FILE=$capture "$@" >"$log" 2>&1 || status=$?
+        "${limit[@]}" env TRACEPOINT_CAPTURE_FILE="$capture" "$@" >"$log" 2>&1 || status=$?
     fi
     local n
     n=$(grep -cE 'ERROR: (Address|Leak|Thread|UndefinedBehavior)Sanitizer|WARNING: ThreadSanitizer|runtime error:|ERROR SUMMARY: [1-9]|definitely lost: [1-9]' "$log" || true)
@@ -114,7 +116,14 @@ run_all() {
     run "$pass hardening/stress" "$d-stress.log" "$d-stress.dat" "${pre[@]}" "$out/$pass-stress" "$stress_seconds" capture 500
     run "$pass hardening/stress nokernel" "$d-stress-n.log" - "${pre[@]}" "$out/$pass-stress" 0.5 any
     run "$pass hardening/fork" "$d-fork.log" "$d-fork.dat" "${pre[@]}" "$out/$pass-fork" capture
-    run "$pass hardening/fork busy" "$d-forkb.log" "$d-forkb.dat" "${pre[@]}" "$out/$pass-fork" capture busy
+    # fork "busy" forks while another thread takes the library lock in a
+    # tight loop. valgrind runs one thread at a time and lets the looping
+    # thread re-take the lock slice after slice, so the forking thread can
+    # wait for minutes: the mode is covered by the ASan, TSan, cargo test and
+    # real-kernel runs instead.
+    if [ "$pass" != vg ]; then
+        run "$pass hardening/fork busy" "$d-forkb.log" "$d-forkb.dat" "${pre[@]}" "$out/$pass-fork" capture busy
+    fi
     run "$pass hardening/dlclose" "$d-dl.log" "$d-dl.dat" "${pre[@]}" "$out/$pass-dlclose_loop" "$out/$pass-libdlprov.so" "${DL_LOOPS:-1000}" capture
     run "$pass hardening/dlclose forget" "$d-dlf.log" "$d-dlf.dat" "${pre[@]}" "$out/$pass-dlclose_loop" "$out/$pass-libdlforget.so" "${DL_LOOPS:-1000}" capture forget
     run "$pass hardening/badinput capture" "$d-bad.log" "$d-bad.dat" "${pre[@]}" "$out/$pass-badinput" capture
