@@ -10,7 +10,7 @@ mod support;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use support::Record;
 use tracepoint_decode::{
@@ -43,25 +43,6 @@ fn build_core(dir: &Path, name: &str, compiler: &str, std: &str) -> PathBuf {
 
 fn stdout_of(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-/// Runs `exe` with no capture file in the environment; panics unless it
-/// exits 0.
-fn run_without_capture(exe: &Path, args: &[&str]) -> Output {
-    let output = Command::new(exe)
-        .args(args)
-        .env_remove("TRACEPOINT_CAPTURE_FILE")
-        .output()
-        .unwrap_or_else(|e| panic!("running {}: {e}", exe.display()));
-    assert!(
-        output.status.success(),
-        "{} failed ({}):\nstdout:\n{}\nstderr:\n{}",
-        exe.display(),
-        output.status,
-        stdout_of(&output),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output
 }
 
 /// Runs `exe` in capture mode into a fresh file and returns its stdout and
@@ -772,7 +753,7 @@ fn abi_layout_matches_the_reference_in_c_cpp_and_rust() {
     for tc in support::toolchains() {
         for (compiler, std, lang) in [(tc.cc, "c11", "c"), (tc.cxx, "c++17", "c++")] {
             let exe = build_core(dir.path(), "abi_layout", compiler, std);
-            let output = run_without_capture(&exe, &[]);
+            let output = support::run_plain(&exe, &[]);
             let mut actual: BTreeMap<String, String> = BTreeMap::new();
             for line in stdout_of(&output).lines() {
                 let (k, v) = line.split_once(' ').unwrap_or((line, ""));
@@ -1263,7 +1244,7 @@ fn without_user_events_calls_are_safe_no_ops_and_capture_can_be_selected() {
     let exe = build_core(dir.path(), "errors", "gcc", "c11");
     let p1 = dir.path().join("set1.dat");
     let p2 = dir.path().join("set2.dat");
-    let output = run_without_capture(
+    let output = support::run_plain(
         &exe,
         &["nokernel", p1.to_str().unwrap(), p2.to_str().unwrap()],
     );

@@ -65,22 +65,10 @@ fn run_captured(exe: &Path, capture: &Path, args: &[&str]) -> (String, Vec<Recor
     (stdout_of(&output), records)
 }
 
-/// Runs `exe` without a capture file; panics unless it exits 0.
+/// Runs `exe` without a capture file; panics unless it exits 0. Returns
+/// its standard output.
 fn run_plain(exe: &Path, args: &[&str]) -> String {
-    let output = Command::new(exe)
-        .args(args)
-        .env_remove("TRACEPOINT_CAPTURE_FILE")
-        .output()
-        .unwrap_or_else(|e| panic!("running {}: {e}", exe.display()));
-    assert!(
-        output.status.success(),
-        "{} {args:?} failed ({}):\n{}{}",
-        exe.display(),
-        output.status,
-        stdout_of(&output),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    stdout_of(&output)
+    stdout_of(&support::run_plain(exe, args))
 }
 
 /// The words after `key` on the line starting with `key `.

@@ -124,14 +124,26 @@ pub fn c_test(path: &str) -> PathBuf {
 /// Runs `exe` with TRACEPOINT_CAPTURE_FILE=`capture` and `args`; panics
 /// unless it exits 0. Returns its output.
 pub fn run_capture(exe: &Path, capture: &Path, args: &[&str]) -> Output {
-    let output = Command::new(exe)
-        .args(args)
-        .env("TRACEPOINT_CAPTURE_FILE", capture)
+    let mut cmd = Command::new(exe);
+    cmd.args(args).env("TRACEPOINT_CAPTURE_FILE", capture);
+    checked_output(cmd, exe, args)
+}
+
+/// Runs `exe` with `args` and no TRACEPOINT_CAPTURE_FILE in its environment;
+/// panics unless it exits 0. Returns its output.
+pub fn run_plain(exe: &Path, args: &[&str]) -> Output {
+    let mut cmd = Command::new(exe);
+    cmd.args(args).env_remove("TRACEPOINT_CAPTURE_FILE");
+    checked_output(cmd, exe, args)
+}
+
+fn checked_output(mut cmd: Command, exe: &Path, args: &[&str]) -> Output {
+    let output = cmd
         .output()
         .unwrap_or_else(|e| panic!("running {}: {e}", exe.display()));
     assert!(
         output.status.success(),
-        "{} failed ({}):\nstdout:\n{}\nstderr:\n{}",
+        "{} {args:?} failed ({}):\nstdout:\n{}\nstderr:\n{}",
         exe.display(),
         output.status,
         String::from_utf8_lossy(&output.stdout),
