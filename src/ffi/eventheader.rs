@@ -241,7 +241,10 @@ unsafe fn write_event(
         if provider::status_word(tp).load(Ordering::Relaxed) == 0 {
             return libc::EBADF;
         }
-        if data_vecs.is_null() || data_count < EVENTHEADER_PREFIX_DATAVEC_COUNT_NO_METADATA {
+        if data_vecs.is_null()
+            || data_count < EVENTHEADER_PREFIX_DATAVEC_COUNT_NO_METADATA
+            || (activity_id.is_null() && !related_id.is_null())
+        {
             return libc::EINVAL;
         }
         let metadata = ev.metadata;
@@ -252,25 +255,17 @@ unsafe fn write_event(
         let header_vec = if activity_id.is_null()
             && (metadata.is_null() || ev.header.flags & FLAG_EXTENSION != 0)
         {
-            if !related_id.is_null() {
-                return libc::EINVAL;
-            }
             iovec {
                 iov_base: &ev.header as *const EventHeader as *mut c_void,
                 iov_len: core::mem::size_of::<EventHeader>(),
             }
         } else {
-            let activity = if activity_id.is_null() {
-                if !related_id.is_null() {
-                    return libc::EINVAL;
-                }
-                None
-            } else {
-                Some((
+            let activity = (!activity_id.is_null()).then(|| {
+                (
                     &*activity_id.cast::<[u8; 16]>(),
                     related_id.cast::<[u8; 16]>().as_ref(),
-                ))
-            };
+                )
+            });
             prefix = [0u8; PREFIX_MAX];
             let len = pack_prefix(&mut prefix, &ev.header, activity, !metadata.is_null());
             iovec {
