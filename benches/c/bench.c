@@ -37,6 +37,8 @@ Exit status: 0, or 1 if an enabled write fails or a disabled one is enabled.
 #include <string.h>
 #include <time.h>
 
+#include "tracefs.h"
+
 TRACELOGGING_DEFINE_PROVIDER(BenchOn, "EhtBench",
     (0x2b0e1a3c, 0x5d41, 0x4c6e, 0x9a, 0x10, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66));
 TRACELOGGING_DEFINE_PROVIDER(BenchOff, "EhtBenchOff",
@@ -167,23 +169,6 @@ __attribute__((noinline)) static int run_register(unsigned n)
         g_unreg_ns += now_ns() - t1;
     }
     return err;
-}
-
-static int tracefs_enable(char const* tracepoint)
-{
-    char path[512];
-    snprintf(path, sizeof path, "/sys/kernel/tracing/events/user_events/%s/enable", tracepoint);
-    FILE* f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "bench: cannot open %s: %s\n", path, strerror(errno));
-        return 1;
-    }
-    int bad = fputs("1\n", f) < 0;
-    bad |= fclose(f) != 0;
-    if (bad) {
-        fprintf(stderr, "bench: cannot enable %s\n", tracepoint);
-    }
-    return bad;
 }
 
 int main(int argc, char* argv[])

@@ -28,21 +28,11 @@ tracepoint through tracefs first (needs root).
 #include <time.h>
 #include <unistd.h>
 
-#define TRACEPOINT_NAME "EhtFloor_L5K1"
-#define ARG_SPEC "u8 eventheader_flags; u8 version; u16 id; u16 tag; u8 opcode; u8 level"
-#define MAX_VECS 80
+#include "../../tests/kernel/src/uev.h" /* the kernel's user_events ABI */
+#include "tracefs.h"
 
-/* struct user_reg of <linux/user_events.h> (packed). */
-struct floor_user_reg {
-    uint32_t size;
-    uint8_t enable_bit;
-    uint8_t enable_size;
-    uint16_t flags;
-    uint64_t enable_addr;
-    uint64_t name_args;
-    uint32_t write_index;
-} __attribute__((packed));
-#define FLOOR_DIAG_IOCSREG _IOWR('*', 0, struct floor_user_reg*)
+#define TRACEPOINT_NAME "EhtFloor_L5K1"
+#define MAX_VECS 80
 
 static uint32_t g_enable_word; /* set by the kernel while enabled */
 static uint32_t g_zero_word;   /* the disabled tracepoint's word */
@@ -183,20 +173,6 @@ __attribute__((noinline)) static int run_write(unsigned n)
     return err;
 }
 
-static int tracefs_enable(char const* tracepoint)
-{
-    char path[512];
-    snprintf(path, sizeof path, "/sys/kernel/tracing/events/user_events/%s/enable", tracepoint);
-    FILE* f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "floor: cannot open %s: %s\n", path, strerror(errno));
-        return 1;
-    }
-    int bad = fputs("1\n", f) < 0;
-    bad |= fclose(f) != 0;
-    return bad;
-}
-
 int main(int argc, char* argv[])
 {
     if (argc < 3) {
@@ -242,14 +218,14 @@ int main(int argc, char* argv[])
             fprintf(stderr, "floor: open user_events_data: %s\n", strerror(errno));
             return 1;
         }
-        struct floor_user_reg reg;
+        struct ehk_user_reg reg;
         memset(&reg, 0, sizeof reg);
         reg.size = sizeof reg;
         reg.enable_bit = 0;
         reg.enable_size = sizeof g_enable_word;
         reg.enable_addr = (uint64_t)(uintptr_t)&g_enable_word;
-        reg.name_args = (uint64_t)(uintptr_t)(TRACEPOINT_NAME " " ARG_SPEC);
-        if (ioctl(g_fd, FLOOR_DIAG_IOCSREG, &reg) < 0) {
+        reg.name_args = (uint64_t)(uintptr_t)(TRACEPOINT_NAME " " EHK_REFERENCE_ARGS);
+        if (ioctl(g_fd, EHK_DIAG_IOCSREG, &reg) < 0) {
             fprintf(stderr, "floor: DIAG_IOCSREG: %s\n", strerror(errno));
             return 1;
         }
