@@ -1,21 +1,104 @@
 #!/usr/bin/env bash
-# Installs the system packages the build and the tests need (Debian/Ubuntu).
-# Idempotent: installs only what is missing. Needs root (or sudo) when
-# something is missing.
+# Installs everything the build and the whole test suite use, on a Debian
+# bookworm machine that has only the base image (Rust, gcc, python3, perf,
+# valgrind, ...). Idempotent: installs only what is missing, and prints one
+# line per install it performs. Needs root (or sudo) when something is missing.
+#
+#   bash scripts/install-deps.sh            # everything (build, tests, VM suite)
+#   bash scripts/install-deps.sh --build    # only what building and the demo need
+#
+# What it installs:
+#   apt            gcc g++ libc6-dev make pkg-config cmake python3 python3-venv
+#                  clang libclang-rt-14-dev (the sanitizer runtimes: only a
+#                  Recommends of clang, so --no-install-recommends skips them)
+#                  libclang-14-dev (libclang for the bindgen layout test)
+#                  valgrind linux-perf util-linux
+#   apt, bookworm-backports
+#                  qemu-system-x86 (the VM suite; bookworm's own qemu-system
+#                  conflicts with the backports qemu-utils of the base image).
+#                  The backports entry is derived from the machine's own
+#                  Debian apt source (same URIs and keyring, suite
+#                  bookworm-backports); no host is named here.
+#   pip (venv)     virtme-ng, pinned, in $EHK_VENV
+#                  (default ~/.cache/eventheader-tracepoint/venv)
+#   cargo          cargo-fuzz (fuzz/run.sh), when missing
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
-packages=(gcc g++ clang make cmake pkg-config valgrind)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -eq 0 ]; then
+only_build=0
+[ "${1:-}" = --build ] && only_build=1
+
+VIRTME_NG_VERSION=1.42
+VENV=${EHK_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/eventheader-tracepoint/venv}
+
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+apt_env=(env DEBIAN_FRONTEND=noninteractive)
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+
+updated=0
+apt_update() {
+    [ "$updated" = 1 ] && return
+    "${sudo_cmd[@]}" "${apt_env[@]}" apt-get update -qq
+    updated=1
+}
+
+# apt_install [-t SUITE] PACKAGE...: installs the packages that are missing.
+apt_install() {
+    local suite=()
+    if [ "${1:-}" = -t ]; then
+        suite=(-t "$2")
+        shift 2
+    fi
+    local missing=() p
+    for p in "$@"; do
+        installed "$p" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return
+    echo "install-deps: apt-get install ${suite[*]:+${suite[*]} }${missing[*]}"
+    apt_update
+    "${sudo_cmd[@]}" "${apt_env[@]}" apt-get install -y -qq --no-install-recommends "${suite[@]}" \
+        "${missing[@]}" >/dev/null
+}
+
+build_packages=(gcc g++ libc6-dev make pkg-config cmake python3)
+test_packages=(clang libclang-rt-14-dev libclang-14-dev valgrind linux-perf util-linux python3-venv)
+
+if [ "$only_build" = 1 ]; then
+    apt_install "${build_packages[@]}"
     exit 0
 fi
-sudo_cmd=()
-if [ "$(id -u)" -ne 0 ]; then
-    sudo_cmd=(sudo)
+apt_install "${build_packages[@]}" "${test_packages[@]}"
+
+# bookworm-backports, derived from the machine's own Debian source.
+codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+backports=()
+if [ "$codename" = bookworm ]; then
+    if ! grep -rqs "bookworm-backports" /etc/apt/sources.list /etc/apt/sources.list.d/; then
+        entry=$(python3 scripts/apt-backports.py bookworm) || {
+            echo "install-deps: cannot derive a bookworm-backports entry from /etc/apt (no Debian bookworm source found)" >&2
+            exit 1
+        }
+        echo "install-deps: adding bookworm-backports (from the machine's own Debian source)"
+        printf '%s\n' "$entry" | "${sudo_cmd[@]}" tee /etc/apt/sources.list.d/eventheader-tracepoint-backports.sources >/dev/null
+        updated=0
+    fi
+    backports=(-t bookworm-backports)
 fi
-echo "installing: ${missing[*]}"
-"${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-"${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if ! command -v qemu-system-x86_64 >/dev/null; then
+    apt_install "${backports[@]}" qemu-system-x86
+fi
+
+# virtme-ng (boots the VM suite's kernel) in a virtualenv.
+if [ ! -x "$VENV/bin/vng" ] || [ "$("$VENV/bin/vng" --version 2>/dev/null)" != "virtme-ng $VIRTME_NG_VERSION" ]; then
+    echo "install-deps: pip install virtme-ng==$VIRTME_NG_VERSION into $VENV"
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install -q "virtme-ng==$VIRTME_NG_VERSION"
+fi
+
+# cargo-fuzz (the fuzzing step).
+if ! cargo fuzz --version >/dev/null 2>&1; then
+    echo "install-deps: cargo install cargo-fuzz"
+    cargo install cargo-fuzz --locked --quiet
+fi
