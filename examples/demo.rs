@@ -1,5 +1,6 @@
-//! The newcomer's demo: builds the C sample `samples/cmake-consumer/main.c`
-//! against the library cargo just built, runs it with the capture backend
+//! The newcomer's demo: builds the TraceLogging C sample `samples/c/sample.c`
+//! (`TraceLoggingWrite` with a few field kinds and an activity) against the
+//! library cargo just built, runs it with the capture backend
 //! (`TRACEPOINT_CAPTURE_FILE`, so no kernel user_events support is needed),
 //! and prints the events it wrote, decoded as JSON.
 //!
@@ -27,37 +28,45 @@ fn main() -> ExitCode {
     }
 }
 
-/// `target/<profile>`: this example runs from `target/<profile>/examples/`,
-/// and building it built the library there too.
+/// The directory of the library cargo built for this example. Building an
+/// example builds the library as its dependency into `target/<profile>/deps/`;
+/// only a plain `cargo build` also copies it up to `target/<profile>/`, where
+/// it may be missing or stale. So `deps/` comes first.
 fn library_dir() -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| format!("current_exe: {e}"))?;
-    let dir = exe
+    let profile_dir = exe
         .parent()
         .and_then(Path::parent)
         .ok_or_else(|| format!("unexpected location {}", exe.display()))?;
-    if !dir.join("libeventheader_tracepoint.so").exists() {
-        return Err(format!(
-            "libeventheader_tracepoint.so is not in {}",
-            dir.display()
-        ));
-    }
-    Ok(dir.to_path_buf())
+    [profile_dir.join("deps"), profile_dir.to_path_buf()]
+        .into_iter()
+        .find(|dir| dir.join("libeventheader_tracepoint.so").exists())
+        .ok_or_else(|| {
+            format!(
+                "libeventheader_tracepoint.so is neither in {0}/deps nor in {0}",
+                profile_dir.display()
+            )
+        })
 }
 
 fn run() -> Result<(), String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let lib_dir = library_dir()?;
-    let out_dir = lib_dir.join("demo");
+    let out_dir = lib_dir
+        .parent()
+        .filter(|_| lib_dir.ends_with("deps"))
+        .unwrap_or(&lib_dir)
+        .join("demo");
     std::fs::create_dir_all(&out_dir)
         .map_err(|e| format!("creating {}: {e}", out_dir.display()))?;
 
     // 1. Build the sample program.
-    let source = root.join("samples/cmake-consumer/main.c");
-    let program = out_dir.join("cmake-consumer");
+    let source = root.join("samples/c/sample.c");
+    let program = out_dir.join("c_sample");
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
     println!("== Building {} with {cc}", source.display());
     let output = Command::new(&cc)
-        .args(["-std=gnu11", "-O2", "-Wall", "-Wextra"])
+        .args(["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror"])
         .arg("-I")
         .arg(root.join("include"))
         .arg(&source)
@@ -65,7 +74,12 @@ fn run() -> Result<(), String> {
         .arg(&program)
         .arg("-L")
         .arg(&lib_dir)
-        .arg(format!("-Wl,-rpath,{}", lib_dir.display()))
+        // DT_RPATH (not RUNPATH): it outranks the LD_LIBRARY_PATH `cargo run`
+        // sets, which may name a stale copy of the library.
+        .arg(format!(
+            "-Wl,--disable-new-dtags,-rpath,{}",
+            lib_dir.display()
+        ))
         .arg("-leventheader_tracepoint")
         .output()
         .map_err(|e| {
@@ -87,11 +101,14 @@ fn run() -> Result<(), String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(format!("removing {}: {e}", capture.display())),
     }
+    let args = ["alpha", "beta"];
     println!(
-        "== Running it with TRACEPOINT_CAPTURE_FILE={}",
-        capture.display()
+        "== Running it with TRACEPOINT_CAPTURE_FILE={}: c_sample {}",
+        capture.display(),
+        args.join(" ")
     );
     let output = Command::new(&program)
+        .args(args)
         .env("TRACEPOINT_CAPTURE_FILE", &capture)
         .output()
         .map_err(|e| format!("running {}: {e}", program.display()))?;
@@ -113,8 +130,12 @@ fn run() -> Result<(), String> {
     for (tracepoint, json) in &events {
         println!("{tracepoint}: {json}");
     }
-    let mut tracepoints: Vec<&str> = events.iter().map(|(t, _)| t.as_str()).collect();
-    tracepoints.dedup();
+    let mut tracepoints: Vec<&str> = Vec::new();
+    for (tracepoint, _) in &events {
+        if !tracepoints.contains(&tracepoint.as_str()) {
+            tracepoints.push(tracepoint);
+        }
+    }
     println!(
         "== Without TRACEPOINT_CAPTURE_FILE, on a kernel with user_events (Linux 6.4+), the program\n   \
          writes to the tracepoints {}, which a collector\n   \

@@ -9,10 +9,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/install-deps.sh
-
 step() { printf '\n=== %s\n' "$*"; }
 quick=${QUICK:-0}
+
+step "install what the suite needs, then check that every tool works"
+bash scripts/install-deps.sh
+bash scripts/preflight.sh
+
+# Tests that need an optional tool or privilege fail instead of skipping.
+export REQUIRE_CLANG=1 REQUIRE_VALGRIND=1 REQUIRE_UNSHARE=1
+
+step "front door: the README's first command from an empty target directory"
+bash scripts/front-door.sh
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -20,13 +28,13 @@ cargo fmt --manifest-path tests/kernel/verify/Cargo.toml -- --check
 cargo fmt --manifest-path fuzz/Cargo.toml -- --check
 
 step "cargo clippy"
-cargo clippy --all-targets --locked -- -D warnings
+cargo clippy --workspace --all-targets --locked -- -D warnings
 
 step "cargo test"
 stress_default=30
 [ "$quick" = 1 ] && stress_default=3
-REQUIRE_CLANG=1 REQUIRE_VALGRIND=1 HARDENING_STRESS_SECONDS=${HARDENING_STRESS_SECONDS:-$stress_default} \
-    cargo test --locked
+HARDENING_STRESS_SECONDS=${HARDENING_STRESS_SECONDS:-$stress_default} \
+    cargo test --workspace --locked
 
 if [ "$quick" != 1 ]; then
     step "sanitizers (ASan+UBSan, TSan, valgrind memcheck)"

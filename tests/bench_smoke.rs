@@ -76,12 +76,11 @@ fn per_iteration(exe: &Path, mode: &str, dir: &Path) -> f64 {
 
 #[test]
 fn disabled_event_is_branch_only() {
-    if !valgrind_available() {
-        assert!(
-            std::env::var("REQUIRE_VALGRIND").as_deref() != Ok("1"),
-            "REQUIRE_VALGRIND=1 but valgrind is not installed"
-        );
-        eprintln!("SKIPPED bench_smoke: valgrind is not installed (set REQUIRE_VALGRIND=1 to fail instead)");
+    if !support::optional(
+        valgrind_available(),
+        "REQUIRE_VALGRIND",
+        "valgrind (bench_smoke)",
+    ) {
         return;
     }
     let source: PathBuf = support::root().join("benches/c/bench.c");

@@ -6,8 +6,8 @@
 #
 # Passes:
 #   asan      c-tests/core, c-tests/tracelogging, c-tests/hardening built with
-#             -fsanitize=address,undefined -fno-sanitize-recover=all (clang,
-#             or gcc if clang is missing) and run in the modes the cargo
+#             -fsanitize=address,undefined -fno-sanitize-recover=all (clang;
+#             gcc, said so, if clang is missing and REQUIRE_CLANG is unset) and run in the modes the cargo
 #             tests use. The Rust library is not instrumented (stable Rust has
 #             no -Zsanitizer), but its allocations go through the
 #             interposed malloc, so ASan still sees heap misuse across the
@@ -39,7 +39,11 @@ test -f "$lib/libeventheader_tracepoint.so"
 
 if command -v clang >/dev/null && command -v clang++ >/dev/null; then
     cc=clang cxx=clang++
+elif [ -n "${REQUIRE_CLANG:-}" ]; then
+    echo "sanitizers: REQUIRE_CLANG is set but clang/clang++ are not installed" >&2
+    exit 1
 else
+    echo "sanitizers: clang not installed: building with gcc (set REQUIRE_CLANG=1 to fail instead)"
     cc=gcc cxx=g++
 fi
 strict=(-Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer -I "$root/include")

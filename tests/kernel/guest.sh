@@ -150,6 +150,48 @@ echo HardDl_L5K1 >"$TMP/dlclose.names" # record adds the second event
 record dlclose "$TMP/dlclose.names" \
     env HARDENING_EXPECT_ENABLED=1 "$B/h_dlclose_loop" "$B/libdlprov.so" 1000 kernel
 
+# 7. the bad-input rows that need a second user: user_events_data without
+#    permission (EACCES, then granted through a group), and
+#    TRACEPOINT_CAPTURE_FILE ignored by a setuid program. t_perm is copied to
+#    a tmpfs of its own (the host tree may not be readable by nobody, and a
+#    setuid bit needs a mount that honours it); it carries the library.
+NOBODY=65534
+PERM_GID=4242
+P=/tmp/ehk-perm
+TRACEFS=/sys/kernel/tracing
+UED=$TRACEFS/user_events_data
+as_nobody() { setpriv --reuid=$NOBODY --regid=$NOBODY "$@"; }
+mkdir -m 0755 -p "$P" && mount -t tmpfs -o mode=1777 ehkperm "$P"
+cp "$B/t_perm" "$P/t_perm" && chmod 0755 "$P/t_perm"
+tracefs_mode=$(stat -c '%a %g' "$TRACEFS")
+ued_mode=$(stat -c '%a %g' "$UED")
+chmod 0700 "$TRACEFS" && chmod 0600 "$UED" && chgrp 0 "$TRACEFS" "$UED"
+run perm_denied as_nobody --clear-groups "$P/t_perm" denied
+chgrp "$PERM_GID" "$TRACEFS" "$UED" && chmod 0710 "$TRACEFS" && chmod 0660 "$UED"
+run perm_granted as_nobody --groups="$PERM_GID" "$P/t_perm" granted
+read -r m g <<<"$tracefs_mode" && chmod "$m" "$TRACEFS" && chgrp "$g" "$TRACEFS"
+read -r m g <<<"$ued_mode" && chmod "$m" "$UED" && chgrp "$g" "$UED"
+suid_check() {
+    local n=0 bad=0
+    cp "$P/t_perm" "$P/t_suid" && chown 0:0 "$P/t_suid" && chmod 4755 "$P/t_suid"
+    local out_suid out_plain
+    out_suid=$(as_nobody --clear-groups env TRACEPOINT_CAPTURE_FILE="$P/suid.dat" "$P/t_suid" suid 2>&1)
+    out_plain=$(as_nobody --clear-groups env TRACEPOINT_CAPTURE_FILE="$P/plain.dat" "$P/t_perm" suid 2>&1)
+    printf 'setuid run:\n%s\nplain run:\n%s\n' "$out_suid" "$out_plain"
+    ls -l "$P"
+    check() { n=$((n + 1)); if eval "$1"; then :; else bad=$((bad + 1)); echo "FAIL suid: $2"; fi; }
+    check '[[ "$out_suid" == *"ruid $NOBODY euid 0"* ]]' "the setuid copy did not run as ruid nobody, euid root"
+    check '[[ "$out_plain" == *"ruid $NOBODY euid $NOBODY"* ]]' "the plain copy did not run as nobody"
+    check '[ ! -e "$P/suid.dat" ]' "the setuid-root run created $P/suid.dat"
+    check '[ -s "$P/plain.dat" ]' "the plain run as nobody wrote no $P/plain.dat"
+    check '[ "$(stat -c %u "$P/plain.dat" 2>/dev/null)" = $NOBODY ]' "plain.dat is not owned by nobody"
+    check 'grep -qa EhkPerm_L5K0 "$P/plain.dat"' "plain.dat has no EhkPerm_L5K0 record"
+    echo "suid: $n checks, $bad failed"
+    [ "$bad" = 0 ]
+}
+run suid suid_check
+umount "$P"
+
 # 6. instruction counts of the benchmark (benches/c, built by run.sh) with
 #    user_events, N = 500 vs 1000; last, because it leaves its tracepoint
 #    enabled in tracefs. Each valgrind run costs 3-9 s under TCG (12 runs), so

@@ -58,6 +58,21 @@ fn available(tool: &str) -> bool {
         .unwrap_or(false)
 }
 
+/// Whether an optional capability of the machine is there. When it is not,
+/// the test fails if the environment variable `require` is set (as
+/// `scripts/test.sh` sets them all), and otherwise prints one line saying
+/// what is skipped and returns false.
+pub fn optional(have: bool, require: &str, what: &str) -> bool {
+    if !have {
+        assert!(
+            std::env::var_os(require).is_none(),
+            "{require} is set but {what} is not available"
+        );
+        eprintln!("SKIPPED: {what} is not available (set {require}=1 to fail instead)");
+    }
+    have
+}
+
 /// gcc always; clang too when installed (CI installs it). Set
 /// `REQUIRE_CLANG=1` to make a missing clang an error instead of a skip.
 pub fn toolchains() -> Vec<Toolchain> {
@@ -65,17 +80,15 @@ pub fn toolchains() -> Vec<Toolchain> {
         cc: "gcc",
         cxx: "g++",
     }];
-    if available("clang") && available("clang++") {
+    if optional(
+        available("clang") && available("clang++"),
+        "REQUIRE_CLANG",
+        "clang/clang++ (testing with gcc only)",
+    ) {
         out.push(Toolchain {
             cc: "clang",
             cxx: "clang++",
         });
-    } else {
-        assert!(
-            std::env::var_os("REQUIRE_CLANG").is_none(),
-            "REQUIRE_CLANG is set but clang/clang++ are not installed"
-        );
-        eprintln!("note: clang not installed; testing with gcc only");
     }
     out
 }

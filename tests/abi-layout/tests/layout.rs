@@ -1,0 +1,110 @@
+//! The structs of the public C headers, as libclang lays them out (bindgen over
+//! `include/`), against the Rust `#[repr(C)]` definitions the library uses:
+//! size, alignment, and every field's offset and size. The field lists are
+//! exhaustive on both sides (a struct pattern without `..` fails to compile
+//! when either side has a field the list does not name), so a field added,
+//! removed, renamed, retyped or reordered on one side only fails this test.
+
+use abi_layout as c;
+use eventheader_tracepoint::abi as rust_abi;
+use eventheader_tracepoint::ffi::{eventheader as rust_eh, tracepoint as rust_tp};
+
+use core::mem::{align_of, offset_of, size_of};
+
+/// The size of the field a projection returns.
+fn field_size<S, F>(_: fn(&S) -> &F) -> usize {
+    size_of::<F>()
+}
+
+macro_rules! same_layout {
+    ($c:ident, $($rust:ident)::+, [$($field:ident),+ $(,)?]) => {{
+        type R = $($rust)::+;
+        let name = stringify!($c);
+        assert_eq!(size_of::<c::$c>(), size_of::<R>(), "size of {name}");
+        assert_eq!(align_of::<c::$c>(), align_of::<R>(), "alignment of {name}");
+        $(
+            assert_eq!(
+                offset_of!(c::$c, $field),
+                offset_of!(R, $field),
+                "offset of {name}.{}", stringify!($field)
+            );
+            assert_eq!(
+                field_size(|s: &c::$c| &s.$field),
+                field_size(|s: &R| &s.$field),
+                "size of {name}.{}", stringify!($field)
+            );
+        )+
+        #[allow(dead_code)]
+        fn exhaustive(cv: c::$c, rv: R) {
+            let c::$c { $($field: _),+ } = cv;
+            let $($rust)::+ { $($field: _),+ } = rv;
+        }
+        [$(stringify!($field)),+].len()
+    }};
+}
+
+#[test]
+fn public_structs_match_the_rust_definitions() {
+    let mut fields = 0;
+    fields += same_layout!(
+        tracepoint_list_node,
+        rust_abi::TracepointListNode,
+        [next, prev]
+    );
+    fields += same_layout!(
+        tracepoint_provider_state,
+        rust_abi::TracepointProviderState,
+        [data_file, ref_count, tracepoint_list_head]
+    );
+    fields += same_layout!(
+        tracepoint_state,
+        rust_abi::TracepointState,
+        [
+            status_word,
+            write_index,
+            provider_state,
+            tracepoint_list_link
+        ]
+    );
+    fields += same_layout!(
+        tracepoint_definition,
+        rust_tp::TracepointDefinition,
+        [state, tp_name_args]
+    );
+    fields += same_layout!(
+        eventheader,
+        rust_abi::EventHeader,
+        [flags, version, id, tag, opcode, level]
+    );
+    fields += same_layout!(
+        eventheader_extension,
+        rust_abi::EventHeaderExtension,
+        [size, kind]
+    );
+    fields += same_layout!(
+        eventheader_tracepoint,
+        rust_eh::EventHeaderTracepoint,
+        [state, metadata, header, keyword]
+    );
+    fields += same_layout!(
+        eventheader_provider,
+        rust_eh::EventHeaderProvider,
+        [state, options, name]
+    );
+    assert_eq!(fields, 26);
+}
+
+#[test]
+fn public_constants_match_the_rust_definitions() {
+    use eventheader_tracepoint::abi::eventheader as e;
+    assert_eq!(c::EVENTHEADER_NAME_MAX, e::EVENTHEADER_NAME_MAX);
+    assert_eq!(c::EVENTHEADER_COMMAND_MAX, e::EVENTHEADER_COMMAND_MAX);
+    assert_eq!(
+        c::EVENTHEADER_PREFIX_DATAVEC_COUNT_NO_METADATA,
+        rust_eh::EVENTHEADER_PREFIX_DATAVEC_COUNT_NO_METADATA
+    );
+    assert_eq!(
+        c::EVENTHEADER_PREFIX_DATAVEC_COUNT,
+        rust_eh::EVENTHEADER_PREFIX_DATAVEC_COUNT
+    );
+}
