@@ -8,7 +8,7 @@
 #   bash fuzz/run.sh 60              # all targets
 #   bash fuzz/run.sh 30 names header # some
 #
-# Needs cargo-fuzz (installed here from crates.io with `cargo install
+# Needs cargo-fuzz (installed here with `cargo install
 # cargo-fuzz` if missing) and libFuzzer's -Z flags, which the stable
 # toolchain accepts with RUSTC_BOOTSTRAP=1 (set for this fuzz crate only; the
 # library itself builds on stable without it). Build output goes to
