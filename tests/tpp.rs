@@ -1478,3 +1478,66 @@ fn kernel_results_decode_to_the_written_values() {
     }
     assert!(errors.is_empty(), "{}", errors.join("\n"));
 }
+
+/// samples/tpp built with its Makefile against this build (INCDIR, LIBDIR) with every C
+/// compiler, run by `make run` in capture mode: its records decode to the values it wrote.
+#[test]
+fn sample_builds_and_runs_in_capture_mode() {
+    let layouts = layouts_of([
+        "tpp_sample_start __rel_loc char[] greeting; s32 argc;",
+        "tpp_sample_request u16 port; __rel_loc char[] path; __rel_loc u8[] body;",
+    ]);
+    let want = vec![
+        expect(
+            "tpp_sample_start",
+            vec![("greeting", b(b"hello\0")), ("argc", s(1))],
+        ),
+        expect(
+            "tpp_sample_request",
+            vec![
+                ("port", u(8080)),
+                ("path", b(b"/index.html\0")),
+                ("body", b(&[0xca, 0xfe, 0xba, 0xbe])),
+            ],
+        ),
+    ];
+    let sample = support::root().join("samples/tpp");
+    for tc in support::toolchains() {
+        // A copy, as a user would build it: make builds in place.
+        let dir = support::lib_dir()
+            .join("tpp-tests")
+            .join(format!("sample-{}", tc.cc));
+        std::fs::create_dir_all(&dir).unwrap();
+        for file in ["Makefile", "tpp-sample.c"] {
+            std::fs::copy(sample.join(file), dir.join(file)).unwrap();
+        }
+        let output = Command::new("make")
+            .arg("-C")
+            .arg(&dir)
+            .arg("-B")
+            .arg("run")
+            .arg(format!("CC={}", tc.cc))
+            .arg("CFLAGS=-O2 -Wall -Wextra -Werror")
+            .arg(format!("INCDIR={}", support::include_dir().display()))
+            .arg(format!("LIBDIR={}", support::lib_dir().display()))
+            .env_remove("TRACEPOINT_CAPTURE_FILE")
+            .output()
+            .expect("running make");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "make run with {}:\n{stdout}{}",
+            tc.cc,
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(
+            stdout
+                .contains("TPP_REGISTER_PROVIDER: 0\ntpp_sample_start: 0\ntpp_sample_request: 0\n"),
+            "{}: {stdout}",
+            tc.cc
+        );
+        let records = support::read_capture(&dir.join("tpp-sample.dat"));
+        let errors = check_decoded(&records, &layouts, &want);
+        assert!(errors.is_empty(), "{}: {}", tc.cc, errors.join("\n"));
+    }
+}
