@@ -10,6 +10,7 @@
 #                 unchanged: C with gcc, C++ with g++
 #   tpp_layouts   c-tests/tpp/layouts.c: the client layouts
 #   tpp_custom    c-tests/tpp/custom.c: the TPP_CUSTOM_ kinds in kernel-accepted spellings
+#   tpp_multi     c-tests/tpp/multi_*: providers over C and C++ files (run in "plain" mode)
 #   uev_raw       tests/kernel/src/uev_raw.c: registers strings with raw ioctls
 #   tpp_all.regs, tpp_layouts.regs, tpp_custom.regs   what uev_raw
 #                 pre-registers, so perf can attach before the programs start:
@@ -35,10 +36,14 @@ gcc -std=gnu11 "${CFLAGS[@]}" -c "$ORACLE/tpp_all_main.c" -o "$OUT/obj/tpp_all_m
 g++ -std=c++17 "${CFLAGS[@]}" -c "$ORACLE/tpp_all_cpp.cpp" -o "$OUT/obj/tpp_all_cpp.o"
 g++ -o "$OUT/tpp_all" "$OUT/obj/tpp_all_c.o" "$OUT/obj/tpp_all_main.o" "$OUT/obj/tpp_all_cpp.o" "${LINK[@]}"
 gcc -std=c11 "${CFLAGS[@]}" -o "$OUT/tpp_layouts" "$REPO/c-tests/tpp/layouts.c" "${LINK[@]}"
+gcc -std=c11 "${CFLAGS[@]}" -c "$REPO/c-tests/tpp/multi_a.c" -o "$OUT/obj/multi_a.o"
+gcc -std=c11 "${CFLAGS[@]}" -c "$REPO/c-tests/tpp/multi_main.c" -o "$OUT/obj/multi_main.o"
+g++ -std=c++17 "${CFLAGS[@]}" -c "$REPO/c-tests/tpp/multi_b.cpp" -o "$OUT/obj/multi_b.o"
+g++ -o "$OUT/tpp_multi" "$OUT/obj/multi_a.o" "$OUT/obj/multi_main.o" "$OUT/obj/multi_b.o" "${LINK[@]}"
 gcc -std=c11 "${CFLAGS[@]}" -o "$OUT/tpp_custom" "$REPO/c-tests/tpp/custom.c" "${LINK[@]}"
 gcc -std=gnu11 -O2 -Wall -Wextra -Werror -o "$OUT/uev_raw" "$REPO/tests/kernel/src/uev_raw.c"
 
 cut -f2 "$ORACLE/tpp_all.cmd" >"$OUT/tpp_all.regs"
 grep -v '^#' "$HERE/layouts.regs" >"$OUT/tpp_layouts.regs"
 grep -v '^#' "$HERE/custom.regs" >"$OUT/tpp_custom.regs"
-echo "built tpp_all, tpp_layouts, tpp_custom, uev_raw in $OUT"
+echo "built tpp_all, tpp_layouts, tpp_custom, tpp_multi, uev_raw in $OUT"

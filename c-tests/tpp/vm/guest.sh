@@ -17,7 +17,9 @@
 #                   UTF-8, e.g. the reference's blob de ad be ef 00)
 #   perf-script.txt perf script's own decoding (libtraceevent), in time order
 # RESULTS_DIR/status: "P program_rc perf_rc regs_rc script_rc" per program
-# (regs_rc: a format file could not be read);
+# (regs_rc: a format file could not be read), and "tpp_multi rc" for
+# tpp_multi plain (registration with the kernel, nobody listening: every
+# write disabled, nothing evaluated), its output in RESULTS_DIR/tpp_multi.log;
 # RESULTS_DIR/done when everything ran.
 #
 # Recording: uev_raw pre-registers the names (perf can only open events that
@@ -89,4 +91,6 @@ run_program() {
 run_program tpp_all
 run_program tpp_layouts
 run_program tpp_custom
+"$B/tpp_multi" plain >"$R/tpp_multi.log" 2>&1
+echo "tpp_multi $?" >>"$R/status"
 echo done >"$R/done"
