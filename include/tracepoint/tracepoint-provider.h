@@ -114,9 +114,10 @@ with _tpp are private to this header and may change at any time.
 Beyond the reference implementation's header: a provider left registered is
 unregistered automatically when the program exits or its shared object is
 unloaded (a late destructor, priority 101), so no registration keeps pointing
-into unmapped memory; TPP_CUSTOM_REL_LOC_STR counts elements of its ctype
-(the reference counts chars whatever the type); TPP_CUSTOM_BYREF checks that
-its size is a constant.
+into unmapped memory; registering a registered provider returns EALREADY
+(the reference documents it as a fatal error); TPP_CUSTOM_REL_LOC_STR counts
+elements of its ctype (the reference counts chars whatever the type);
+TPP_CUSTOM_BYREF checks that its size is a constant.
 
 Known limitation (g++ only, as with TraceLoggingProvider.h): within one C++
 translation unit, tracepoints of one provider may not be written both from
