@@ -508,6 +508,57 @@ fn cmake_consumer_static() {
     cmake_consumer(Linkage::Static);
 }
 
+/// The records `samples/tpp` writes (plain tracepoints, tracepoint-provider.h): tracepoint
+/// and payload, worked out by hand from the declared fields.
+const TPP_SAMPLE_RECORDS: &[(&str, &[u8])] = &[
+    // __rel_loc char[] greeting (6 bytes 4 after the word), s32 argc = 1, "hello\0"
+    (
+        "tpp_sample_start",
+        b"\x04\x00\x06\x00\x01\x00\x00\x00hello\0",
+    ),
+    // u16 port = 8080, __rel_loc char[] path (12 bytes 4 after), __rel_loc u8[] body (4 bytes 12 after)
+    (
+        "tpp_sample_request",
+        b"\x90\x1f\x04\x00\x0c\x00\x0c\x00\x04\x00/index.html\0\xca\xfe\xba\xbe",
+    ),
+];
+
+/// samples/tpp (tracepoint-provider.h) built with CMake against the installed `tracepoint`
+/// package: the installed header compiles and the program writes its records.
+#[test]
+fn tpp_sample_against_the_install() {
+    let install = install();
+    for Toolchain { cc, .. } in support::toolchains() {
+        let dir = install.run_dir.join(format!("tpp-sample-{cc}"));
+        fs::create_dir_all(&dir).unwrap();
+        run(command("cmake")
+            .arg("-S")
+            .arg(support::root().join("samples/tpp"))
+            .arg("-B")
+            .arg(&dir)
+            .arg(format!("-DCMAKE_C_COMPILER={cc}"))
+            .arg("-DCMAKE_C_FLAGS=-Wall -Wextra -Werror")
+            .arg(format!("-DCMAKE_PREFIX_PATH={}", install.prefix.display())));
+        run(command("cmake").arg("--build").arg(&dir));
+        let program = dir.join("tpp-sample");
+        check_linkage(&program, Linkage::Shared, &install.prefix);
+        let capture = dir.join("events.dat");
+        let _ = fs::remove_file(&capture);
+        run(command(&program).env("TRACEPOINT_CAPTURE_FILE", &capture));
+        let records = support::read_capture(&capture);
+        let actual: Vec<(&str, &[u8])> = records
+            .iter()
+            .map(|r| (r.name.as_str(), r.event.as_slice()))
+            .collect();
+        assert_eq!(
+            actual,
+            TPP_SAMPLE_RECORDS,
+            "records of {}",
+            program.display()
+        );
+    }
+}
+
 fn pkg_config(prefix: &Path, args: &[&str]) -> String {
     stdout_of(
         command("pkg-config")
