@@ -1,0 +1,431 @@
+//! perf.data files of the real-kernel suite: the user_events samples, decoded
+//! as EventHeader events, compared with capture files, counted, or reduced to
+//! chosen fields.
+//!
+//! Every reader fails when perf recorded that it lost samples
+//! (`PERF_RECORD_LOST`, `PERF_RECORD_LOST_SAMPLES`): counts would then be
+//! meaningless.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use tracepoint_decode as td;
+use tracepoint_perf as tp;
+
+use crate::capture;
+
+const SYSTEM_PREFIX: &str = "user_events:";
+
+/// One user_events sample.
+pub struct Sample {
+    /// The tracepoint name, without `user_events:`.
+    pub name: String,
+    pub pid: u32,
+    pub tid: u32,
+    pub time: u64,
+    pub data: Vec<u8>,
+}
+
+/// What walking an event found: its EventHeader event name and its top-level
+/// 4-byte fields.
+#[derive(Default)]
+pub struct Walk {
+    pub event: String,
+    pub values: Vec<(Vec<u8>, u32)>,
+}
+
+impl Walk {
+    /// The value of the top-level 4-byte field `name`.
+    pub fn value(&self, name: &[u8]) -> Option<u32> {
+        self.values
+            .iter()
+            .find(|(n, _)| n.as_slice() == name)
+            .map(|&(_, v)| v)
+    }
+}
+
+/// All samples of the user_events system, in time order. Fails on any sample
+/// that cannot be attributed (missing metadata), on a tracepoint whose format
+/// is not the EventHeader layout, and when perf lost samples.
+pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
+    let shown = path.display();
+    let mut reader = tp::PerfDataFileReader::new();
+    let utf8 = path
+        .to_str()
+        .ok_or_else(|| format!("{shown}: not a UTF-8 path"))?;
+    reader
+        .open_file(utf8, tp::PerfDataFileEventOrder::Time)
+        .map_err(|e| format!("{shown}: open: {e}"))?;
+    let mut out = Vec::new();
+    let mut lost = 0u64;
+    loop {
+        match reader.move_next_event() {
+            Err(e) => return Err(format!("{shown}: read event: {e}")),
+            Ok(false) => break,
+            Ok(true) => {}
+        }
+        let event = reader.current_event();
+        // PERF_RECORD_LOST: header, u64 id, u64 lost; PERF_RECORD_LOST_SAMPLES: header, u64 lost.
+        let lost_at = match event.header.ty {
+            td::PerfEventHeaderType::Lost => Some(16),
+            td::PerfEventHeaderType::LostSamples => Some(8),
+            _ => None,
+        };
+        if let Some(at) = lost_at {
+            let n = event
+                .data
+                .get(at..at + 8)
+                .map(|b| reader.byte_reader().read_u64(b))
+                .unwrap_or(1);
+            lost += n.max(1);
+            continue;
+        }
+        if event.header.ty != td::PerfEventHeaderType::Sample {
+            continue;
+        }
+        let info = reader
+            .get_sample_event_info(&event)
+            .map_err(|e| format!("{shown}: sample without usable metadata: {e}"))?;
+        let full = info.name();
+        let Some(name) = full.strip_prefix(SYSTEM_PREFIX) else {
+            continue;
+        };
+        let format = info
+            .format()
+            .ok_or_else(|| format!("{shown}: sample {full} has no tracefs format"))?;
+        if format.decoding_style() != td::PerfEventDecodingStyle::EventHeader {
+            return Err(format!(
+                "{shown}: {full}: tracefs format is not the EventHeader layout"
+            ));
+        }
+        out.push(Sample {
+            name: name.to_string(),
+            pid: info.pid,
+            tid: info.tid,
+            time: info.time,
+            data: info.user_data().to_vec(),
+        });
+    }
+    if lost != 0 {
+        return Err(format!(
+            "{shown}: perf lost {lost} samples ({} recorded): its buffers overflowed",
+            out.len()
+        ));
+    }
+    Ok(out)
+}
+
+/// Decodes one event completely; Err describes the first problem.
+pub fn walk(
+    ctx: &mut td::EventHeaderEnumeratorContext,
+    name: &str,
+    data: &[u8],
+) -> Result<Walk, String> {
+    let mut e = match ctx.enumerate_with_name_and_data(
+        name,
+        data,
+        td::EventHeaderEnumeratorContext::MOVE_NEXT_LIMIT_DEFAULT,
+    ) {
+        Ok(e) => e,
+        Err(td::EventHeaderEnumeratorError::NotSupported) => return check_no_metadata(name, data),
+        Err(err) => return Err(format!("not an EventHeader event: {err}")),
+    };
+    let mut w = Walk {
+        event: String::from_utf8_lossy(e.event_info().name_bytes()).into_owned(),
+        ..Walk::default()
+    };
+    let mut depth = 0i32;
+    while e.move_next() {
+        match e.state() {
+            td::EventHeaderEnumeratorState::StructBegin
+            | td::EventHeaderEnumeratorState::ArrayBegin => depth += 1,
+            td::EventHeaderEnumeratorState::StructEnd
+            | td::EventHeaderEnumeratorState::ArrayEnd => depth -= 1,
+            td::EventHeaderEnumeratorState::Value if depth == 0 => {
+                let item = e.item_info();
+                let value = item.value();
+                if value.bytes().len() == 4 {
+                    w.values.push((item.name_bytes().to_vec(), value.to_u32(0)));
+                }
+            }
+            _ => {}
+        }
+    }
+    if e.state() != td::EventHeaderEnumeratorState::AfterLastItem {
+        return Err(format!("decoding stopped with {}", e.last_error()));
+    }
+    Ok(w)
+}
+
+/// The decoder refuses events without a metadata extension (they need an
+/// external manifest). Such an event is still well formed when its header is
+/// valid, its level matches the tracepoint name and its extension chain (if
+/// any) is intact and holds no metadata.
+fn check_no_metadata(name: &str, data: &[u8]) -> Result<Walk, String> {
+    let bad = |why: &str| Err(format!("not an EventHeader event: {why}"));
+    if data.len() < 8 {
+        return bad("shorter than the 8-byte header");
+    }
+    if data[0] & !0x07 != 0 {
+        return bad("unknown header flags");
+    }
+    let level = name
+        .rfind("_L")
+        .and_then(|i| {
+            let rest = &name[i + 2..];
+            let end = rest.find('K')?;
+            u8::from_str_radix(&rest[..end], 16).ok()
+        })
+        .ok_or("tracepoint name has no _L<level>K<keyword>")?;
+    if data[7] != level {
+        return bad("header level differs from the tracepoint name's level");
+    }
+    let mut pos = 8usize;
+    let mut more = data[0] & 0x04 != 0;
+    while more {
+        if data.len() - pos < 4 {
+            return bad("truncated extension");
+        }
+        let size = u16::from_le_bytes([data[pos], data[pos + 1]]) as usize;
+        let kind = u16::from_le_bytes([data[pos + 2], data[pos + 3]]);
+        if kind & 0x7fff == 1 || kind & 0x7fff == 0 || data.len() - pos - 4 < size {
+            return bad("undecodable extension chain");
+        }
+        pos += 4 + size;
+        more = kind & 0x8000 != 0;
+    }
+    Ok(Walk::default())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+/// The outcome of [`compare`].
+pub struct Comparison {
+    pub samples: usize,
+    pub records: usize,
+    pub identical: usize,
+    pub with_reference: bool,
+    /// Empty when every check held.
+    pub errors: Vec<String>,
+}
+
+impl Comparison {
+    /// `compare: N perf samples, M capture records, K byte-identical[, capture == reference]`.
+    pub fn summary(&self) -> String {
+        format!(
+            "compare: {} perf samples, {} capture records, {} byte-identical{}",
+            self.samples,
+            self.records,
+            self.identical,
+            if self.with_reference {
+                ", capture == reference"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
+/// Every user_events sample of `perf`, in time order, must carry exactly the
+/// bytes of the capture record at the same position (same tracepoint name;
+/// only the kernel's zero padding to 8-byte alignment may follow), and both
+/// must decode cleanly as EventHeader events. With `reference`, the capture
+/// file must also equal that capture-format file record for record.
+pub fn compare(
+    perf: &Path,
+    capture: &Path,
+    reference: Option<&Path>,
+) -> Result<Comparison, String> {
+    let samples = read_samples(perf)?;
+    let recs = capture::read(capture)?;
+    let mut ctx = td::EventHeaderEnumeratorContext::new();
+    let mut errors = Vec::new();
+    if let Some(reference) = reference {
+        let refs = capture::read(reference)?;
+        if refs.len() != recs.len() {
+            errors.push(format!(
+                "capture has {} records, reference {} has {}",
+                recs.len(),
+                reference.display(),
+                refs.len()
+            ));
+        }
+        for (i, (c, r)) in recs.iter().zip(refs.iter()).enumerate() {
+            if c != r {
+                errors.push(format!(
+                    "capture record {i} differs from the reference: {} {} vs {} {}",
+                    c.name,
+                    hex(&c.event),
+                    r.name,
+                    hex(&r.event)
+                ));
+            }
+        }
+    }
+    if samples.len() != recs.len() {
+        errors.push(format!(
+            "perf recorded {} user_events samples, capture has {} records",
+            samples.len(),
+            recs.len()
+        ));
+    }
+    let mut identical = 0usize;
+    let mut last_time = 0u64;
+    for (i, (s, r)) in samples.iter().zip(recs.iter()).enumerate() {
+        if s.time < last_time {
+            errors.push(format!("sample {i}: time order broken"));
+        }
+        last_time = s.time;
+        if let Err(e) = walk(&mut ctx, &r.name, &r.event) {
+            errors.push(format!("capture record {i} ({}): {e}", r.name));
+        }
+        if let Err(e) = walk(&mut ctx, &s.name, &s.data) {
+            errors.push(format!("perf sample {i} ({}): {e}", s.name));
+        }
+        let pad_ok = s.data.len() >= r.event.len()
+            && s.data.len() - r.event.len() < 8
+            && s.data[r.event.len()..].iter().all(|&b| b == 0);
+        if s.name == r.name && pad_ok && s.data[..r.event.len()] == r.event[..] {
+            identical += 1;
+        } else if errors.len() < 20 {
+            errors.push(format!(
+                "event {i}: perf {} {} != capture {} {}",
+                s.name,
+                hex(&s.data),
+                r.name,
+                hex(&r.event)
+            ));
+        }
+    }
+    // Every mismatch above left an error (the first 20 with their bytes).
+    if recs.is_empty() {
+        errors.push("capture file has no records".into());
+    }
+    Ok(Comparison {
+        samples: samples.len(),
+        records: recs.len(),
+        identical,
+        with_reference: reference.is_some(),
+        errors,
+    })
+}
+
+/// Decodes every user_events sample (each must be clean EventHeader), checks
+/// that a top-level `pid` field equals the sample's pid and tid and that
+/// `seq` fields count 0, 1, 2, ... per (tracepoint, pid); returns the number
+/// of samples per (tracepoint, pid), sorted.
+pub fn summary(perf: &Path) -> Result<BTreeMap<(String, u32), u32>, String> {
+    let samples = read_samples(perf)?;
+    let mut ctx = td::EventHeaderEnumeratorContext::new();
+    let mut errors = Vec::new();
+    let mut counts: BTreeMap<(String, u32), u32> = BTreeMap::new();
+    for (i, s) in samples.iter().enumerate() {
+        let w = match walk(&mut ctx, &s.name, &s.data) {
+            Ok(w) => w,
+            Err(e) => {
+                errors.push(format!("sample {i} ({}): {e}", s.name));
+                continue;
+            }
+        };
+        let n = counts.entry((s.name.clone(), s.pid)).or_insert(0);
+        if let Some(pid) = w.value(b"pid") {
+            if pid != s.pid || pid != s.tid {
+                errors.push(format!(
+                    "sample {i} ({}): payload pid {pid} but sample pid {} tid {}",
+                    s.name, s.pid, s.tid
+                ));
+            }
+        }
+        if let Some(seq) = w.value(b"seq") {
+            if seq != *n {
+                errors.push(format!(
+                    "sample {i} ({} pid {}): seq {seq}, expected {}",
+                    s.name, s.pid, *n
+                ));
+            }
+        }
+        *n += 1;
+    }
+    if errors.is_empty() {
+        Ok(counts)
+    } else {
+        errors.truncate(50);
+        Err(errors.join("\n"))
+    }
+}
+
+/// One sample reduced to chosen fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub tracepoint: String,
+    /// The EventHeader event name; `-` if none, white space as `_`.
+    pub event: String,
+    pub pid: u32,
+    pub tid: u32,
+    /// The top-level 4-byte fields asked for, as unsigned numbers.
+    pub values: Vec<Option<u32>>,
+}
+
+impl Row {
+    /// `TRACEPOINT EVENT PID TID V...`, `-` for a missing value.
+    pub fn line(&self) -> String {
+        let mut line = format!(
+            "{} {} {} {}",
+            self.tracepoint, self.event, self.pid, self.tid
+        );
+        for v in &self.values {
+            match v {
+                Some(v) => write!(line, " {v}").unwrap(),
+                None => line.push_str(" -"),
+            }
+        }
+        line
+    }
+}
+
+/// Decodes every user_events sample (each must be clean EventHeader) and
+/// returns one row per sample, in time order, with the values of `fields`.
+pub fn fields(perf: &Path, fields: &[&str]) -> Result<Vec<Row>, String> {
+    let samples = read_samples(perf)?;
+    let mut ctx = td::EventHeaderEnumeratorContext::new();
+    let mut errors = Vec::new();
+    let mut rows = Vec::with_capacity(samples.len());
+    for (i, s) in samples.iter().enumerate() {
+        let w = match walk(&mut ctx, &s.name, &s.data) {
+            Ok(w) => w,
+            Err(e) => {
+                errors.push(format!("sample {i} ({}): {e}", s.name));
+                continue;
+            }
+        };
+        // One word per column: an empty name is "-", white space becomes "_".
+        let event: String = if w.event.is_empty() {
+            "-".into()
+        } else {
+            w.event
+                .chars()
+                .map(|c| if c.is_whitespace() { '_' } else { c })
+                .collect()
+        };
+        rows.push(Row {
+            tracepoint: s.name.clone(),
+            event,
+            pid: s.pid,
+            tid: s.tid,
+            values: fields.iter().map(|f| w.value(f.as_bytes())).collect(),
+        });
+    }
+    if errors.is_empty() {
+        Ok(rows)
+    } else {
+        errors.truncate(50);
+        Err(errors.join("\n"))
+    }
+}
