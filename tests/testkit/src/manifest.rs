@@ -227,14 +227,12 @@ pub fn program(name: &str) -> &'static Program {
 // The programs
 // ---------------------------------------------------------------------------
 
-const C11: &[Standard] = &[Standard {
-    c: "c11",
-    cxx: "c++17",
-}];
-const GNU11: &[Standard] = &[Standard {
-    c: "gnu11",
-    cxx: "c++17",
-}];
+const fn std(c: &'static str, cxx: &'static str) -> Standard {
+    Standard { c, cxx }
+}
+
+const C11: &[Standard] = &[std("c11", "c++17")];
+const GNU11: &[Standard] = &[std("gnu11", "c++17")];
 
 /// A C11 program linked to the shared library, built with every compiler,
 /// with no runs: the base the entries below start from.
@@ -275,6 +273,20 @@ const KERNEL: Program = Program {
 
 const SELF_CHECK: VmCheck = VmCheck::SelfCheck { perf_summary: None };
 
+/// A VM run without arguments or environment: the base of the VM runs below.
+const VM: VmRun = VmRun {
+    name: "",
+    args: &[],
+    env: &[],
+    check: SELF_CHECK,
+};
+
+/// The permission rows: `tests/kernel/perm.sh T_PERM MODE`.
+const PERM: VmCheck = VmCheck::Script {
+    script: "tests/kernel/perm.sh",
+    judge: None,
+};
+
 /// Every C/C++ test program. The VM suite runs their `vm` runs in this
 /// order: the benchmark last, because it leaves its tracepoint enabled.
 pub static PROGRAMS: &[Program] = &[
@@ -291,13 +303,13 @@ pub static PROGRAMS: &[Program] = &[
         vm: &[VmRun {
             name: "basic_program",
             args: &["{path:uev_raw}", "{results}"],
-            env: &[],
             check: VmCheck::SelfCheck {
                 perf_summary: Some((
                     "basic",
                     "perf toggled both words; EBADF when disabled; no kernel updates after unregister",
                 )),
             },
+            ..VM
         }],
         ..KERNEL
     },
@@ -307,8 +319,8 @@ pub static PROGRAMS: &[Program] = &[
         vm: &[VmRun {
             name: "coexist",
             args: &["{path:uev_raw}"],
-            env: &[],
             check: SELF_CHECK,
+            ..VM
         }],
         ..KERNEL
     },
@@ -318,8 +330,8 @@ pub static PROGRAMS: &[Program] = &[
         vm: &[VmRun {
             name: "replay",
             args: &["{reference}"],
-            env: &[],
             check: VmCheck::Identity { reference: true },
+            ..VM
         }],
         ..KERNEL
     },
@@ -329,11 +341,11 @@ pub static PROGRAMS: &[Program] = &[
         vm: &[VmRun {
             name: "fork",
             args: &[],
-            env: &[],
             check: VmCheck::Summary {
                 detail: "child events carry the child's pid",
                 instances: 1,
             },
+            ..VM
         }],
         ..KERNEL
     },
@@ -343,11 +355,11 @@ pub static PROGRAMS: &[Program] = &[
         vm: &[VmRun {
             name: "multi",
             args: &["500"],
-            env: &[],
             check: VmCheck::Summary {
                 detail: "two writer processes on one tracepoint",
                 instances: 2,
             },
+            ..VM
         }],
         ..KERNEL
     },
@@ -357,11 +369,11 @@ pub static PROGRAMS: &[Program] = &[
         vm: &[VmRun {
             name: "many",
             args: &[],
-            env: &[],
             check: VmCheck::Summary {
                 detail: "50 level/keyword tracepoints, all enabled",
                 instances: 1,
             },
+            ..VM
         }],
         ..KERNEL
     },
@@ -375,29 +387,20 @@ pub static PROGRAMS: &[Program] = &[
             VmRun {
                 name: "perm_denied",
                 args: &["denied"],
-                env: &[],
-                check: VmCheck::Script {
-                    script: "tests/kernel/perm.sh",
-                    judge: None,
-                },
+                check: PERM,
+                ..VM
             },
             VmRun {
                 name: "perm_granted",
                 args: &["granted"],
-                env: &[],
-                check: VmCheck::Script {
-                    script: "tests/kernel/perm.sh",
-                    judge: None,
-                },
+                check: PERM,
+                ..VM
             },
             VmRun {
                 name: "suid",
                 args: &["suid"],
-                env: &[],
-                check: VmCheck::Script {
-                    script: "tests/kernel/perm.sh",
-                    judge: None,
-                },
+                check: PERM,
+                ..VM
             },
         ],
         ..KERNEL
@@ -408,14 +411,8 @@ pub static PROGRAMS: &[Program] = &[
         name: "abi_layout",
         sources: &["c-tests/core/abi_layout.c"],
         standards: &[
-            Standard {
-                c: "c11",
-                cxx: "c++17",
-            },
-            Standard {
-                c: "c++17",
-                cxx: "c++17",
-            },
+            std("c11", "c++17"),
+            std("c++17", "c++17"),
         ],
         runs: &[Run {
             name: "table",
@@ -485,18 +482,9 @@ pub static PROGRAMS: &[Program] = &[
             "c-tests/tracelogging/tl_cpp.cpp",
         ],
         standards: &[
-            Standard {
-                c: "c11",
-                cxx: "c++17",
-            },
-            Standard {
-                c: "gnu11",
-                cxx: "c++11",
-            },
-            Standard {
-                c: "gnu17",
-                cxx: "c++20",
-            },
+            std("c11", "c++17"),
+            std("gnu11", "c++11"),
+            std("gnu17", "c++20"),
         ],
         runs: &[
             Run {
@@ -518,8 +506,8 @@ pub static PROGRAMS: &[Program] = &[
         vm: &[VmRun {
             name: "tracelogging",
             args: &["reference"],
-            env: &[],
             check: VmCheck::Identity { reference: false },
+            ..VM
         }],
         ..BASE
     },
@@ -576,13 +564,13 @@ pub static PROGRAMS: &[Program] = &[
         vm: &[VmRun {
             name: "stress",
             args: &["10", "kernel", "500"],
-            env: &[],
             check: VmCheck::Fields {
                 names: &["HardStress_L5K1", "HardStress_L4K2", "HardStressAlt_L4K2"],
                 perf_opts: &["-m", "4M"],
                 fields: &["a", "b", "c"],
                 check: checks::stress,
             },
+            ..VM
         }],
         ..BASE
     },
@@ -715,11 +703,11 @@ pub static PROGRAMS: &[Program] = &[
         vm: &[VmRun {
             name: "bench",
             args: &["{path:floor}"],
-            env: &[],
             check: VmCheck::Script {
                 script: "tests/kernel/bench.sh",
                 judge: Some(checks::bench),
             },
+            ..VM
         }],
         ..BASE
     },
