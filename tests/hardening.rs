@@ -14,8 +14,7 @@ use std::process::Command;
 use support::errno::*;
 use support::{number as value, words as line_values, Record, Toolchain};
 
-/// The toolchains that build the tests' programs; clang (when installed)
-/// runs the stress test.
+/// The toolchain of the stress test: clang when installed, else gcc.
 fn last_toolchain() -> Toolchain {
     *support::toolchains().last().unwrap()
 }
