@@ -24,7 +24,6 @@ bash scripts/front-door.sh
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
-cargo fmt --manifest-path tests/kernel/verify/Cargo.toml -- --check
 cargo fmt --manifest-path fuzz/Cargo.toml -- --check
 
 step "cargo clippy"

@@ -1,8 +1,8 @@
 //! Keeps the benchmarks from rotting and guards the one property that is a
 //! pass/fail matter: a disabled `TraceLoggingWrite` is a load and a branch.
 //!
-//! Builds `benches/c/bench.c` (public API only) with each available C
-//! compiler at -O2 and counts its instructions under callgrind by the
+//! Builds `benches/c/bench.c` (public API only; the manifest's `bench`) with
+//! each available C compiler, optimized flavour (-O2), and counts its instructions under callgrind by the
 //! iteration-difference method of `benches/run-callgrind.sh` (small N): the
 //! disabled 5-field event must cost at most 10 instructions per iteration
 //! including the loop. An enabled event is measured too, so a broken
@@ -13,21 +13,15 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
+
+use support::Flavour;
 
 /// The bound on the disabled path, instructions per loop iteration.
 const DISABLED_MAX: f64 = 10.0;
 /// Iterations of the short run; the long run does twice as many.
 const N: u32 = 1000;
-
-fn valgrind_available() -> bool {
-    Command::new("valgrind")
-        .arg("--version")
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
-}
 
 /// Total Ir of `exe mode n` under callgrind, in capture mode to `capture`.
 fn total_ir(exe: &Path, mode: &str, n: u32, capture: &Path, out: &Path) -> u64 {
@@ -77,34 +71,25 @@ fn per_iteration(exe: &Path, mode: &str, dir: &Path) -> f64 {
 #[test]
 fn disabled_event_is_branch_only() {
     if !support::optional(
-        valgrind_available(),
+        testkit::available("valgrind"),
         "REQUIRE_VALGRIND",
         "valgrind (bench_smoke)",
     ) {
         return;
     }
-    let source: PathBuf = support::root().join("benches/c/bench.c");
-    let dir = support::temp_dir();
     for tc in support::toolchains() {
-        let exe = dir.path().join(format!("bench-{}", tc.cc));
-        support::build(
-            tc.cc,
-            "gnu11",
-            std::slice::from_ref(&source),
-            &exe,
-            &["-O2"],
-        );
-
-        let disabled = per_iteration(&exe, "disabled", dir.path());
-        let enabled = per_iteration(&exe, "enabled5", dir.path());
+        let dir = support::temp_dir();
+        let build = support::build_flavour("bench", tc, Flavour::Optimized);
+        let exe = &build.exe;
+        let disabled = per_iteration(exe, "disabled", dir.path());
+        let enabled = per_iteration(exe, "enabled5", dir.path());
         eprintln!(
             "{}: disabled {disabled:.2} instr/iteration, enabled 5-field {enabled:.2} (capture mode)",
             tc.cc
         );
 
         // The enabled run wrote every event: 2N + 1 per run, two runs.
-        let records =
-            support::read_capture(&dir.path().join(format!("bench-{}.enabled5.cap", tc.cc)));
+        let records = support::read_capture(&dir.path().join("bench.enabled5.cap"));
         assert_eq!(
             records.len() as u32,
             3 * N + 2,

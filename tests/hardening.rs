@@ -1,6 +1,6 @@
 //! Hardening tests (issue 7): stress, fork, dlopen/dlclose and the bad-input
-//! table, driving the C programs of `c-tests/hardening/` in capture mode and
-//! checking their captures record by record.
+//! table, driving the C programs of `c-tests/hardening/` (built from the
+//! manifest) in capture mode and checking their captures record by record.
 //!
 //! Knobs: `HARDENING_STRESS_SECONDS` (default 3; CI sets 30),
 //! `HARDENING_STRESS_RATE` (writes per second per writer and event, default
@@ -9,87 +9,14 @@
 mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-use support::Record;
+use support::errno::*;
+use support::{number as value, words as line_values, Record, Toolchain};
 
-const EINVAL: i32 = 22;
-const EBADF: i32 = 9;
-const E2BIG: i32 = 7;
-const EALREADY: i32 = 114;
-const ENOENT: i32 = 2;
-const EACCES: i32 = 13;
-const EOPNOTSUPP: i32 = 95;
-const EMFILE: i32 = 24;
-const ENOSPC: i32 = 28;
-const EFBIG: i32 = 27;
-const EISDIR: i32 = 21;
-const EROFS: i32 = 30;
-
-// ---------------------------------------------------------------------------
-// Building and running
-// ---------------------------------------------------------------------------
-
-/// Compiles `c-tests/hardening/<source>` with `cc` into `out` (C11, the
-/// strict warning flags), linked to the library.
-fn compile(cc: &str, source: &str, out: &Path, extra: &[&str]) {
-    support::build(
-        cc,
-        "c11",
-        &[support::c_test(&format!("hardening/{source}"))],
-        out,
-        extra,
-    );
-}
-
-fn program(dir: &Path, cc: &str, name: &str) -> PathBuf {
-    let out = dir.join(format!("{name}-{cc}"));
-    compile(cc, &format!("{name}.c"), &out, &[]);
-    out
-}
-
-fn stdout_of(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-/// Runs `exe` in capture mode into a fresh file; returns stdout and records.
-fn run_captured(exe: &Path, capture: &Path, args: &[&str]) -> (String, Vec<Record>) {
-    let _ = std::fs::remove_file(capture);
-    let output = support::run_capture(exe, capture, args);
-    let records = if capture.exists() {
-        support::read_capture(capture)
-    } else {
-        Vec::new()
-    };
-    (stdout_of(&output), records)
-}
-
-/// Runs `exe` without a capture file; panics unless it exits 0. Returns
-/// its standard output.
-fn run_plain(exe: &Path, args: &[&str]) -> String {
-    stdout_of(&support::run_plain(exe, args))
-}
-
-/// The words after `key` on the line starting with `key `.
-fn line_values<'a>(stdout: &'a str, key: &str) -> Vec<&'a str> {
-    let prefix = format!("{key} ");
-    let line = stdout
-        .lines()
-        .find(|l| l.starts_with(&prefix))
-        .unwrap_or_else(|| panic!("no line {key:?} in:\n{stdout}"));
-    line[prefix.len()..].split_whitespace().collect()
-}
-
-fn value(stdout: &str, key: &str) -> i64 {
-    line_values(stdout, key)[0].parse().unwrap()
-}
-
-fn env_number(name: &str, default: f64) -> f64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+/// The toolchain of the stress test: clang when installed, else gcc.
+fn last_toolchain() -> Toolchain {
+    *support::toolchains().last().unwrap()
 }
 
 // ---------------------------------------------------------------------------
@@ -143,25 +70,25 @@ fn decode3(r: &Record) -> Event3 {
 
 #[test]
 fn stress_every_successful_write_lands_exactly_once() {
-    let seconds = env_number("HARDENING_STRESS_SECONDS", 3.0);
-    let rate = env_number("HARDENING_STRESS_RATE", 2000.0) as u64;
-    let dir = support::temp_dir();
-    let cc = support::toolchains().last().unwrap().cc;
-    let exe = program(dir.path(), cc, "stress");
-    let capture = dir.path().join("stress.dat");
+    // {stress_seconds} capture {stress_rate}: HARDENING_STRESS_SECONDS,
+    // HARDENING_STRESS_RATE.
+    let vars = testkit::run::Vars::cargo();
+    let build = support::build("stress", last_toolchain());
     let start = std::time::Instant::now();
-    let (seconds_arg, rate_arg) = (seconds.to_string(), rate.to_string());
-    let (stdout, records) = run_captured(&exe, &capture, &[&seconds_arg, "capture", &rate_arg]);
+    let ran = build.run("capture");
     let elapsed = start.elapsed().as_secs_f64();
-    let bytes = std::fs::metadata(&capture).map(|m| m.len()).unwrap_or(0);
-    let _ = std::fs::remove_file(&capture);
+    let (stdout, records) = (&ran.stdout, &ran.records);
+    let bytes: usize = records
+        .iter()
+        .map(|r| 4 + r.name.len() + 1 + r.event.len())
+        .sum();
 
     // Count the records per kind.
     let mut stable: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
     let mut churn: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
     let mut transient = 0u64;
     let mut raw = 0u64;
-    for r in &records {
+    for r in records {
         if r.name == "HardStressRaw" {
             assert_eq!(r.event.len(), 4, "raw payload");
             raw += 1;
@@ -206,7 +133,7 @@ fn stress_every_successful_write_lands_exactly_once() {
 
     let mut total = 0u64;
     for w in 0..8u32 {
-        let v = line_values(&stdout, &format!("writer {w}"));
+        let v = line_values(stdout, &format!("writer {w}"));
         let stable_ok: u64 = v[1].parse().unwrap();
         let churn_ok: u64 = v[3].parse().unwrap();
         let seqs = stable.remove(&w).unwrap_or_default();
@@ -224,43 +151,40 @@ fn stress_every_successful_write_lands_exactly_once() {
         stable.is_empty() && churn.is_empty(),
         "records of unknown writers"
     );
-    let b = line_values(&stdout, "churnerB cycles");
+    let b = line_values(stdout, "churnerB cycles");
     let transient_ok: u64 = b[2].parse().unwrap();
     let raw_ok: u64 = b[4].parse().unwrap();
     assert_eq!(transient, transient_ok, "transient records");
     assert_eq!(raw, raw_ok, "raw records");
     total += transient_ok + raw_ok;
-    assert_eq!(value(&stdout, "total_ok") as u64, total);
-    assert_eq!(
-        records.len() as u64,
-        total,
-        "every successful write landed once"
-    );
+    // With the per-kind counts above, every record is one successful write.
+    assert_eq!(value(stdout, "total_ok") as u64, total);
     let ebadf: u64 = (0..8)
         .map(|w| {
-            line_values(&stdout, &format!("writer {w}"))[5]
+            line_values(stdout, &format!("writer {w}"))[5]
                 .parse::<u64>()
                 .unwrap()
         })
         .sum();
     println!(
-        "stress: 8 writers + 2 churners, {seconds} s (ran {elapsed:.1} s), rate {rate}/s: \
+        "stress ({}): 8 writers + 2 churners, {} s (ran {elapsed:.1} s), rate {}/s: \
          {} records landed = {total} successful writes ({bytes} bytes), {ebadf} churn writes \
          EBADF, churner A {} cycles, churner B {} cycles",
+        build.label,
+        vars.stress_seconds,
+        vars.stress_rate,
         records.len(),
-        value(&stdout, "churnerA cycles"),
+        value(stdout, "churnerA cycles"),
         b[0]
     );
 }
 
 #[test]
 fn stress_without_user_events_is_a_safe_no_op() {
-    let dir = support::temp_dir();
-    let exe = program(dir.path(), "gcc", "stress");
-    let stdout = run_plain(&exe, &["0.5", "any"]);
-    let open = line_values(&stdout, "open");
+    let ran = support::build("stress", Toolchain::GCC).run("nokernel");
+    let open = ran.words("open");
     assert_ne!(open[0], "0", "open without user_events succeeded?");
-    assert_eq!(value(&stdout, "total_ok"), 0);
+    assert_eq!(ran.number("total_ok"), 0);
 }
 
 // ---------------------------------------------------------------------------
@@ -269,16 +193,14 @@ fn stress_without_user_events_is_a_safe_no_op() {
 
 #[test]
 fn fork_keeps_the_provider_working_in_parent_and_child() {
-    for tc in support::toolchains() {
-        let dir = support::temp_dir();
-        let exe = program(dir.path(), tc.cc, "fork");
-        let capture = dir.path().join("fork.dat");
-        let (stdout, records) = run_captured(&exe, &capture, &["capture"]);
-        let parent = value(&stdout, "parent") as u32;
-        let child = value(&stdout, "child") as u32;
+    for build in support::builds("fork") {
+        let ran = build.run("capture");
+        let stdout = &ran.stdout;
+        let parent = ran.number("parent") as u32;
+        let child = ran.number("child") as u32;
         assert!(stdout.contains("fdcheck ok"), "{stdout}");
         assert!(stdout.contains("done"), "{stdout}");
-        let events: Vec<Event3> = records.iter().map(decode3).collect();
+        let events: Vec<Event3> = ran.records.iter().map(decode3).collect();
         let of = |pid: u32, c: u32| -> Vec<u32> {
             events
                 .iter()
@@ -302,7 +224,7 @@ fn fork_keeps_the_provider_working_in_parent_and_child() {
         }
         println!(
             "fork ({}): parent {parent}, child {child}, {} events",
-            tc.cc,
+            build.label,
             events.len()
         );
     }
@@ -310,12 +232,10 @@ fn fork_keeps_the_provider_working_in_parent_and_child() {
 
 #[test]
 fn fork_while_another_thread_holds_the_library_lock() {
-    let dir = support::temp_dir();
-    let exe = program(dir.path(), "gcc", "fork");
-    let capture = dir.path().join("fork-busy.dat");
-    let (stdout, records) = run_captured(&exe, &capture, &["capture", "busy"]);
-    assert_eq!(line_values(&stdout, "busy forks"), ["200", "hung", "0"]);
-    let children = records
+    let ran = support::build("fork", Toolchain::GCC).run("busy");
+    assert_eq!(ran.words("busy forks"), ["200", "hung", "0"]);
+    let children = ran
+        .records
         .iter()
         .map(decode3)
         .filter(|e| e.c == 4 && e.tracepoint == "HardFork_L5K2")
@@ -327,30 +247,14 @@ fn fork_while_another_thread_holds_the_library_lock() {
 // dlopen / dlclose
 // ---------------------------------------------------------------------------
 
-fn build_dl(dir: &Path, cc: &str) -> (PathBuf, PathBuf, PathBuf) {
-    let lib = dir.join(format!("libdlprov-{cc}.so"));
-    let forget = dir.join(format!("libdlforget-{cc}.so"));
-    compile(cc, "dlprov.c", &lib, &["-fPIC", "-shared"]);
-    compile(
-        cc,
-        "dlprov.c",
-        &forget,
-        &["-fPIC", "-shared", "-DHARDENING_FORGET"],
-    );
-    (program(dir, cc, "dlclose_loop"), lib, forget)
-}
-
 #[test]
 fn dlopen_dlclose_1000_times_with_the_tracepoint_enabled() {
-    for tc in support::toolchains() {
-        let dir = support::temp_dir();
-        let (exe, lib, forget) = build_dl(dir.path(), tc.cc);
-        for (library, extra) in [(&lib, None), (&forget, Some("forget"))] {
-            let capture = dir.path().join("dl.dat");
-            let mut args = vec![library.to_str().unwrap(), "1000", "capture"];
-            args.extend(extra);
-            let (stdout, records) = run_captured(&exe, &capture, &args);
-            let v = line_values(&stdout, "rounds");
+    for build in support::builds("dlclose_loop") {
+        // {path:dlprov} 1000 capture, {path:dlforget} 1000 capture forget
+        for (mode, forget) in [("capture", false), ("forget", true)] {
+            let ran = build.run(mode);
+            let (stdout, records) = (&ran.stdout, &ran.records);
+            let v = ran.words("rounds");
             assert_eq!(v[0], "1000");
             assert_eq!(v[2], v[3], "descriptors grew: {stdout}");
             let loops: Vec<&Record> = records.iter().filter(|r| r.name == "HardDl_L5K1").collect();
@@ -360,7 +264,7 @@ fn dlopen_dlclose_1000_times_with_the_tracepoint_enabled() {
                 let tail = &r.event[r.event.len() - 4..];
                 assert_eq!(u32::from_ne_bytes(tail.try_into().unwrap()), i as u32);
             }
-            if extra.is_some() {
+            if forget {
                 assert!(stdout.contains("after-forget ok"), "{stdout}");
                 assert_eq!(records.len(), 1001);
                 assert_eq!(records[1000].name, "HardDlAfter_L5K1");
@@ -368,13 +272,8 @@ fn dlopen_dlclose_1000_times_with_the_tracepoint_enabled() {
                 assert_eq!(records.len(), 1000);
             }
             println!(
-                "dlclose ({}{}): 1000 rounds, fds {} -> {}, rss {} -> {} KiB",
-                tc.cc,
-                extra.map(|e| format!(", {e}")).unwrap_or_default(),
-                v[2],
-                v[3],
-                v[5],
-                v[6]
+                "dlclose ({}, {mode}): 1000 rounds, fds {} -> {}, rss {} -> {} KiB",
+                build.label, v[2], v[3], v[5], v[6]
             );
         }
     }
@@ -403,13 +302,11 @@ fn cases(stdout: &str) -> BTreeMap<String, i32> {
 
 #[test]
 fn bad_input_table_in_capture_mode() {
-    for tc in support::toolchains() {
-        let dir = support::temp_dir();
-        let exe = program(dir.path(), tc.cc, "badinput");
-        let capture = dir.path().join("bad.dat");
-        let (stdout, records) = run_captured(&exe, &capture, &["capture"]);
+    for build in support::builds("badinput") {
+        let ran = build.run("capture");
+        let (stdout, records) = (&ran.stdout, &ran.records);
         assert!(stdout.contains("\ndone\n"), "{stdout}");
-        let got = cases(&stdout);
+        let got = cases(stdout);
         // The table of the README's "Bad input" table (the program checks each as well).
         let expected: &[(&str, i32)] = &[
             ("null-provider-open", EINVAL),
@@ -481,15 +378,15 @@ fn bad_input_table_in_capture_mode() {
         ];
         let expected: BTreeMap<String, i32> =
             expected.iter().map(|(k, v)| (k.to_string(), *v)).collect();
-        assert_eq!(got, expected, "{} cases", tc.cc);
+        assert_eq!(got, expected, "{} cases", build.label);
 
         // Exactly the events that should land, nothing from failed calls.
         let names: Vec<(String, Option<String>, usize)> = records
             .iter()
             .map(|r| (r.name.clone(), support::event_name(&r.event), r.event.len()))
             .collect();
+        // 234 + 21 = 255 characters: the longest tracepoint name.
         let at_limit = format!("{}_LffKffffffffffffffff", "N".repeat(234));
-        assert_eq!(at_limit.len(), 255);
         let meta_len = |name: &str| 8 + 4 + name.len() + 1 + 9;
         let want: Vec<(String, Option<String>, usize)> = vec![
             (
@@ -527,7 +424,7 @@ fn bad_input_table_in_capture_mode() {
         assert!(payload.iter().enumerate().all(|(i, &b)| b == i as u8));
         println!(
             "bad input ({}): {} cases, {} records",
-            tc.cc,
+            build.label,
             got.len(),
             records.len()
         );
@@ -536,28 +433,24 @@ fn bad_input_table_in_capture_mode() {
 
 #[test]
 fn bad_input_without_user_events() {
-    let dir = support::temp_dir();
-    let exe = program(dir.path(), "gcc", "badinput");
-    let stdout = run_plain(&exe, &["nokernel"]);
-    assert_eq!(value(&stdout, "exhausted-open-errno"), EMFILE as i64);
-    let open = value(&stdout, "open-errno") as i32;
+    let ran = support::build("badinput", Toolchain::GCC).run("nokernel");
+    assert_eq!(ran.number("exhausted-open-errno"), EMFILE as i64);
+    let open = ran.number("open-errno") as i32;
     assert!(
         [EOPNOTSUPP, ENOENT, EACCES, EMFILE].contains(&open),
         "open without user_events: errno {open}"
     );
-    assert!(stdout.contains("done"));
+    assert!(ran.stdout.contains("done"));
 }
 
 /// A user_events_data open that failed for lack of descriptors must not be
 /// remembered for the life of the process.
 #[test]
 fn fd_exhaustion_is_not_remembered() {
-    let dir = support::temp_dir();
-    let exe = program(dir.path(), "gcc", "badinput");
-    let stdout = run_plain(&exe, &["nokernel"]);
-    assert_eq!(value(&stdout, "exhausted-open-errno"), EMFILE as i64);
+    let ran = support::build("badinput", Toolchain::GCC).run("nokernel");
+    assert_eq!(ran.number("exhausted-open-errno"), EMFILE as i64);
     assert_ne!(
-        value(&stdout, "open-errno"),
+        ran.number("open-errno"),
         EMFILE as i64,
         "after descriptors were freed, open still fails with EMFILE"
     );
@@ -565,23 +458,21 @@ fn fd_exhaustion_is_not_remembered() {
 
 #[test]
 fn capture_file_errors() {
-    let dir = support::temp_dir();
-    let exe = program(dir.path(), "gcc", "badinput");
-    let missing = dir.path().join("no/such/dir/cap.dat");
-    let stdout = run_plain(&exe, &["setfile", missing.to_str().unwrap()]);
-    assert_eq!(value(&stdout, "setfile-errno"), ENOENT as i64);
-    let stdout = run_plain(&exe, &["setfile", dir.path().to_str().unwrap()]);
-    assert_eq!(value(&stdout, "setfile-errno"), EISDIR as i64);
+    let build = support::build("badinput", Toolchain::GCC);
+    // setfile {dir}/no/such/dir/cap.dat, setfile {dir}
+    let ran = build.run("setfile-missing");
+    assert_eq!(ran.number("setfile-errno"), ENOENT as i64);
+    let ran = build.run("setfile-dir");
+    assert_eq!(ran.number("setfile-errno"), EISDIR as i64);
 
-    // A full device.
-    let stdout = run_plain(&exe, &["writefail", "/dev/full"]);
-    assert_eq!(value(&stdout, "write-errno"), ENOSPC as i64);
+    // A full device: writefail /dev/full.
+    let ran = build.run("full");
+    assert_eq!(ran.number("write-errno"), ENOSPC as i64);
 
-    // A short write: the record that crosses RLIMIT_FSIZE.
-    let capture = dir.path().join("fsize.dat");
-    let stdout = run_plain(&exe, &["fsize", capture.to_str().unwrap()]);
-    assert_eq!(line_values(&stdout, "fsize-errno"), ["0", "28", "27"]);
-    let bytes = std::fs::read(&capture).unwrap();
+    // A short write: the record that crosses RLIMIT_FSIZE (fsize {dir}/fsize.dat).
+    let ran = build.run("fsize");
+    assert_eq!(ran.words("fsize-errno"), ["0", "28", "27"]);
+    let bytes = std::fs::read(ran.dir.path().join("fsize.dat")).unwrap();
     assert_eq!(bytes.len(), 100);
     // The first record is whole; the torn one after it is what a short
     // write leaves behind (documented in the README's "Bad input" table).
@@ -589,14 +480,16 @@ fn capture_file_errors() {
     assert_eq!(first, 4 + "HardBadFull".len() + 1 + 40);
     let records = support::parse_capture(&bytes[..first]);
     assert_eq!(records[0].name, "HardBadFull");
-    let _ = (ENOSPC, EFBIG);
 
-    // Descriptor exhaustion while selecting the capture file, then recovery.
-    let capture = dir.path().join("fd.dat");
-    let stdout = run_plain(&exe, &["fdexhaust", capture.to_str().unwrap()]);
-    assert_eq!(value(&stdout, "exhausted-setfile-errno"), EMFILE as i64);
-    assert!(stdout.contains("recovered ok"));
-    assert_eq!(support::read_capture(&capture).len(), 1);
+    // Descriptor exhaustion while selecting the capture file, then recovery
+    // (fdexhaust {dir}/fd.dat).
+    let ran = build.run("fdexhaust");
+    assert_eq!(ran.number("exhausted-setfile-errno"), EMFILE as i64);
+    assert!(ran.stdout.contains("recovered ok"));
+    assert_eq!(
+        support::read_capture(&ran.dir.path().join("fd.dat")).len(),
+        1
+    );
 }
 
 /// A read-only and a full filesystem, each a tmpfs mounted in a private
@@ -604,8 +497,6 @@ fn capture_file_errors() {
 /// possible, unless `REQUIRE_UNSHARE=1` (set by `scripts/test.sh`).
 #[test]
 fn capture_file_on_read_only_and_full_filesystems() {
-    let dir = support::temp_dir();
-    let exe = program(dir.path(), "gcc", "badinput");
     let probe = Command::new("unshare")
         .args(["-m", "true"])
         .output()
@@ -618,6 +509,8 @@ fn capture_file_on_read_only_and_full_filesystems() {
     ) {
         return;
     }
+    let build = support::build("badinput", Toolchain::GCC);
+    let dir = support::temp_dir();
     let mnt = dir.path().join("mnt");
     std::fs::create_dir(&mnt).unwrap();
     let script = format!(
@@ -626,14 +519,14 @@ fn capture_file_on_read_only_and_full_filesystems() {
          dd if=/dev/zero of='{m}/fill' bs=4k count=64 2>/dev/null || true; \
          '{exe}' writefail '{m}/cap.dat'",
         m = mnt.display(),
-        exe = exe.display()
+        exe = build.exe.display()
     );
     let output = Command::new("unshare")
         .args(["-m", "sh", "-c", &script])
         .env_remove("TRACEPOINT_CAPTURE_FILE")
         .output()
         .unwrap();
-    let stdout = stdout_of(&output);
+    let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
         "{stdout}{}",

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Builds the C benchmark programs: bench (the library through the public
-# TraceLogging API) and floor (the same writev calls, no library).
+# Builds the C benchmark programs as the test-program manifest describes them
+# (tests/testkit/src/manifest.rs: -std=gnu11 -O2, the strict warning flags):
+# bench (the library through the public TraceLogging API) and floor (the same
+# writev calls, no library).
 #
 #   benches/c/build.sh [OUT_DIR [LIB_DIR]]
 #
 # OUT_DIR defaults to <repo>/target/bench-c; LIB_DIR (where
 # libeventheader_tracepoint.so is) to <repo>/target/release, which is built
-# with `cargo build --release` if LIB_DIR is not given. CC defaults to gcc.
+# with `cargo build --release` if LIB_DIR is not given. CC: gcc (default) or
+# clang.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
@@ -18,9 +21,6 @@ else
     cargo build --release --quiet --manifest-path "$REPO/Cargo.toml"
 fi
 [ -r "$LIB/libeventheader_tracepoint.so" ] || { echo "build.sh: no $LIB/libeventheader_tracepoint.so" >&2; exit 1; }
-CC=${CC:-gcc}
-CFLAGS=(-std=gnu11 -O2 -g -Wall -Wextra -Werror)
-mkdir -p "$OUT"
-"$CC" "${CFLAGS[@]}" -I"$REPO/include" -o "$OUT/bench" "$HERE/bench.c" \
-    -L"$LIB" -Wl,-rpath,"$LIB" -leventheader_tracepoint
-"$CC" "${CFLAGS[@]}" -o "$OUT/floor" "$HERE/floor.c"
+cargo build --quiet --locked --manifest-path "$REPO/Cargo.toml" -p testkit
+"$REPO/target/debug/testkit" build --flavour optimized --toolchain "${CC:-gcc}" --lib "$LIB" --out "$OUT" \
+    bench floor

@@ -1,21 +1,20 @@
-//! Shared helpers for the integration tests that build and run C/C++
-//! programs against the library: locating the built library, compiling with
-//! each available compiler, running in capture mode, and reading capture
-//! files (ours and the reference's).
-#![allow(dead_code)]
+//! What the cargo tests add to `testkit`: the library cargo built for this
+//! test run, the manifest's programs built once per test process against
+//! it, and runs that panic with the program's output when they fail.
+// Each test binary uses a part of this module.
+#![allow(dead_code, unused_imports)]
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::sync::{Arc, Mutex, OnceLock};
 
-/// The repository root.
-pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+pub use testkit::capture::{event_name, Record};
+pub use testkit::decode;
+pub use testkit::manifest::Flavour;
+pub use testkit::{include_dir, optional, repo_root as root, toolchains, Toolchain};
 
-/// `include/` of the repository.
-pub fn include_dir() -> PathBuf {
-    root().join("include")
-}
+use testkit::build::Config;
+use testkit::manifest::{self, Program};
 
 /// The directory holding the library cargo built for this test run. The
 /// test binary is `target/<profile>/deps/NAME`; `cargo test` puts the
@@ -38,211 +37,193 @@ pub fn lib_dir() -> PathBuf {
     found
 }
 
-/// `../shared/testdata/reference/` beside the repository.
-pub fn reference_dir() -> PathBuf {
-    root().join("../shared/testdata/reference")
+/// One build of a manifest program.
+#[derive(Clone, Debug)]
+pub struct Build {
+    pub program: &'static Program,
+    pub config: Config,
+    pub exe: PathBuf,
+    /// The program and how it was built, for messages.
+    pub label: String,
 }
 
-/// A C and C++ compiler pair.
-#[derive(Clone, Copy, Debug)]
-pub struct Toolchain {
-    pub cc: &'static str,
-    pub cxx: &'static str,
-}
-
-fn available(tool: &str) -> bool {
-    Command::new(tool)
-        .arg("--version")
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
-}
-
-/// Whether an optional capability of the machine is there. When it is not,
-/// the test fails if the environment variable `require` is set (as
-/// `scripts/test.sh` sets them all), and otherwise prints one line saying
-/// what is skipped and returns false.
-pub fn optional(have: bool, require: &str, what: &str) -> bool {
-    if !have {
-        assert!(
-            std::env::var_os(require).is_none(),
-            "{require} is set but {what} is not available"
-        );
-        eprintln!("SKIPPED: {what} is not available (set {require}=1 to fail instead)");
+/// Builds `program` in `config` once per test process (in
+/// `target/tmp/c-tests/CONFIG/`).
+fn build_once(program: &'static Program, config: Config) -> Build {
+    type Cell = Arc<OnceLock<PathBuf>>;
+    static BUILT: OnceLock<Mutex<HashMap<(&'static str, Config), Cell>>> = OnceLock::new();
+    let cell: Cell = BUILT
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap()
+        .entry((program.name, config))
+        .or_default()
+        .clone();
+    let exe = cell
+        .get_or_init(|| {
+            let out = Path::new(env!("CARGO_TARGET_TMPDIR"))
+                .join("c-tests")
+                .join(config.dir_name());
+            testkit::build::build(program, &config, &lib_dir(), &out)
+                .unwrap_or_else(|e| panic!("{e}"))
+        })
+        .clone();
+    Build {
+        program,
+        config,
+        exe,
+        label: format!("{} ({})", program.name, config.label(program)),
     }
-    have
 }
 
-/// gcc always; clang too when installed (CI installs it). Set
-/// `REQUIRE_CLANG=1` to make a missing clang an error instead of a skip.
-pub fn toolchains() -> Vec<Toolchain> {
-    let mut out = vec![Toolchain {
-        cc: "gcc",
-        cxx: "g++",
-    }];
-    if optional(
-        available("clang") && available("clang++"),
-        "REQUIRE_CLANG",
-        "clang/clang++ (testing with gcc only)",
-    ) {
-        out.push(Toolchain {
-            cc: "clang",
-            cxx: "clang++",
-        });
-    }
-    out
+/// Program `name` built with `toolchain` in its first standard.
+pub fn build(name: &str, toolchain: Toolchain) -> Build {
+    build_flavour(name, toolchain, Flavour::Plain)
 }
 
-/// Warning flags every test program is built with.
-pub const STRICT: &[&str] = &["-Wall", "-Wextra", "-Werror"];
-
-/// Compiles and links `sources` into `out` with `compiler`, against
-/// `include/` and the shared library (with an rpath). Panics with the
-/// compiler's output on failure.
-pub fn build(compiler: &str, std: &str, sources: &[PathBuf], out: &Path, extra: &[&str]) {
-    let lib = lib_dir();
-    let mut cmd = Command::new(compiler);
-    cmd.arg(format!("-std={std}"))
-        .args(STRICT)
-        .arg("-g")
-        .arg("-I")
-        .arg(include_dir())
-        .args(extra)
-        .args(sources)
-        .arg("-o")
-        .arg(out)
-        .arg("-L")
-        .arg(&lib)
-        // DT_RPATH, not RUNPATH: it outranks the LD_LIBRARY_PATH cargo sets for
-        // tests, which may name a stale copy of the library in target/<profile>/.
-        .arg(format!("-Wl,--disable-new-dtags,-rpath,{}", lib.display()))
-        .arg("-leventheader_tracepoint")
-        .args(["-lpthread", "-ldl"]);
-    let output = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("running {compiler}: {e}"));
-    assert!(
-        output.status.success(),
-        "{compiler} -std={std} failed for {sources:?}:\n{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+/// Program `name` built with `toolchain` in its first standard and
+/// `flavour`.
+pub fn build_flavour(name: &str, toolchain: Toolchain, flavour: Flavour) -> Build {
+    let program = manifest::program(name);
+    build_once(program, Config::first(program, toolchain, flavour))
 }
 
-/// The path of a source file in `c-tests/`.
-pub fn c_test(path: &str) -> PathBuf {
-    root().join("c-tests").join(path)
-}
-
-/// Runs `exe` with TRACEPOINT_CAPTURE_FILE=`capture` and `args`; panics
-/// unless it exits 0. Returns its output.
-pub fn run_capture(exe: &Path, capture: &Path, args: &[&str]) -> Output {
-    let mut cmd = Command::new(exe);
-    cmd.args(args).env("TRACEPOINT_CAPTURE_FILE", capture);
-    checked_output(cmd, exe, args)
-}
-
-/// Runs `exe` with `args` and no TRACEPOINT_CAPTURE_FILE in its environment;
-/// panics unless it exits 0. Returns its output.
-pub fn run_plain(exe: &Path, args: &[&str]) -> Output {
-    let mut cmd = Command::new(exe);
-    cmd.args(args).env_remove("TRACEPOINT_CAPTURE_FILE");
-    checked_output(cmd, exe, args)
-}
-
-fn checked_output(mut cmd: Command, exe: &Path, args: &[&str]) -> Output {
-    let output = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("running {}: {e}", exe.display()));
-    assert!(
-        output.status.success(),
-        "{} {args:?} failed ({}):\nstdout:\n{}\nstderr:\n{}",
-        exe.display(),
-        output.status,
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output
-}
-
-/// One record of a capture file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Record {
-    /// Tracepoint name, without the NUL.
-    pub name: String,
-    /// The event bytes (eventheader, extensions, payload).
-    pub event: Vec<u8>,
-}
-
-/// Parses a capture file's bytes; panics with the offset of the first
-/// malformed record.
-pub fn parse_capture(bytes: &[u8]) -> Vec<Record> {
-    let mut out = Vec::new();
-    let mut pos = 0;
-    while pos < bytes.len() {
-        assert!(
-            bytes.len() - pos >= 4,
-            "truncated record size at offset {pos}"
-        );
-        let size = u32::from_le_bytes(bytes[pos..pos + 4].try_into().unwrap()) as usize;
-        assert!(
-            size > 4 && pos + size <= bytes.len(),
-            "bad record size {size} at offset {pos} (file {} bytes)",
-            bytes.len()
-        );
-        let body = &bytes[pos + 4..pos + size];
-        let nul = body
+/// Every build of program `name` the manifest asks of the cargo tests (its
+/// compilers times its standards), compiled in parallel.
+pub fn builds(name: &str) -> Vec<Build> {
+    let program = manifest::program(name);
+    let configs = testkit::build::test_configs(program);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = configs
             .iter()
-            .position(|&b| b == 0)
-            .unwrap_or_else(|| panic!("record at offset {pos} has no NUL-terminated name"));
-        let name = std::str::from_utf8(&body[..nul])
-            .unwrap_or_else(|_| panic!("record at offset {pos}: name is not UTF-8"))
-            .to_string();
-        out.push(Record {
-            name,
-            event: body[nul + 1..].to_vec(),
-        });
-        pos += size;
-    }
-    out
+            .map(|&config| scope.spawn(move || build_once(program, config)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
 }
 
-/// Reads and parses a capture file.
+/// What a run printed and captured.
+pub struct Ran {
+    pub stdout: String,
+    pub stderr: String,
+    /// The capture file's records (none without a capture file).
+    pub records: Vec<Record>,
+    /// The run's scratch directory (`{dir}`), kept until this is dropped.
+    pub dir: tempfile::TempDir,
+}
+
+impl Ran {
+    /// The words after `key` on the first stdout line that starts with
+    /// `key `; panics if there is none.
+    pub fn words(&self, key: &str) -> Vec<&str> {
+        words(&self.stdout, key)
+    }
+
+    /// The first word after `key` as a number.
+    pub fn number(&self, key: &str) -> i64 {
+        number(&self.stdout, key)
+    }
+
+    /// Whether stdout has the line `line`.
+    pub fn has_line(&self, line: &str) -> bool {
+        self.stdout.lines().any(|l| l == line)
+    }
+}
+
+/// The words after `key` on the first line of `text` that starts with
+/// `key `; panics if there is none.
+pub fn words<'a>(text: &'a str, key: &str) -> Vec<&'a str> {
+    let prefix = format!("{key} ");
+    text.lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .unwrap_or_else(|| panic!("no line {key:?} in:\n{text}"))
+        .split_whitespace()
+        .collect()
+}
+
+/// The first word after `key` (see [`words`]) as a number.
+pub fn number(text: &str, key: &str) -> i64 {
+    let w = words(text, key);
+    w[0].parse()
+        .unwrap_or_else(|_| panic!("{key}: {:?} is not a number", w[0]))
+}
+
+impl Build {
+    /// Runs the manifest's run `mode` (the cargo tests' placeholder values,
+    /// see `testkit::run::Vars::cargo`); panics unless it exits 0.
+    pub fn run(&self, mode: &str) -> Ran {
+        let run = self.program.run(mode);
+        let dir = temp_dir();
+        let config = self.config;
+        let prepared = testkit::run::prepare(
+            &self.exe,
+            run,
+            dir.path(),
+            &testkit::run::Vars::cargo(),
+            &mut |name| Ok(build_once(manifest::program(name), config).exe),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let output = prepared
+            .command(&[])
+            .output()
+            .unwrap_or_else(|e| panic!("running {}: {e}", self.exe.display()));
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(
+            output.status.success(),
+            "{} run {mode} {:?} failed ({}):\nstdout:\n{stdout}\nstderr:\n{stderr}",
+            self.label,
+            prepared.argv,
+            output.status
+        );
+        let records = match &prepared.capture {
+            Some(path) if path.exists() => read_capture(path),
+            _ => Vec::new(),
+        };
+        Ran {
+            stdout,
+            stderr,
+            records,
+            dir,
+        }
+    }
+}
+
+/// Reads and parses a capture file; panics on a malformed one.
 pub fn read_capture(path: &Path) -> Vec<Record> {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
-    parse_capture(&bytes)
+    testkit::capture::read(path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Parses capture-file bytes; panics on a malformed record.
+pub fn parse_capture(bytes: &[u8]) -> Vec<Record> {
+    testkit::capture::parse(bytes).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The reference implementation's records
 /// (`EventHeaderInterceptorLE64.dat`, 374 events).
 pub fn reference_records() -> Vec<Record> {
-    read_capture(&reference_dir().join("EventHeaderInterceptorLE64.dat"))
-}
-
-/// The event name ("Provider:Event" style is the decoder's; here just the
-/// name) from an EventHeader event's metadata extension, if it has one.
-pub fn event_name(event: &[u8]) -> Option<String> {
-    if event.len() < 8 || event[0] & 0x04 == 0 {
-        return None;
-    }
-    let mut pos = 8;
-    loop {
-        let size = u16::from_le_bytes(event.get(pos..pos + 2)?.try_into().ok()?) as usize;
-        let kind = u16::from_le_bytes(event.get(pos + 2..pos + 4)?.try_into().ok()?);
-        let data = event.get(pos + 4..pos + 4 + size)?;
-        if kind & 0x7fff == 1 {
-            let nul = data.iter().position(|&b| b == 0)?;
-            let full = std::str::from_utf8(&data[..nul]).ok()?;
-            return Some(full.split(';').next().unwrap_or(full).to_string());
-        }
-        if kind & 0x8000 == 0 {
-            return None;
-        }
-        pos += 4 + size;
-    }
+    read_capture(&testkit::reference_capture())
 }
 
 /// A fresh temporary directory for one test.
 pub fn temp_dir() -> tempfile::TempDir {
     tempfile::tempdir().expect("tempdir")
+}
+
+/// errno values of Linux (x86_64 and the generic ABI).
+pub mod errno {
+    pub const E2BIG: i32 = 7;
+    pub const EBADF: i32 = 9;
+    pub const ENOENT: i32 = 2;
+    pub const EACCES: i32 = 13;
+    pub const EISDIR: i32 = 21;
+    pub const EINVAL: i32 = 22;
+    pub const EMFILE: i32 = 24;
+    pub const ENOSPC: i32 = 28;
+    pub const EROFS: i32 = 30;
+    pub const EOPNOTSUPP: i32 = 95;
+    pub const EALREADY: i32 = 114;
 }

@@ -4,10 +4,9 @@
  * handed to the library exactly as a caller would, one provider per
  * provider name/options and one tracepoint per tracepoint name.
  *
- *   t_replay FILE --names   print the distinct tracepoint names
- *   t_replay FILE           write every event (TRACEPOINT_CAPTURE_FILE selects capture mode);
- *                           with EHK_EXPECT_ENABLED=1 every tracepoint must be enabled at once
- *                           (perf is already recording).
+ *   t_replay FILE   write every event (TRACEPOINT_CAPTURE_FILE selects capture mode); with
+ *                   EHK_EXPECT_ENABLED=1 every tracepoint must be enabled at once (perf is
+ *                   already recording: the suite records the tracepoints of the capture-mode run).
  */
 #include "ehk_common.h"
 
@@ -192,18 +191,13 @@ int main(int argc, char **argv)
 {
     ehk_test = "replay";
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (argc < 2 || argc > 3 || (argc == 3 && strcmp(argv[2], "--names"))) {
-        fprintf(stderr, "usage: t_replay FILE [--names]\n");
+    if (argc != 2) {
+        fprintf(stderr, "usage: t_replay FILE\n");
         return 2;
     }
     int count = 0;
     struct rec *recs = read_records(argv[1], &count);
     REQUIRE(recs && count > 0, "cannot read records from %s", argv[1]);
-    if (argc == 3) {
-        for (int i = 0; i < g_tp_count; i++)
-            printf("%s\n", g_tps[i].name);
-        return 0;
-    }
     const char *expect = getenv("EHK_EXPECT_ENABLED");
     int expect_enabled = expect && !strcmp(expect, "1");
 

@@ -1,56 +1,43 @@
-//! ehkv: checks what the real-kernel suite recorded.
+//! perf.data files of the real-kernel suite: the user_events samples, decoded
+//! as EventHeader events, compared with capture files, counted, or reduced to
+//! chosen fields.
 //!
-//! Subcommands (exit status 0 = every check passed, 1 = a check failed, 2 = usage):
-//!
-//! - `names CAPTURE`: the distinct tracepoint names of a capture file, in order of first use.
-//! - `compare PERF CAPTURE [REFERENCE]`: every user_events sample of the perf.data file, in time
-//!   order, must carry exactly the bytes of the capture record at the same position (same
-//!   tracepoint name; only the kernel's zero padding to 8-byte alignment may follow), and both must
-//!   decode cleanly as EventHeader events. With REFERENCE, the capture file must also equal that
-//!   capture-format file record for record.
-//! - `summary PERF`: decodes every user_events sample (must be clean EventHeader), checks that a
-//!   top-level `pid` field equals the sample's pid and tid, that `seq` fields count 0,1,2,... per
-//!   (tracepoint, pid), and prints one line `NAME PID COUNT` per (tracepoint, pid), sorted.
-//! - `fields PERF FIELD...`: decodes every user_events sample (must be clean EventHeader) and
-//!   prints one line per sample, in time order: `NAME EVENT PID TID V...`, where EVENT is the
-//!   EventHeader event name (`-` if none, white space as `_`) and each V the value of the top-level 4-byte field FIELD as an
-//!   unsigned number, or `-` when the event has no such field.
-//!
-//! Every subcommand that reads perf.data fails when perf recorded that it lost samples
-//! (`PERF_RECORD_LOST`, `PERF_RECORD_LOST_SAMPLES`): counts would then be meaningless.
+//! Every reader fails when perf recorded that it lost samples
+//! (`PERF_RECORD_LOST`, `PERF_RECORD_LOST_SAMPLES`): counts would then be
+//! meaningless.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::process::ExitCode;
+use std::path::Path;
 
 use tracepoint_decode as td;
 use tracepoint_perf as tp;
 
+use crate::capture;
+
 const SYSTEM_PREFIX: &str = "user_events:";
 
-struct Record {
-    name: String,
-    data: Vec<u8>,
+/// One user_events sample.
+pub struct Sample {
+    /// The tracepoint name, without `user_events:`.
+    pub name: String,
+    pub pid: u32,
+    pub tid: u32,
+    pub time: u64,
+    pub data: Vec<u8>,
 }
 
-struct Sample {
-    name: String,
-    pid: u32,
-    tid: u32,
-    time: u64,
-    data: Vec<u8>,
-}
-
-/// What walking an event found: its EventHeader event name and its top-level 4-byte fields.
+/// What walking an event found: its EventHeader event name and its top-level
+/// 4-byte fields.
 #[derive(Default)]
-struct Walk {
-    event: String,
-    values: Vec<(Vec<u8>, u32)>,
-    items: u32,
+pub struct Walk {
+    pub event: String,
+    pub values: Vec<(Vec<u8>, u32)>,
 }
 
 impl Walk {
-    fn value(&self, name: &[u8]) -> Option<u32> {
+    /// The value of the top-level 4-byte field `name`.
+    pub fn value(&self, name: &[u8]) -> Option<u32> {
         self.values
             .iter()
             .find(|(n, _)| n.as_slice() == name)
@@ -58,47 +45,23 @@ impl Walk {
     }
 }
 
-fn read_capture(path: &str) -> Result<Vec<Record>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-    let mut out = Vec::new();
-    let mut pos = 0usize;
-    while pos < bytes.len() {
-        if bytes.len() - pos < 4 {
-            return Err(format!("{path}: truncated record size at offset {pos}"));
-        }
-        let size = u32::from_le_bytes(bytes[pos..pos + 4].try_into().unwrap()) as usize;
-        if size < 5 || size > bytes.len() - pos {
-            return Err(format!("{path}: bad record size {size} at offset {pos}"));
-        }
-        let rec = &bytes[pos + 4..pos + size];
-        let nul = rec
-            .iter()
-            .position(|&b| b == 0)
-            .ok_or_else(|| format!("{path}: record at offset {pos} has no NUL-terminated name"))?;
-        let name = std::str::from_utf8(&rec[..nul])
-            .map_err(|_| format!("{path}: record at offset {pos}: name is not UTF-8"))?;
-        out.push(Record {
-            name: name.to_string(),
-            data: rec[nul + 1..].to_vec(),
-        });
-        pos += size;
-    }
-    Ok(out)
-}
-
-/// All samples of the user_events system, in time order. Fails on any sample that cannot be
-/// attributed (missing metadata) and when perf lost samples, since that would make counts
-/// meaningless.
-fn read_perf(path: &str) -> Result<Vec<Sample>, String> {
+/// All samples of the user_events system, in time order. Fails on any sample
+/// that cannot be attributed (missing metadata), on a tracepoint whose format
+/// is not the EventHeader layout, and when perf lost samples.
+pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
+    let shown = path.display();
     let mut reader = tp::PerfDataFileReader::new();
+    let utf8 = path
+        .to_str()
+        .ok_or_else(|| format!("{shown}: not a UTF-8 path"))?;
     reader
-        .open_file(path, tp::PerfDataFileEventOrder::Time)
-        .map_err(|e| format!("{path}: open: {e}"))?;
+        .open_file(utf8, tp::PerfDataFileEventOrder::Time)
+        .map_err(|e| format!("{shown}: open: {e}"))?;
     let mut out = Vec::new();
     let mut lost = 0u64;
     loop {
         match reader.move_next_event() {
-            Err(e) => return Err(format!("{path}: read event: {e}")),
+            Err(e) => return Err(format!("{shown}: read event: {e}")),
             Ok(false) => break,
             Ok(true) => {}
         }
@@ -123,17 +86,17 @@ fn read_perf(path: &str) -> Result<Vec<Sample>, String> {
         }
         let info = reader
             .get_sample_event_info(&event)
-            .map_err(|e| format!("{path}: sample without usable metadata: {e}"))?;
+            .map_err(|e| format!("{shown}: sample without usable metadata: {e}"))?;
         let full = info.name();
         let Some(name) = full.strip_prefix(SYSTEM_PREFIX) else {
             continue;
         };
         let format = info
             .format()
-            .ok_or_else(|| format!("{path}: sample {full} has no tracefs format"))?;
+            .ok_or_else(|| format!("{shown}: sample {full} has no tracefs format"))?;
         if format.decoding_style() != td::PerfEventDecodingStyle::EventHeader {
             return Err(format!(
-                "{path}: {full}: tracefs format is not the EventHeader layout"
+                "{shown}: {full}: tracefs format is not the EventHeader layout"
             ));
         }
         out.push(Sample {
@@ -146,7 +109,7 @@ fn read_perf(path: &str) -> Result<Vec<Sample>, String> {
     }
     if lost != 0 {
         return Err(format!(
-            "{path}: perf lost {lost} samples ({} recorded): its buffers overflowed",
+            "{shown}: perf lost {lost} samples ({} recorded): its buffers overflowed",
             out.len()
         ));
     }
@@ -154,7 +117,7 @@ fn read_perf(path: &str) -> Result<Vec<Sample>, String> {
 }
 
 /// Decodes one event completely; Err describes the first problem.
-fn walk(
+pub fn walk(
     ctx: &mut td::EventHeaderEnumeratorContext,
     name: &str,
     data: &[u8],
@@ -174,7 +137,6 @@ fn walk(
     };
     let mut depth = 0i32;
     while e.move_next() {
-        w.items += 1;
         match e.state() {
             td::EventHeaderEnumeratorState::StructBegin
             | td::EventHeaderEnumeratorState::ArrayBegin => depth += 1,
@@ -196,9 +158,10 @@ fn walk(
     Ok(w)
 }
 
-/// The decoder refuses events without a metadata extension (they need an external manifest).
-/// Such an event is still well formed when its header is valid, its level matches the
-/// tracepoint name and its extension chain (if any) is intact and holds no metadata.
+/// The decoder refuses events without a metadata extension (they need an
+/// external manifest). Such an event is still well formed when its header is
+/// valid, its level matches the tracepoint name and its extension chain (if
+/// any) is intact and holds no metadata.
 fn check_no_metadata(name: &str, data: &[u8]) -> Result<Walk, String> {
     let bad = |why: &str| Err(format!("not an EventHeader event: {why}"));
     if data.len() < 8 {
@@ -243,40 +206,65 @@ fn hex(bytes: &[u8]) -> String {
     s
 }
 
-fn cmd_names(capture: &str) -> Result<(), String> {
-    let recs = read_capture(capture)?;
-    let mut seen = std::collections::HashSet::new();
-    for r in &recs {
-        if seen.insert(r.name.clone()) {
-            println!("{}", r.name);
-        }
-    }
-    Ok(())
+/// The outcome of [`compare`].
+pub struct Comparison {
+    pub samples: usize,
+    pub records: usize,
+    pub identical: usize,
+    pub with_reference: bool,
+    /// Empty when every check held.
+    pub errors: Vec<String>,
 }
 
-fn cmd_compare(perf: &str, capture: &str, reference: Option<&str>) -> Result<(), String> {
-    let samples = read_perf(perf)?;
-    let recs = read_capture(capture)?;
+impl Comparison {
+    /// `compare: N perf samples, M capture records, K byte-identical[, capture == reference]`.
+    pub fn summary(&self) -> String {
+        format!(
+            "compare: {} perf samples, {} capture records, {} byte-identical{}",
+            self.samples,
+            self.records,
+            self.identical,
+            if self.with_reference {
+                ", capture == reference"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
+/// Every user_events sample of `perf`, in time order, must carry exactly the
+/// bytes of the capture record at the same position (same tracepoint name;
+/// only the kernel's zero padding to 8-byte alignment may follow), and both
+/// must decode cleanly as EventHeader events. With `reference`, the capture
+/// file must also equal that capture-format file record for record.
+pub fn compare(
+    perf: &Path,
+    capture: &Path,
+    reference: Option<&Path>,
+) -> Result<Comparison, String> {
+    let samples = read_samples(perf)?;
+    let recs = capture::read(capture)?;
     let mut ctx = td::EventHeaderEnumeratorContext::new();
     let mut errors = Vec::new();
     if let Some(reference) = reference {
-        let refs = read_capture(reference)?;
+        let refs = capture::read(reference)?;
         if refs.len() != recs.len() {
             errors.push(format!(
                 "capture has {} records, reference {} has {}",
                 recs.len(),
-                reference,
+                reference.display(),
                 refs.len()
             ));
         }
         for (i, (c, r)) in recs.iter().zip(refs.iter()).enumerate() {
-            if c.name != r.name || c.data != r.data {
+            if c != r {
                 errors.push(format!(
                     "capture record {i} differs from the reference: {} {} vs {} {}",
                     c.name,
-                    hex(&c.data),
+                    hex(&c.event),
                     r.name,
-                    hex(&r.data)
+                    hex(&r.event)
                 ));
             }
         }
@@ -295,16 +283,16 @@ fn cmd_compare(perf: &str, capture: &str, reference: Option<&str>) -> Result<(),
             errors.push(format!("sample {i}: time order broken"));
         }
         last_time = s.time;
-        if let Err(e) = walk(&mut ctx, &r.name, &r.data) {
+        if let Err(e) = walk(&mut ctx, &r.name, &r.event) {
             errors.push(format!("capture record {i} ({}): {e}", r.name));
         }
         if let Err(e) = walk(&mut ctx, &s.name, &s.data) {
             errors.push(format!("perf sample {i} ({}): {e}", s.name));
         }
-        let pad_ok = s.data.len() >= r.data.len()
-            && s.data.len() - r.data.len() < 8
-            && s.data[r.data.len()..].iter().all(|&b| b == 0);
-        if s.name == r.name && pad_ok && s.data[..r.data.len()] == r.data[..] {
+        let pad_ok = s.data.len() >= r.event.len()
+            && s.data.len() - r.event.len() < 8
+            && s.data[r.event.len()..].iter().all(|&b| b == 0);
+        if s.name == r.name && pad_ok && s.data[..r.event.len()] == r.event[..] {
             identical += 1;
         } else if errors.len() < 20 {
             errors.push(format!(
@@ -312,33 +300,29 @@ fn cmd_compare(perf: &str, capture: &str, reference: Option<&str>) -> Result<(),
                 s.name,
                 hex(&s.data),
                 r.name,
-                hex(&r.data)
+                hex(&r.event)
             ));
         }
     }
-    println!(
-        "compare: {} perf samples, {} capture records, {} byte-identical{}",
-        samples.len(),
-        recs.len(),
-        identical,
-        if reference.is_some() {
-            ", capture == reference"
-        } else {
-            ""
-        }
-    );
-    if errors.is_empty() && identical == recs.len() && !recs.is_empty() {
-        Ok(())
-    } else {
-        if recs.is_empty() {
-            errors.push("capture file has no records".into());
-        }
-        Err(errors.join("\n"))
+    // Every mismatch above left an error (the first 20 with their bytes).
+    if recs.is_empty() {
+        errors.push("capture file has no records".into());
     }
+    Ok(Comparison {
+        samples: samples.len(),
+        records: recs.len(),
+        identical,
+        with_reference: reference.is_some(),
+        errors,
+    })
 }
 
-fn cmd_summary(perf: &str) -> Result<(), String> {
-    let samples = read_perf(perf)?;
+/// Decodes every user_events sample (each must be clean EventHeader), checks
+/// that a top-level `pid` field equals the sample's pid and tid and that
+/// `seq` fields count 0, 1, 2, ... per (tracepoint, pid); returns the number
+/// of samples per (tracepoint, pid), sorted.
+pub fn summary(perf: &Path) -> Result<BTreeMap<(String, u32), u32>, String> {
+    let samples = read_samples(perf)?;
     let mut ctx = td::EventHeaderEnumeratorContext::new();
     let mut errors = Vec::new();
     let mut counts: BTreeMap<(String, u32), u32> = BTreeMap::new();
@@ -369,24 +353,50 @@ fn cmd_summary(perf: &str) -> Result<(), String> {
         }
         *n += 1;
     }
-    for ((name, pid), n) in &counts {
-        println!("{name} {pid} {n}");
-    }
     if errors.is_empty() {
-        Ok(())
+        Ok(counts)
     } else {
         errors.truncate(50);
         Err(errors.join("\n"))
     }
 }
 
-fn cmd_fields(perf: &str, fields: &[&str]) -> Result<(), String> {
-    use std::io::Write as _;
-    let samples = read_perf(perf)?;
+/// One sample reduced to chosen fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub tracepoint: String,
+    /// The EventHeader event name; `-` if none, white space as `_`.
+    pub event: String,
+    pub pid: u32,
+    pub tid: u32,
+    /// The top-level 4-byte fields asked for, as unsigned numbers.
+    pub values: Vec<Option<u32>>,
+}
+
+impl Row {
+    /// `TRACEPOINT EVENT PID TID V...`, `-` for a missing value.
+    pub fn line(&self) -> String {
+        let mut line = format!(
+            "{} {} {} {}",
+            self.tracepoint, self.event, self.pid, self.tid
+        );
+        for v in &self.values {
+            match v {
+                Some(v) => write!(line, " {v}").unwrap(),
+                None => line.push_str(" -"),
+            }
+        }
+        line
+    }
+}
+
+/// Decodes every user_events sample (each must be clean EventHeader) and
+/// returns one row per sample, in time order, with the values of `fields`.
+pub fn fields(perf: &Path, fields: &[&str]) -> Result<Vec<Row>, String> {
+    let samples = read_samples(perf)?;
     let mut ctx = td::EventHeaderEnumeratorContext::new();
     let mut errors = Vec::new();
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut rows = Vec::with_capacity(samples.len());
     for (i, s) in samples.iter().enumerate() {
         let w = match walk(&mut ctx, &s.name, &s.data) {
             Ok(w) => w,
@@ -404,46 +414,18 @@ fn cmd_fields(perf: &str, fields: &[&str]) -> Result<(), String> {
                 .map(|c| if c.is_whitespace() { '_' } else { c })
                 .collect()
         };
-        let mut line = format!("{} {} {} {}", s.name, event, s.pid, s.tid);
-        for f in fields {
-            match w.value(f.as_bytes()) {
-                Some(v) => write!(line, " {v}").unwrap(),
-                None => line.push_str(" -"),
-            }
-        }
-        writeln!(out, "{line}").map_err(|e| format!("stdout: {e}"))?;
+        rows.push(Row {
+            tracepoint: s.name.clone(),
+            event,
+            pid: s.pid,
+            tid: s.tid,
+            values: fields.iter().map(|f| w.value(f.as_bytes())).collect(),
+        });
     }
-    out.flush().map_err(|e| format!("stdout: {e}"))?;
     if errors.is_empty() {
-        Ok(())
+        Ok(rows)
     } else {
         errors.truncate(50);
         Err(errors.join("\n"))
-    }
-}
-
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let result = match args.as_slice() {
-        ["names", capture] => cmd_names(capture),
-        ["compare", perf, capture] => cmd_compare(perf, capture, None),
-        ["compare", perf, capture, reference] => cmd_compare(perf, capture, Some(reference)),
-        ["summary", perf] => cmd_summary(perf),
-        ["fields", perf, fields @ ..] => cmd_fields(perf, fields),
-        _ => {
-            eprintln!(
-                "usage: ehkv names CAPTURE | compare PERF CAPTURE [REFERENCE] | summary PERF \
-                 | fields PERF FIELD..."
-            );
-            return ExitCode::from(2);
-        }
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("ehkv: FAIL\n{e}");
-            ExitCode::FAILURE
-        }
     }
 }

@@ -1,0 +1,322 @@
+//! Compiling and linking a manifest program for one configuration (toolchain,
+//! standard, flavour) against a library directory.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::manifest::{Compilers, Flavour, Link, Output, Program, Standard};
+use crate::Toolchain;
+
+/// Warning flags every test program is built with.
+pub const STRICT: &[&str] = &["-Wall", "-Wextra", "-Werror"];
+
+/// One way to build a program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Config {
+    pub toolchain: Toolchain,
+    pub standard: Standard,
+    pub flavour: Flavour,
+}
+
+impl Config {
+    /// `program`'s first standard: the configuration of the sanitizer,
+    /// benchmark and VM builds.
+    pub fn first(program: &Program, toolchain: Toolchain, flavour: Flavour) -> Config {
+        Config {
+            toolchain,
+            standard: program.standards[0],
+            flavour,
+        }
+    }
+
+    /// A directory name unique to the configuration.
+    pub fn dir_name(&self) -> String {
+        format!(
+            "{}-{}-{}-{}",
+            self.toolchain.cc,
+            self.standard.c,
+            self.standard.cxx,
+            self.flavour.name()
+        )
+    }
+
+    /// How the program was built, for messages: compilers and the standards
+    /// that apply to its sources.
+    pub fn label(&self, program: &Program) -> String {
+        let c_as_cxx = is_cxx_standard(self.standard.c);
+        let mut compilers: Vec<&str> = Vec::new();
+        let mut standards: Vec<&str> = Vec::new();
+        if program.sources.iter().any(|s| !is_cxx_source(s)) {
+            compilers.push(if c_as_cxx {
+                self.toolchain.cxx
+            } else {
+                self.toolchain.cc
+            });
+            standards.push(self.standard.c);
+        }
+        if program.sources.iter().any(|s| is_cxx_source(s)) {
+            if !compilers.contains(&self.toolchain.cxx) {
+                compilers.push(self.toolchain.cxx);
+            }
+            if !standards.contains(&self.standard.cxx) {
+                standards.push(self.standard.cxx);
+            }
+        }
+        let standards: Vec<String> = standards.iter().map(|s| format!("-std={s}")).collect();
+        let mut out = format!("{} {}", compilers.join("+"), standards.join(" "));
+        if self.flavour != Flavour::Plain {
+            out.push_str(&format!(" ({})", self.flavour.name()));
+        }
+        out
+    }
+}
+
+/// The configurations the cargo tests build `program` in: its compilers
+/// times its standards, plain flavour.
+pub fn test_configs(program: &Program) -> Vec<Config> {
+    let toolchains = match program.compilers {
+        Compilers::All => crate::toolchains(),
+        Compilers::Gcc => vec![Toolchain::GCC],
+    };
+    toolchains
+        .into_iter()
+        .flat_map(|toolchain| {
+            program.standards.iter().map(move |&standard| Config {
+                toolchain,
+                standard,
+                flavour: Flavour::Plain,
+            })
+        })
+        .collect()
+}
+
+fn is_cxx_source(path: &str) -> bool {
+    path.ends_with(".cpp")
+}
+
+fn is_cxx_standard(std: &str) -> bool {
+    std.starts_with("c++") || std.starts_with("gnu++")
+}
+
+/// Compiler flags of a flavour (also given to the link).
+pub fn flavour_flags(flavour: Flavour) -> &'static [&'static str] {
+    match flavour {
+        Flavour::Plain => &[],
+        Flavour::Asan => &[
+            "-O1",
+            "-fno-omit-frame-pointer",
+            "-fsanitize=address,undefined",
+            "-fno-sanitize-recover=all",
+        ],
+        Flavour::Tsan => &["-O1", "-fno-omit-frame-pointer", "-fsanitize=thread"],
+        Flavour::Valgrind => &["-O1", "-fno-omit-frame-pointer", "-gdwarf-4"],
+        Flavour::Optimized => &["-O2"],
+    }
+}
+
+/// Builds `program` in `config` into `out_dir` against the library in
+/// `lib_dir`; returns the path of the build. Dependencies (`{path:NAME}`)
+/// are not built here.
+pub fn build(
+    program: &Program,
+    config: &Config,
+    lib_dir: &Path,
+    out_dir: &Path,
+) -> Result<PathBuf, String> {
+    let root = crate::repo_root();
+    std::fs::create_dir_all(out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
+    let out = out_dir.join(program.file_name());
+    let label = format!("{} ({})", program.name, config.label(program));
+    let lib_file = |ext: &str| {
+        let path = lib_dir.join(format!("libeventheader_tracepoint.{ext}"));
+        if path.is_file() {
+            Ok(path)
+        } else {
+            Err(format!("{label}: no {}", path.display()))
+        }
+    };
+    let mut link: Vec<OsString> = Vec::new();
+    if program.output == Output::SharedLibrary {
+        link.push("-shared".into());
+    }
+    match program.link {
+        Link::Shared => {
+            lib_file("so")?;
+            link.push("-L".into());
+            link.push(lib_dir.into());
+            // DT_RPATH, not RUNPATH: it outranks the LD_LIBRARY_PATH cargo sets
+            // for tests, which may name a stale copy of the library.
+            link.push(format!("-Wl,--disable-new-dtags,-rpath,{}", lib_dir.display()).into());
+            link.push("-leventheader_tracepoint".into());
+        }
+        Link::Static => {
+            link.push(lib_file("a")?.into());
+            link.push("-lm".into());
+        }
+        Link::None => {}
+    }
+    link.extend(["-lpthread".into(), "-ldl".into()]);
+
+    let c_as_cxx = is_cxx_standard(config.standard.c);
+    let any_cxx = c_as_cxx || program.sources.iter().any(|s| is_cxx_source(s));
+    let tc = config.toolchain;
+    let compile_flags = |std: &str| -> Vec<OsString> {
+        let mut v: Vec<OsString> = vec![format!("-std={std}").into()];
+        v.extend(STRICT.iter().map(OsString::from));
+        v.push("-g".into());
+        v.push("-I".into());
+        v.push(crate::include_dir().into());
+        v.extend(flavour_flags(config.flavour).iter().map(OsString::from));
+        v.extend(program.flags.iter().map(OsString::from));
+        if program.output == Output::SharedLibrary {
+            v.push("-fPIC".into());
+        }
+        v
+    };
+    // (compiler, standard, "-x c++" needed) of a source.
+    let language = |src: &str| {
+        if is_cxx_source(src) {
+            (tc.cxx, config.standard.cxx, false)
+        } else if c_as_cxx {
+            (tc.cxx, config.standard.c, true)
+        } else {
+            (tc.cc, config.standard.c, false)
+        }
+    };
+
+    if let [source] = program.sources {
+        // One source: compile and link in one step.
+        let (compiler, std, as_cxx) = language(source);
+        let mut args = compile_flags(std);
+        if as_cxx {
+            args.extend(["-x".into(), "c++".into()]);
+        }
+        args.push(root.join(source).into());
+        if as_cxx {
+            args.extend(["-x".into(), "none".into()]);
+        }
+        args.extend(["-o".into(), out.clone().into()]);
+        args.extend(link);
+        compile(compiler, &args, &label)?;
+        return Ok(out);
+    }
+
+    let obj_dir = out_dir.join(format!(".obj-{}", program.name));
+    std::fs::create_dir_all(&obj_dir).map_err(|e| format!("{}: {e}", obj_dir.display()))?;
+    let mut objects: Vec<OsString> = Vec::new();
+    for source in program.sources {
+        let (compiler, std, as_cxx) = language(source);
+        let name = Path::new(source).file_name().expect("source file name");
+        let obj = obj_dir.join(format!("{}.o", name.to_string_lossy()));
+        let mut args = compile_flags(std);
+        if as_cxx {
+            args.extend(["-x".into(), "c++".into()]);
+        }
+        args.extend(["-c".into(), root.join(source).into()]);
+        if as_cxx {
+            args.extend(["-x".into(), "none".into()]);
+        }
+        args.extend(["-o".into(), obj.clone().into()]);
+        compile(compiler, &args, &label)?;
+        objects.push(obj.into());
+    }
+    let mut args = objects;
+    args.extend(flavour_flags(config.flavour).iter().map(OsString::from));
+    args.extend(["-o".into(), out.clone().into()]);
+    args.extend(link);
+    compile(if any_cxx { tc.cxx } else { tc.cc }, &args, &label)?;
+    Ok(out)
+}
+
+/// Runs a compiler; Err with its command line and output if it fails.
+fn compile(compiler: &str, args: &[OsString], label: &str) -> Result<(), String> {
+    let output = Command::new(compiler)
+        .args(args)
+        .output()
+        .map_err(|e| format!("{label}: running {compiler}: {e}"))?;
+    if output.status.success() {
+        return Ok(());
+    }
+    let line: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    Err(format!(
+        "{label}: {compiler} {} failed:\n{}{}",
+        line.join(" "),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    ))
+}
+
+/// Compiles `source` with `compiler -std=STD -fsyntax-only` and the strict
+/// warning flags against `include/`; returns whether it compiled and what
+/// the compiler printed on stderr.
+pub fn check_syntax(compiler: &str, std: &str, source: &Path) -> (bool, String) {
+    let output = Command::new(compiler)
+        .arg(format!("-std={std}"))
+        .args(STRICT)
+        .arg("-fsyntax-only")
+        .arg("-I")
+        .arg(crate::include_dir())
+        .arg(source)
+        .output()
+        .unwrap_or_else(|e| panic!("running {compiler}: {e}"));
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// Builds every (program, configuration) of `jobs` into `out_dir` on as
+/// many threads as the machine has cores; Err lists every failed build.
+pub fn build_many(
+    jobs: &[(&Program, Config)],
+    lib_dir: &Path,
+    out_dir: &Path,
+) -> Result<(), String> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let errors: Vec<String> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.min(jobs.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut errors = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some((program, config)) = jobs.get(i) else {
+                            break errors;
+                        };
+                        if let Err(e) = build(program, config, lib_dir, out_dir) {
+                            errors.push(e);
+                        }
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("build thread"))
+            .collect()
+    });
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("\n"))
+    }
+}
+
+/// `programs` and every program they name with `{path:NAME}`, in manifest
+/// order.
+pub fn with_dependencies(programs: &[&'static Program]) -> Vec<&'static Program> {
+    let mut wanted: Vec<&str> = Vec::new();
+    for p in programs {
+        wanted.push(p.name);
+        wanted.extend(p.dependencies().iter().map(|d| d.name));
+    }
+    crate::manifest::PROGRAMS
+        .iter()
+        .filter(|p| wanted.contains(&p.name))
+        .collect()
+}

@@ -1,0 +1,133 @@
+//! testkit: the C/C++ test programs described once and built, run and judged
+//! from that description.
+//!
+//! - [`manifest`]: every test program — sources, standards, compilers,
+//!   linkage, host run modes (cargo tests, sanitizers) and VM runs;
+//! - [`build`]: compiles a program for a toolchain, standard and flavour
+//!   (plain, ASan+UBSan, TSan, valgrind, optimized) against a library
+//!   directory;
+//! - [`run`]: prepares a run of a build (arguments, environment, capture
+//!   file);
+//! - [`capture`]: capture files; [`decode`]: EventHeader events as text for
+//!   tests; [`perf`]: perf.data files; [`checks`]: the VM suite's checks of
+//!   recorded samples;
+//! - [`sanitize`], [`kernel`]: what the `testkit` binary's `sanitize`,
+//!   `kernel-plan` and `kernel-judge` do.
+//!
+//! Users: the cargo tests (`tests/*.rs`, through `tests/support`),
+//! `tests/sanitizers.sh`, `tests/kernel/run.sh` and `guest.sh`, and
+//! `benches/c/build.sh`. `cargo run -p testkit -- help` lists the commands.
+//!
+//! # How to add a test program
+//!
+//! Add one [`manifest::Program`] entry to [`manifest::PROGRAMS`]: its
+//! sources (C and C++ mixed), standards, compilers, linkage, and its runs —
+//! host modes by name (arguments, environment, capture file or not; every
+//! sanitizer flavour runs them unless the run says why not) and VM runs with
+//! how they are judged (self-checking, perf byte identity against capture
+//! mode, perf counts against the program's expectation file, perf fields
+//! judged by a check in [`checks`], or a guest script). A cargo test then
+//! gets its builds with `support::builds("NAME")` and runs a mode with
+//! `build.run("MODE")`; the sanitizer and VM suites pick the new runs up
+//! without further changes. A genuinely new kind of VM check is one function
+//! in [`checks`].
+
+pub mod build;
+pub mod capture;
+pub mod checks;
+pub mod decode;
+pub mod kernel;
+pub mod manifest;
+pub mod perf;
+pub mod run;
+pub mod sanitize;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = here.join("../..");
+    root.canonicalize().unwrap_or(root)
+}
+
+/// `include/` of the repository.
+pub fn include_dir() -> PathBuf {
+    repo_root().join("include")
+}
+
+/// The reference implementation's capture file of its test suite (374
+/// events): `../shared/testdata/reference/EventHeaderInterceptorLE64.dat`
+/// beside the repository.
+pub fn reference_capture() -> PathBuf {
+    repo_root().join("../shared/testdata/reference/EventHeaderInterceptorLE64.dat")
+}
+
+/// A C and C++ compiler pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Toolchain {
+    pub cc: &'static str,
+    pub cxx: &'static str,
+}
+
+impl Toolchain {
+    pub const GCC: Toolchain = Toolchain {
+        cc: "gcc",
+        cxx: "g++",
+    };
+    pub const CLANG: Toolchain = Toolchain {
+        cc: "clang",
+        cxx: "clang++",
+    };
+
+    /// The toolchain whose C compiler is `cc` (`gcc` or `clang`).
+    pub fn by_cc(cc: &str) -> Option<Toolchain> {
+        [Toolchain::GCC, Toolchain::CLANG]
+            .into_iter()
+            .find(|t| t.cc == cc)
+    }
+}
+
+/// Whether `tool --version` runs.
+pub fn available(tool: &str) -> bool {
+    Command::new(tool)
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+/// Whether an optional capability of the machine is there. When it is not,
+/// this panics if the environment variable `require` is set (as
+/// `scripts/test.sh` sets them all), and otherwise prints one line saying
+/// what is skipped and returns false.
+pub fn optional(have: bool, require: &str, what: &str) -> bool {
+    if !have {
+        assert!(
+            std::env::var_os(require).is_none(),
+            "{require} is set but {what} is not available"
+        );
+        eprintln!("SKIPPED: {what} is not available (set {require}=1 to fail instead)");
+    }
+    have
+}
+
+/// Whether clang and clang++ are installed; when not, a panic with
+/// `REQUIRE_CLANG` set, else one line saying what `without` means.
+pub fn clang_available(without: &str) -> bool {
+    static HAVE: OnceLock<bool> = OnceLock::new();
+    let have = *HAVE.get_or_init(|| available("clang") && available("clang++"));
+    optional(have, "REQUIRE_CLANG", &format!("clang/clang++ ({without})"))
+}
+
+/// gcc always; clang too when installed (`REQUIRE_CLANG=1` makes a missing
+/// clang an error instead of a skip).
+pub fn toolchains() -> Vec<Toolchain> {
+    let mut out = vec![Toolchain::GCC];
+    if clang_available("testing with gcc only") {
+        out.push(Toolchain::CLANG);
+    }
+    out
+}

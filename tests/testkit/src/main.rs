@@ -1,0 +1,216 @@
+//! `testkit`: the shell side's entry to the test-program manifest.
+//! Exit status: 0 = done / every check passed, 1 = a check or build failed,
+//! 2 = usage.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use testkit::build::{self, Config};
+use testkit::manifest::{self, Flavour, Program};
+use testkit::{capture, kernel, perf, sanitize, Toolchain};
+
+const USAGE: &str = "\
+usage: testkit COMMAND ...
+  build --lib DIR --out DIR [--flavour F] [--toolchain gcc|clang] (--vm | PROGRAM...)
+        builds programs of the manifest (their first standard; default flavour
+        optimized, toolchain gcc); --vm: every program the VM suite needs
+  sanitize [--lib DIR] [--out DIR] FLAVOUR...
+        asan, tsan, valgrind: build and run every host run of the flavour
+        (defaults: target/release, target/sanitizers)
+  kernel-plan --bin DIR --reference FILE
+        the VM suite's plan (tests/kernel/guest.sh executes it)
+  kernel-judge --reference FILE RESULTS
+        the VM suite's verdicts from the guest's results directory
+  names CAPTURE               distinct tracepoint names of a capture file
+  compare PERF CAPTURE [REFERENCE]
+                              perf samples byte-identical to capture records
+  summary PERF                NAME PID COUNT per (tracepoint, pid)
+  fields PERF FIELD...        NAME EVENT PID TID VALUES... per sample";
+
+/// Parsed `--key value` options and the remaining words.
+struct Args {
+    options: Vec<(String, String)>,
+    flags: Vec<String>,
+    words: Vec<String>,
+}
+
+fn parse(args: &[String], with_value: &[&str]) -> Result<Args, String> {
+    let mut out = Args {
+        options: Vec::new(),
+        flags: Vec::new(),
+        words: Vec::new(),
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if with_value.contains(&a.as_str()) {
+            let v = it.next().ok_or_else(|| format!("{a} needs a value"))?;
+            out.options.push((a.clone(), v.clone()));
+        } else if a.starts_with("--") {
+            out.flags.push(a.clone());
+        } else {
+            out.words.push(a.clone());
+        }
+    }
+    Ok(out)
+}
+
+impl Args {
+    fn get(&self, key: &str) -> Option<&str> {
+        self.options
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn path(&self, key: &str) -> Result<PathBuf, String> {
+        self.get(key)
+            .map(PathBuf::from)
+            .ok_or_else(|| format!("{key} is required"))
+    }
+}
+
+fn cmd_build(args: &[String]) -> Result<bool, String> {
+    let a = parse(args, &["--lib", "--out", "--flavour", "--toolchain"])?;
+    let flavour = match a.get("--flavour") {
+        Some(f) => Flavour::from_name(f).ok_or_else(|| format!("unknown flavour {f}"))?,
+        None => Flavour::Optimized,
+    };
+    let tc = a.get("--toolchain").unwrap_or("gcc");
+    let toolchain = Toolchain::by_cc(tc).ok_or_else(|| format!("unknown toolchain {tc}"))?;
+    let programs: Vec<&'static Program> = if a.flags.iter().any(|f| f == "--vm") {
+        kernel::programs()
+    } else if a.words.is_empty() {
+        return Err("name the programs, or --vm".into());
+    } else {
+        let named: Vec<&'static Program> =
+            a.words.iter().map(|n| find(n)).collect::<Result<_, _>>()?;
+        build::with_dependencies(&named)
+    };
+    let jobs: Vec<(&Program, Config)> = programs
+        .iter()
+        .map(|&p| (p, Config::first(p, toolchain, flavour)))
+        .collect();
+    build::build_many(&jobs, &a.path("--lib")?, &a.path("--out")?)?;
+    Ok(true)
+}
+
+fn find(name: &str) -> Result<&'static Program, String> {
+    manifest::PROGRAMS
+        .iter()
+        .find(|p| p.name == name)
+        .ok_or_else(|| format!("no program {name} in the manifest"))
+}
+
+fn cmd_sanitize(args: &[String]) -> Result<bool, String> {
+    let a = parse(args, &["--lib", "--out"])?;
+    let root = testkit::repo_root();
+    let lib = a
+        .get("--lib")
+        .map_or_else(|| root.join("target/release"), PathBuf::from);
+    let out = a
+        .get("--out")
+        .map_or_else(|| root.join("target/sanitizers"), PathBuf::from);
+    let flavours: Vec<Flavour> = a
+        .words
+        .iter()
+        .map(|w| match Flavour::from_name(w) {
+            Some(f) if Flavour::SANITIZERS.contains(&f) => Ok(f),
+            _ => Err(format!(
+                "unknown sanitizer flavour {w} (asan, tsan, valgrind)"
+            )),
+        })
+        .collect::<Result<_, _>>()?;
+    if flavours.is_empty() {
+        return Err("name the flavours (asan, tsan, valgrind)".into());
+    }
+    let started = Instant::now();
+    let tally = sanitize::sanitize(&flavours, &lib, &out)?;
+    Ok(sanitize::report(&tally, started))
+}
+
+fn cmd_names(capture_file: &str) -> Result<bool, String> {
+    let records = capture::read(Path::new(capture_file))?;
+    for name in capture::names(&records) {
+        println!("{name}");
+    }
+    Ok(true)
+}
+
+fn cmd_compare(
+    perf_data: &str,
+    capture_file: &str,
+    reference: Option<&str>,
+) -> Result<bool, String> {
+    let c = perf::compare(
+        Path::new(perf_data),
+        Path::new(capture_file),
+        reference.map(Path::new),
+    )?;
+    println!("{}", c.summary());
+    if c.errors.is_empty() {
+        Ok(true)
+    } else {
+        Err(c.errors.join("\n"))
+    }
+}
+
+fn cmd_summary(perf_data: &str) -> Result<bool, String> {
+    for ((name, pid), n) in perf::summary(Path::new(perf_data))? {
+        println!("{name} {pid} {n}");
+    }
+    Ok(true)
+}
+
+fn cmd_fields(perf_data: &str, fields: &[&str]) -> Result<bool, String> {
+    for row in perf::fields(Path::new(perf_data), fields)? {
+        println!("{}", row.line());
+    }
+    Ok(true)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    let result = match words.as_slice() {
+        ["build", ..] => cmd_build(&args[1..]),
+        ["sanitize", ..] => cmd_sanitize(&args[1..]),
+        ["kernel-plan", ..] => parse(&args[1..], &["--bin", "--reference"]).and_then(|a| {
+            print!(
+                "{}",
+                kernel::plan(&a.path("--bin")?, &a.path("--reference")?)?
+            );
+            Ok(true)
+        }),
+        ["kernel-judge", ..] => {
+            parse(&args[1..], &["--reference"]).and_then(|a| match &a.words[..] {
+                [results] => Ok(kernel::judge(Path::new(results), &a.path("--reference")?)),
+                _ => Err("kernel-judge needs the results directory".into()),
+            })
+        }
+        ["names", capture_file] => cmd_names(capture_file),
+        ["compare", perf_data, capture_file] => cmd_compare(perf_data, capture_file, None),
+        ["compare", perf_data, capture_file, reference] => {
+            cmd_compare(perf_data, capture_file, Some(reference))
+        }
+        ["summary", perf_data] => cmd_summary(perf_data),
+        ["fields", perf_data, fields @ ..] => cmd_fields(perf_data, fields),
+        ["help" | "--help" | "-h"] => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("testkit: FAIL\n{e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,755 @@
+//! The one description of every C/C++ test program: what it is built from and
+//! how, and in which modes it runs on the host (cargo tests, sanitizers) and in
+//! the real-kernel VM suite. Every builder and runner reads [`PROGRAMS`].
+//!
+//! Arguments may hold placeholders, replaced when a run is prepared:
+//! `{dir}` (a scratch directory of the run), `{path:NAME}` (the build of
+//! program NAME in the same configuration: a shared library the program
+//! loads, a helper it starts), `{stress_seconds}`, `{stress_rate}`,
+//! `{dl_loops}` (set per runner, see [`crate::run::Vars`]), and in the VM suite
+//! `{results}` (the guest's results directory) and `{reference}` (the
+//! reference capture file).
+
+use crate::checks;
+
+/// A C or C++ test program.
+#[derive(Debug)]
+pub struct Program {
+    /// Unique name; its builds are `NAME` (executables) or `libNAME.so`.
+    pub name: &'static str,
+    /// Sources, relative to the repository root. `.cpp` files are C++; `.c`
+    /// files are C, or C++ when built with a C++ standard in [`Standard::c`].
+    pub sources: &'static [&'static str],
+    pub output: Output,
+    pub link: Link,
+    /// Extra compiler flags (defines).
+    pub flags: &'static [&'static str],
+    /// The standards the cargo tests build it with. The first is the one of
+    /// the sanitizer, benchmark and VM builds.
+    pub standards: &'static [Standard],
+    /// The compilers the cargo tests build it with.
+    pub compilers: Compilers,
+    /// Modes on the host: the cargo tests run them by name, the sanitizer
+    /// runs run every one of them (see [`Run::threads`], [`Run::not_under`]).
+    pub runs: &'static [Run],
+    /// Runs in the real-kernel VM suite, in manifest order.
+    pub vm: &'static [VmRun],
+}
+
+/// What a program's build is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Output {
+    Executable,
+    SharedLibrary,
+}
+
+/// How a program gets the library.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Link {
+    /// `libeventheader_tracepoint.so`, found through DT_RPATH.
+    Shared,
+    /// `libeventheader_tracepoint.a` (only glibc shared).
+    Static,
+    /// Not at all.
+    None,
+}
+
+/// A language standard for `.c` and one for `.cpp` sources.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Standard {
+    pub c: &'static str,
+    pub cxx: &'static str,
+}
+
+/// The compilers of the cargo tests' builds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compilers {
+    /// gcc, and clang when installed (`REQUIRE_CLANG=1` makes it required).
+    All,
+    Gcc,
+}
+
+/// What a build is for: its optimization and instrumentation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Flavour {
+    /// The cargo tests: `-g`, no optimization.
+    Plain,
+    /// `-fsanitize=address,undefined -fno-sanitize-recover=all`.
+    Asan,
+    /// `-fsanitize=thread`.
+    Tsan,
+    /// Run under valgrind memcheck; `-gdwarf-4` (valgrind 3.19 cannot read
+    /// clang's DWARF 5).
+    Valgrind,
+    /// `-O2`: the benchmarks and the VM suite.
+    Optimized,
+}
+
+impl Flavour {
+    /// The sanitizer flavours, in the order `testkit sanitize` runs them.
+    pub const SANITIZERS: [Flavour; 3] = [Flavour::Asan, Flavour::Tsan, Flavour::Valgrind];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Flavour::Plain => "plain",
+            Flavour::Asan => "asan",
+            Flavour::Tsan => "tsan",
+            Flavour::Valgrind => "valgrind",
+            Flavour::Optimized => "optimized",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Flavour> {
+        [
+            Flavour::Plain,
+            Flavour::Asan,
+            Flavour::Tsan,
+            Flavour::Valgrind,
+            Flavour::Optimized,
+        ]
+        .into_iter()
+        .find(|f| f.name() == name)
+    }
+}
+
+/// One mode of a program on the host.
+#[derive(Debug)]
+pub struct Run {
+    /// The name the cargo tests use; unique per program.
+    pub name: &'static str,
+    pub args: &'static [&'static str],
+    pub env: &'static [(&'static str, &'static str)],
+    /// TRACEPOINT_CAPTURE_FILE names a fresh file (else it is removed from
+    /// the environment).
+    pub capture: bool,
+    /// Threads run concurrently: TSan runs it too. ASan+UBSan and valgrind
+    /// run every run.
+    pub threads: bool,
+    /// Sanitizer flavours that leave this run out, each with the reason.
+    pub not_under: &'static [(Flavour, &'static str)],
+}
+
+/// One run of a program in the real-kernel VM suite.
+#[derive(Debug)]
+pub struct VmRun {
+    /// Its name in the results and verdicts; unique in the suite.
+    pub name: &'static str,
+    pub args: &'static [&'static str],
+    pub env: &'static [(&'static str, &'static str)],
+    pub check: VmCheck,
+}
+
+/// How the VM suite runs and judges a [`VmRun`].
+#[derive(Debug)]
+pub enum VmCheck {
+    /// The program checks itself: passes when it exits 0; its `NAME: N
+    /// checks, M failed` lines are the summary. With `perf_summary`
+    /// (`(NAME, detail)`), the program also recorded `NAME.perf.data` and
+    /// wrote `NAME.expect` in `{results}`, judged as [`VmCheck::Summary`].
+    SelfCheck {
+        perf_summary: Option<(&'static str, &'static str)>,
+    },
+    /// Run in capture mode, then under `perf record` of the tracepoints it
+    /// captured (both pinned to one CPU): every sample must carry exactly the
+    /// bytes of its capture record; with `reference`, the capture must also
+    /// equal the reference capture file.
+    Identity { reference: bool },
+    /// Under `perf record` of the tracepoints `PROGRAM --names` prints,
+    /// `instances` processes at once: the samples per (tracepoint, pid) must
+    /// be what the program wrote to `EHK_EXPECT_FILE`; `pid` fields equal the
+    /// sample's pid, `seq` fields count from 0.
+    Summary {
+        detail: &'static str,
+        instances: u32,
+    },
+    /// Under `perf record` of `names` (plus `perf_opts`): `check` judges the
+    /// samples' top-level 4-byte `fields` against the program's output.
+    Fields {
+        names: &'static [&'static str],
+        perf_opts: &'static [&'static str],
+        fields: &'static [&'static str],
+        check: checks::FieldsCheck,
+    },
+    /// `bash SCRIPT PROGRAM ARGS...` (the script prepares what the run needs,
+    /// e.g. users and permissions): judged like `SelfCheck`, or by `judge`.
+    Script {
+        script: &'static str,
+        judge: Option<checks::ResultsCheck>,
+    },
+}
+
+impl Program {
+    /// The run named `name`; panics if there is none.
+    pub fn run(&self, name: &str) -> &'static Run {
+        let runs: &'static [Run] = self.runs;
+        runs.iter()
+            .find(|r| r.name == name)
+            .unwrap_or_else(|| panic!("program {} has no run {name:?}", self.name))
+    }
+
+    /// The file name of its build.
+    pub fn file_name(&self) -> String {
+        match self.output {
+            Output::Executable => self.name.to_string(),
+            Output::SharedLibrary => format!("lib{}.so", self.name),
+        }
+    }
+
+    /// The programs its runs name with `{path:NAME}`.
+    pub fn dependencies(&self) -> Vec<&'static Program> {
+        let args = self
+            .runs
+            .iter()
+            .flat_map(|r| r.args)
+            .chain(self.vm.iter().flat_map(|r| r.args));
+        let mut out: Vec<&'static Program> = Vec::new();
+        for arg in args {
+            if let Some(name) = arg.strip_prefix("{path:").and_then(|a| a.strip_suffix('}')) {
+                let dep = program(name);
+                if !out.iter().any(|p| p.name == dep.name) {
+                    out.push(dep);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The program named `name`; panics if there is none.
+pub fn program(name: &str) -> &'static Program {
+    PROGRAMS
+        .iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no program {name:?} in the manifest"))
+}
+
+// ---------------------------------------------------------------------------
+// The programs
+// ---------------------------------------------------------------------------
+
+const fn std(c: &'static str, cxx: &'static str) -> Standard {
+    Standard { c, cxx }
+}
+
+const C11: &[Standard] = &[std("c11", "c++17")];
+const GNU11: &[Standard] = &[std("gnu11", "c++17")];
+
+/// A C11 program linked to the shared library, built with every compiler,
+/// with no runs: the base the entries below start from.
+const BASE: Program = Program {
+    name: "",
+    sources: &[],
+    output: Output::Executable,
+    link: Link::Shared,
+    flags: &[],
+    standards: C11,
+    compilers: Compilers::All,
+    runs: &[],
+    vm: &[],
+};
+
+/// A run with no arguments in capture mode: the base of the runs below.
+const RUN: Run = Run {
+    name: "capture",
+    args: &[],
+    env: &[],
+    capture: true,
+    threads: false,
+    not_under: &[],
+};
+
+/// A single-threaded run with no capture file.
+const PLAIN_RUN: Run = Run {
+    capture: false,
+    ..RUN
+};
+
+/// The real-kernel suite's own programs (`tests/kernel/src`): gnu11, gcc.
+const KERNEL: Program = Program {
+    standards: GNU11,
+    compilers: Compilers::Gcc,
+    ..BASE
+};
+
+const SELF_CHECK: VmCheck = VmCheck::SelfCheck { perf_summary: None };
+
+/// A VM run without arguments or environment: the base of the VM runs below.
+const VM: VmRun = VmRun {
+    name: "",
+    args: &[],
+    env: &[],
+    check: SELF_CHECK,
+};
+
+/// The permission rows: `tests/kernel/perm.sh T_PERM MODE`.
+const PERM: VmCheck = VmCheck::Script {
+    script: "tests/kernel/perm.sh",
+    judge: None,
+};
+
+/// Every C/C++ test program. The VM suite runs their `vm` runs in this
+/// order: the benchmark last, because it leaves its tracepoint enabled.
+pub static PROGRAMS: &[Program] = &[
+    // --- tests/kernel/src: the real-kernel suite's own programs -------------
+    Program {
+        name: "uev_raw",
+        sources: &["tests/kernel/src/uev_raw.c"],
+        link: Link::None,
+        ..KERNEL
+    },
+    Program {
+        name: "t_basic",
+        sources: &["tests/kernel/src/t_basic.c"],
+        vm: &[VmRun {
+            name: "basic_program",
+            args: &["{path:uev_raw}", "{results}"],
+            check: VmCheck::SelfCheck {
+                perf_summary: Some((
+                    "basic",
+                    "perf toggled both words; EBADF when disabled; no kernel updates after unregister",
+                )),
+            },
+            ..VM
+        }],
+        ..KERNEL
+    },
+    Program {
+        name: "t_coexist",
+        sources: &["tests/kernel/src/t_coexist.c"],
+        vm: &[VmRun {
+            name: "coexist",
+            args: &["{path:uev_raw}"],
+            check: SELF_CHECK,
+            ..VM
+        }],
+        ..KERNEL
+    },
+    Program {
+        name: "t_replay",
+        sources: &["tests/kernel/src/t_replay.c"],
+        vm: &[VmRun {
+            name: "replay",
+            args: &["{reference}"],
+            check: VmCheck::Identity { reference: true },
+            ..VM
+        }],
+        ..KERNEL
+    },
+    Program {
+        name: "t_fork",
+        sources: &["tests/kernel/src/t_fork.c"],
+        vm: &[VmRun {
+            name: "fork",
+            args: &[],
+            check: VmCheck::Summary {
+                detail: "child events carry the child's pid",
+                instances: 1,
+            },
+            ..VM
+        }],
+        ..KERNEL
+    },
+    Program {
+        name: "t_writer",
+        sources: &["tests/kernel/src/t_writer.c"],
+        vm: &[VmRun {
+            name: "multi",
+            args: &["500"],
+            check: VmCheck::Summary {
+                detail: "two writer processes on one tracepoint",
+                instances: 2,
+            },
+            ..VM
+        }],
+        ..KERNEL
+    },
+    Program {
+        name: "t_many",
+        sources: &["tests/kernel/src/t_many.c"],
+        vm: &[VmRun {
+            name: "many",
+            args: &[],
+            check: VmCheck::Summary {
+                detail: "50 level/keyword tracepoints, all enabled",
+                instances: 1,
+            },
+            ..VM
+        }],
+        ..KERNEL
+    },
+    // Runs as another user from a guest tmpfs (possibly setuid), so it
+    // carries the library.
+    Program {
+        name: "t_perm",
+        sources: &["tests/kernel/src/t_perm.c"],
+        link: Link::Static,
+        vm: &[
+            VmRun {
+                name: "perm_denied",
+                args: &["denied"],
+                check: PERM,
+                ..VM
+            },
+            VmRun {
+                name: "perm_granted",
+                args: &["granted"],
+                check: PERM,
+                ..VM
+            },
+            VmRun {
+                name: "suid",
+                args: &["suid"],
+                check: PERM,
+                ..VM
+            },
+        ],
+        ..KERNEL
+    },
+    // --- c-tests/core: the core library's C ABI ------------------------------
+    // Also compiled as C++ (-x c++), to check the headers' layouts there.
+    Program {
+        name: "abi_layout",
+        sources: &["c-tests/core/abi_layout.c"],
+        standards: &[
+            std("c11", "c++17"),
+            std("c++17", "c++17"),
+        ],
+        runs: &[Run {
+            name: "table",
+            ..PLAIN_RUN
+        }],
+        ..BASE
+    },
+    Program {
+        name: "encodings",
+        sources: &["c-tests/core/encodings.c"],
+        runs: &[RUN],
+        ..BASE
+    },
+    Program {
+        name: "activity",
+        sources: &["c-tests/core/activity.c"],
+        compilers: Compilers::Gcc,
+        runs: &[RUN],
+        ..BASE
+    },
+    Program {
+        name: "dedup",
+        sources: &["c-tests/core/dedup.c"],
+        compilers: Compilers::Gcc,
+        runs: &[RUN],
+        ..BASE
+    },
+    Program {
+        name: "oracle",
+        sources: &["c-tests/core/oracle.c"],
+        runs: &[RUN],
+        ..BASE
+    },
+    Program {
+        name: "errors",
+        sources: &["c-tests/core/errors.c"],
+        compilers: Compilers::Gcc,
+        runs: &[
+            Run {
+                args: &["capture"],
+                ..RUN
+            },
+            Run {
+                name: "nokernel",
+                args: &["nokernel", "{dir}/set1.dat", "{dir}/set2.dat"],
+                ..PLAIN_RUN
+            },
+        ],
+        ..BASE
+    },
+    Program {
+        name: "threads",
+        sources: &["c-tests/core/threads.c"],
+        compilers: Compilers::Gcc,
+        runs: &[Run {
+            threads: true,
+            ..RUN
+        }],
+        ..BASE
+    },
+    // --- c-tests/tracelogging: TraceLoggingProvider.h -----------------------
+    Program {
+        name: "tl_test",
+        sources: &[
+            "c-tests/tracelogging/tl_c.c",
+            "c-tests/tracelogging/tl_main.c",
+            "c-tests/tracelogging/tl_cpp.cpp",
+        ],
+        standards: &[
+            std("c11", "c++17"),
+            std("gnu11", "c++11"),
+            std("gnu17", "c++20"),
+        ],
+        runs: &[
+            Run {
+                name: "reference",
+                args: &["reference"],
+                ..RUN
+            },
+            Run {
+                name: "lifecycle",
+                args: &["lifecycle"],
+                ..RUN
+            },
+            Run {
+                name: "cvalues",
+                args: &["cvalues"],
+                ..RUN
+            },
+        ],
+        vm: &[VmRun {
+            name: "tracelogging",
+            args: &["reference"],
+            check: VmCheck::Identity { reference: false },
+            ..VM
+        }],
+        ..BASE
+    },
+    Program {
+        name: "tl_autoclose",
+        sources: &["c-tests/tracelogging/tl_autoclose.c"],
+        runs: &[RUN],
+        ..BASE
+    },
+    Program {
+        name: "tl_badname",
+        sources: &["c-tests/tracelogging/tl_badname.c"],
+        standards: GNU11,
+        compilers: Compilers::Gcc,
+        runs: &[RUN],
+        ..BASE
+    },
+    // --- samples/ ---------------------------------------------------------------
+    Program {
+        name: "c_sample",
+        sources: &["samples/c/sample.c"],
+        runs: &[Run {
+            name: "args",
+            args: &["one", "two"],
+            ..RUN
+        }],
+        ..BASE
+    },
+    Program {
+        name: "cpp_sample",
+        sources: &["samples/cpp/sample.cpp"],
+        runs: &[RUN],
+        ..BASE
+    },
+    // --- c-tests/hardening: stress, fork, dlopen/dlclose, bad input ----------
+    Program {
+        name: "stress",
+        sources: &["c-tests/hardening/stress.c"],
+        runs: &[
+            Run {
+                args: &["{stress_seconds}", "capture", "{stress_rate}"],
+                threads: true,
+                ..RUN
+            },
+            Run {
+                name: "nokernel",
+                args: &["0.5", "any"],
+                threads: true,
+                ..PLAIN_RUN
+            },
+        ],
+        // 500 writes per second per writer and event: at the default 2000,
+        // perf lost a third of the samples under TCG.
+        vm: &[VmRun {
+            name: "stress",
+            args: &["10", "kernel", "500"],
+            check: VmCheck::Fields {
+                names: &["HardStress_L5K1", "HardStress_L4K2", "HardStressAlt_L4K2"],
+                perf_opts: &["-m", "4M"],
+                fields: &["a", "b", "c"],
+                check: checks::stress,
+            },
+            ..VM
+        }],
+        ..BASE
+    },
+    Program {
+        name: "fork",
+        sources: &["c-tests/hardening/fork.c"],
+        runs: &[
+            Run {
+                args: &["capture"],
+                ..RUN
+            },
+            Run {
+                name: "busy",
+                args: &["capture", "busy"],
+                threads: true,
+                not_under: &[(
+                    Flavour::Valgrind,
+                    "valgrind runs one thread at a time and lets the thread that takes the \
+                     library lock in a tight loop re-take it slice after slice: the forking \
+                     thread can wait for minutes (covered by ASan, TSan, cargo test and the VM)",
+                )],
+                ..RUN
+            },
+        ],
+        // HARDENING_FORK_ALARM: each busy child's deadlock alarm (default
+        // 5 s), longer under TCG.
+        vm: &[VmRun {
+            name: "fork_busy",
+            args: &["kernel", "busy"],
+            env: &[
+                ("HARDENING_EXPECT_ENABLED", "1"),
+                ("HARDENING_FORK_ALARM", "20"),
+            ],
+            check: VmCheck::Fields {
+                names: &["HardFork_L5K1", "HardFork_L5K2"],
+                perf_opts: &[],
+                fields: &["a", "b", "c"],
+                check: checks::fork_busy,
+            },
+        }],
+        ..BASE
+    },
+    Program {
+        name: "dlprov",
+        sources: &["c-tests/hardening/dlprov.c"],
+        output: Output::SharedLibrary,
+        ..BASE
+    },
+    Program {
+        name: "dlforget",
+        sources: &["c-tests/hardening/dlprov.c"],
+        output: Output::SharedLibrary,
+        flags: &["-DHARDENING_FORGET"],
+        ..BASE
+    },
+    Program {
+        name: "dlclose_loop",
+        sources: &["c-tests/hardening/dlclose_loop.c"],
+        runs: &[
+            Run {
+                args: &["{path:dlprov}", "{dl_loops}", "capture"],
+                ..RUN
+            },
+            Run {
+                name: "forget",
+                args: &["{path:dlforget}", "{dl_loops}", "capture", "forget"],
+                ..RUN
+            },
+        ],
+        vm: &[VmRun {
+            name: "dlclose",
+            args: &["{path:dlprov}", "1000", "kernel"],
+            env: &[("HARDENING_EXPECT_ENABLED", "1")],
+            check: VmCheck::Fields {
+                names: &["HardDl_L5K1"],
+                perf_opts: &[],
+                fields: &["i"],
+                check: checks::dlclose,
+            },
+        }],
+        ..BASE
+    },
+    Program {
+        name: "badinput",
+        sources: &["c-tests/hardening/badinput.c"],
+        runs: &[
+            Run {
+                args: &["capture"],
+                ..RUN
+            },
+            Run {
+                name: "nokernel",
+                args: &["nokernel"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "setfile-missing",
+                args: &["setfile", "{dir}/no/such/dir/cap.dat"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "setfile-dir",
+                args: &["setfile", "{dir}"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "full",
+                args: &["writefail", "/dev/full"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "fsize",
+                args: &["fsize", "{dir}/fsize.dat"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "fdexhaust",
+                args: &["fdexhaust", "{dir}/fd.dat"],
+                ..PLAIN_RUN
+            },
+        ],
+        ..BASE
+    },
+    // --- benches/c: the benchmark and its syscall floor ----------------------
+    // The VM runs benches/run-callgrind.sh against user_events.
+    Program {
+        name: "bench",
+        sources: &["benches/c/bench.c"],
+        standards: GNU11,
+        vm: &[VmRun {
+            name: "bench",
+            args: &["{path:floor}"],
+            check: VmCheck::Script {
+                script: "tests/kernel/bench.sh",
+                judge: Some(checks::bench),
+            },
+            ..VM
+        }],
+        ..BASE
+    },
+    Program {
+        name: "floor",
+        sources: &["benches/c/floor.c"],
+        standards: GNU11,
+        link: Link::None,
+        compilers: Compilers::Gcc,
+        ..BASE
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn names_are_unique_and_sources_exist() {
+        let root = crate::repo_root();
+        let mut programs = HashSet::new();
+        let mut vm = HashSet::new();
+        for p in PROGRAMS {
+            assert!(programs.insert(p.name), "program {} twice", p.name);
+            assert!(
+                !p.sources.is_empty() && !p.standards.is_empty(),
+                "{}",
+                p.name
+            );
+            for s in p.sources {
+                assert!(root.join(s).is_file(), "{}: no {s}", p.name);
+            }
+            let mut runs = HashSet::new();
+            for r in p.runs {
+                assert!(runs.insert(r.name), "{}: run {} twice", p.name, r.name);
+            }
+            for r in p.vm {
+                assert!(vm.insert(r.name), "VM run {} twice", r.name);
+            }
+            // Every {path:NAME} names a program.
+            p.dependencies();
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! `testkit sanitize FLAVOUR...`: builds every program a sanitizer flavour
+//! runs (clang when installed, else gcc, said so; `REQUIRE_CLANG=1` makes
+//! that an error), runs each of its host runs under the flavour with a
+//! per-run timeout, and counts a run as failed when it exits non-zero or its
+//! output has a sanitizer or valgrind report.
+//!
+//! - asan: `-fsanitize=address,undefined`, every run. The Rust library is
+//!   not instrumented (stable Rust has no `-Zsanitizer`), but its
+//!   allocations go through the interposed malloc, so ASan still sees heap
+//!   misuse across the boundary, and LeakSanitizer sees leaks of the whole
+//!   process.
+//! - tsan: `-fsanitize=thread`, the runs with threads. Only the C side is
+//!   instrumented: the library's own synchronization (a pthread mutex, Rust
+//!   atomics) is invisible to TSan except for the mutex, whose lock/unlock
+//!   TSan intercepts. One suppression (`tests/tsan.supp`) covers the
+//!   library's copy of a name it publishes through a OnceLock.
+//! - valgrind: memcheck over every run (`--error-exitcode`, definite leaks
+//!   are errors).
+//!
+//! Environment: `SAN_RUN_TIMEOUT` (seconds per run, default 300),
+//! `SAN_STRESS_SECONDS` (3), `VG_STRESS_SECONDS` (2), `DL_LOOPS` (1000),
+//! `VG_DL_LOOPS` (200).
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::build::{self, Config};
+use crate::manifest::{Flavour, Program, Run, PROGRAMS};
+use crate::run::{self, Vars};
+use crate::Toolchain;
+
+/// Whether `flavour` runs `run`.
+pub fn runs_under(run: &Run, flavour: Flavour) -> bool {
+    let applies = match flavour {
+        Flavour::Asan | Flavour::Valgrind => true,
+        Flavour::Tsan => run.threads,
+        Flavour::Plain | Flavour::Optimized => false,
+    };
+    applies && !run.not_under.iter().any(|(f, _)| *f == flavour)
+}
+
+/// Counts of a sanitizer session.
+#[derive(Default)]
+pub struct Tally {
+    pub runs: usize,
+    pub reports: usize,
+    pub failed: usize,
+}
+
+fn env_or(name: &str, default: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| default.to_string())
+}
+
+/// Whether a line of a run's output is a sanitizer or valgrind report.
+pub fn is_report(line: &str) -> bool {
+    let nonzero_after = |key: &str| {
+        line.find(key).is_some_and(|i| {
+            line[i + key.len()..]
+                .chars()
+                .next()
+                .is_some_and(|c| ('1'..='9').contains(&c))
+        })
+    };
+    ["Address", "Leak", "Thread", "UndefinedBehavior"]
+        .iter()
+        .any(|k| line.contains(&format!("ERROR: {k}Sanitizer")))
+        || line.contains("WARNING: ThreadSanitizer")
+        || line.contains("runtime error:")
+        || nonzero_after("ERROR SUMMARY: ")
+        || nonzero_after("definitely lost: ")
+}
+
+/// Runs the flavours in order, printing one line per run; the tally of all.
+pub fn sanitize(flavours: &[Flavour], lib_dir: &Path, out: &Path) -> Result<Tally, String> {
+    let mut tally = Tally::default();
+    for &flavour in flavours {
+        session(flavour, lib_dir, out, &mut tally)?;
+    }
+    Ok(tally)
+}
+
+fn session(flavour: Flavour, lib_dir: &Path, out: &Path, tally: &mut Tally) -> Result<(), String> {
+    let toolchain = if crate::clang_available("sanitizer builds with gcc") {
+        Toolchain::CLANG
+    } else {
+        Toolchain::GCC
+    };
+    let root = crate::repo_root();
+    let (title, vars, prefix, env): (String, Vars, Vec<OsString>, Vec<(&str, String)>) =
+        match flavour {
+            Flavour::Asan => (
+                format!("asan+ubsan ({})", toolchain.cc),
+                sanitizer_vars("SAN_STRESS_SECONDS", "3", "DL_LOOPS", "1000"),
+                Vec::new(),
+                vec![
+                    // Leak checking covers the whole process (the Rust library too).
+                    (
+                        "ASAN_OPTIONS",
+                        "detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=1".into(),
+                    ),
+                    ("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1".into()),
+                ],
+            ),
+            Flavour::Tsan => (
+                format!("tsan ({}, C side only)", toolchain.cc),
+                sanitizer_vars("SAN_STRESS_SECONDS", "3", "DL_LOOPS", "1000"),
+                Vec::new(),
+                vec![(
+                    "TSAN_OPTIONS",
+                    format!(
+                        "halt_on_error=1:second_deadlock_stack=1:suppressions={}",
+                        root.join("tests/tsan.supp").display()
+                    ),
+                )],
+            ),
+            Flavour::Valgrind => {
+                if !crate::available("valgrind") {
+                    return Err("valgrind is not installed".into());
+                }
+                (
+                    "valgrind memcheck".into(),
+                    sanitizer_vars("VG_STRESS_SECONDS", "2", "VG_DL_LOOPS", "200"),
+                    [
+                        "valgrind",
+                        "-q",
+                        "--error-exitcode=99",
+                        "--leak-check=full",
+                        "--errors-for-leak-kinds=definite",
+                        "--trace-children=no",
+                    ]
+                    .iter()
+                    .map(OsString::from)
+                    .collect(),
+                    Vec::new(),
+                )
+            }
+            other => return Err(format!("{} is not a sanitizer flavour", other.name())),
+        };
+    println!("=== {title}");
+    let bin = out.join(flavour.name());
+    let selected: Vec<&'static Program> = PROGRAMS
+        .iter()
+        .filter(|p| p.runs.iter().any(|r| runs_under(r, flavour)))
+        .collect();
+    let jobs: Vec<(&Program, Config)> = build::with_dependencies(&selected)
+        .into_iter()
+        .map(|p| (p, Config::first(p, toolchain, flavour)))
+        .collect();
+    build::build_many(&jobs, lib_dir, &bin)?;
+    let timeout = env_or("SAN_RUN_TIMEOUT", "300");
+    let mut limit: Vec<OsString> = ["timeout", "--kill-after=10", &timeout]
+        .iter()
+        .map(OsString::from)
+        .collect();
+    limit.extend(prefix);
+    for program in &selected {
+        for run in program.runs.iter().filter(|r| runs_under(r, flavour)) {
+            let label = format!("{} {} {}", flavour.name(), program.name, run.name);
+            let stem = format!("{}-{}", program.name, run.name);
+            let dir = bin.join(&stem);
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let exe = bin.join(program.file_name());
+            let prepared = run::prepare(&exe, run, &dir, &vars, &mut |name| {
+                Ok(bin.join(crate::manifest::program(name).file_name()))
+            })?;
+            let log = bin.join(format!("{stem}.log"));
+            let (status, text) = run_logged(&prepared, &limit, &env, &log)?;
+            let reports = text.lines().filter(|l| is_report(l)).count();
+            tally.runs += 1;
+            tally.reports += reports;
+            if status == Some(0) && reports == 0 {
+                println!("ok   {label}");
+            } else {
+                tally.failed += 1;
+                let status = status.map_or("signal".into(), |s| s.to_string());
+                println!(
+                    "FAIL {label} (exit {status}, {reports} report lines): {}",
+                    log.display()
+                );
+                for line in text.lines().take(60) {
+                    println!("{line}");
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn sanitizer_vars(seconds: &str, seconds_default: &str, loops: &str, loops_default: &str) -> Vars {
+    Vars {
+        stress_seconds: env_or(seconds, seconds_default),
+        stress_rate: "500".into(),
+        dl_loops: env_or(loops, loops_default),
+    }
+}
+
+/// Runs with stdout and stderr in `log`; its exit code and the log's text.
+fn run_logged(
+    prepared: &run::Prepared,
+    prefix: &[OsString],
+    env: &[(&str, String)],
+    log: &PathBuf,
+) -> Result<(Option<i32>, String), String> {
+    let file = File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let err = file
+        .try_clone()
+        .map_err(|e| format!("{}: {e}", log.display()))?;
+    let status = prepared
+        .command(prefix)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdout(file)
+        .stderr(err)
+        .status()
+        .map_err(|e| format!("running {:?}: {e}", prepared.argv))?;
+    let bytes = std::fs::read(log).map_err(|e| format!("{}: {e}", log.display()))?;
+    Ok((status.code(), String::from_utf8_lossy(&bytes).into_owned()))
+}
+
+/// Prints the closing lines; whether every run passed.
+pub fn report(tally: &Tally, started: Instant) -> bool {
+    println!(
+        "sanitizers: {} runs, {} reports, {} failed, {} s",
+        tally.runs,
+        tally.reports,
+        tally.failed,
+        started.elapsed().as_secs()
+    );
+    println!(
+        "sanitizers: {} passed, {} failed",
+        tally.runs - tally.failed,
+        tally.failed
+    );
+    tally.failed == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reports_are_recognised() {
+        assert!(is_report(
+            "==1==ERROR: AddressSanitizer: heap-use-after-free"
+        ));
+        assert!(is_report("x.c:3:5: runtime error: signed integer overflow"));
+        assert!(is_report("==9== ERROR SUMMARY: 2 errors from 2 contexts"));
+        assert!(!is_report("==9== ERROR SUMMARY: 0 errors from 0 contexts"));
+        assert!(is_report("==9==    definitely lost: 16 bytes in 1 blocks"));
+        assert!(!is_report("==9==    definitely lost: 0 bytes in 0 blocks"));
+        assert!(!is_report("ok"));
+    }
+}
