@@ -177,9 +177,9 @@ pub fn run(args: &RegisterArgs) -> Result<Status, Error> {
                 registered.len()
             );
         }
-        let sig = signals.forever().next();
+        let sig = signals.forever().next().unwrap_or(0);
         if args.verbose {
-            eprintln!("eventheader: signal {sig:?}, unregistering");
+            eprintln!("eventheader: signal {sig}, unregistering");
         }
     }
     drop(provider);

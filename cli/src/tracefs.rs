@@ -11,6 +11,25 @@ pub struct Tracefs {
     root: PathBuf,
 }
 
+/// Reads a tracefs file. Some (events/header_page, header_event) answer a
+/// small first read and then report the end of the file, so a read must ask
+/// for everything at once: `std::fs::read` starts with a 32-byte probe read
+/// for files that report size 0, and got 32 of header_page's 205 bytes.
+fn read_file(path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let mut out = Vec::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match file.read(&mut buf) {
+            Ok(0) => return Ok(out),
+            Ok(n) => out.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 /// Undoes the octal escapes of /proc/mounts (`\040` for a space, ...).
 fn unescape_mount_point(s: &str) -> String {
     let b = s.as_bytes();
@@ -98,7 +117,8 @@ impl Tracefs {
 
     /// The tracepoint's `format` file.
     pub fn format(&self, system: &str, name: &str) -> io::Result<String> {
-        std::fs::read_to_string(self.event_dir(system, name).join("format"))
+        let bytes = read_file(&self.event_dir(system, name).join("format"))?;
+        String::from_utf8(bytes).map_err(|_| io::ErrorKind::InvalidData.into())
     }
 
     /// The tracepoints of a system, sorted.
@@ -114,10 +134,15 @@ impl Tracefs {
         Ok(names)
     }
 
+    /// `printk_formats`, for TRACING_DATA (empty if unreadable).
+    pub fn printk_formats(&self) -> Vec<u8> {
+        read_file(&self.root.join("printk_formats")).unwrap_or_default()
+    }
+
     /// `events/header_page` and `events/header_event`, for TRACING_DATA
     /// (empty if missing: the writer then uses its defaults).
     pub fn ring_headers(&self) -> (Vec<u8>, Vec<u8>) {
-        let read = |f: &str| std::fs::read(self.root.join("events").join(f)).unwrap_or_default();
+        let read = |f: &str| read_file(&self.root.join("events").join(f)).unwrap_or_default();
         (read("header_page"), read("header_event"))
     }
 }

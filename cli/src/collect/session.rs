@@ -42,6 +42,8 @@ pub struct Session {
     rings: Vec<Ring>,
     /// Events writing into another event's ring (kept open).
     redirected: Vec<Counter>,
+    /// The events count their lost samples (PERF_FORMAT_LOST).
+    lost_counts: bool,
     file: FileSink,
 }
 
@@ -200,6 +202,7 @@ impl Session {
         let mut redirected = Vec::new();
         let mut writer = tp::PerfDataFileWriter::new();
         let mut descs = Vec::new();
+        let mut lost_counts = true;
         for tp in tracepoints {
             let mut b = Builder::new(TracepointEvent::with_id(u64::from(tp.format.id())));
             b.any_pid()
@@ -211,7 +214,8 @@ impl Session {
                         | SampleFlag::CPU
                         | SampleFlag::RAW,
                 )
-                .read_format(ReadFormat::empty())
+                // LOST: the kernel counts every sample it drops (Linux 6.0+).
+                .read_format(ReadFormat::ID | ReadFormat::LOST)
                 .sample_id_all(true)
                 .include_kernel()
                 .exclude_hv(true)
@@ -221,7 +225,16 @@ impl Session {
             let mut ids = Vec::new();
             for &cpu in cpus {
                 b.one_cpu(cpu);
-                let counter = match b.build() {
+                let built = match b.build() {
+                    Err(e) if e.raw_os_error() == Some(libc::EINVAL) && lost_counts => {
+                        // A kernel before 6.0: no PERF_FORMAT_LOST.
+                        lost_counts = false;
+                        b.read_format(ReadFormat::ID);
+                        b.build()
+                    }
+                    other => other,
+                };
+                let counter = match built {
                     Ok(c) => c,
                     // Offline since we listed it.
                     Err(e) if e.raw_os_error() == Some(libc::ENODEV) => continue,
@@ -278,6 +291,7 @@ impl Session {
         let (header_page, header_event) = tracefs.ring_headers();
         writer.set_tracing_data_header_page(&header_page);
         writer.set_tracing_data_header_event(&header_event);
+        writer.set_tracing_data_printk(&tracefs.printk_formats());
         let (host, release, machine) = utsname();
         writer.set_utsname_headers(&host, &release, &machine);
         // SAFETY: sysconf has no preconditions.
@@ -296,6 +310,7 @@ impl Session {
         Ok(Session {
             rings,
             redirected,
+            lost_counts,
             file: FileSink {
                 writer,
                 output: output.to_string(),
@@ -364,10 +379,52 @@ impl Session {
         Ok(())
     }
 
-    /// Stops, drains what is left and completes the file's headers.
+    /// Samples the kernel dropped, by the events' own counts: the kernel
+    /// reports drops in a PERF_RECORD_LOST only once there is room again in
+    /// the ring, so the last ones may never be reported there.
+    fn counted_lost(&mut self) -> Option<u64> {
+        if !self.lost_counts {
+            return None;
+        }
+        let mut total = 0;
+        for c in self
+            .rings
+            .iter_mut()
+            .map(|r| &mut *r.sampler)
+            .chain(self.redirected.iter_mut())
+        {
+            total += c.read_full().ok()?.lost()?;
+        }
+        Some(total)
+    }
+
+    /// Stops, drains what is left and completes the file's headers. Drops
+    /// the kernel counted but did not report get a PERF_RECORD_LOST of
+    /// their own, so that the file tells readers about every lost event.
     pub fn finish(mut self) -> Result<Stats, Error> {
         self.disable();
         self.drain()?;
+        if let (Some(counted), Some(ring)) = (self.counted_lost(), self.rings.first()) {
+            if counted > self.file.stats.lost {
+                let id = ring.sampler.id();
+                let cpu = ring.cpu as u64;
+                let missing = counted - self.file.stats.lost;
+                let time = self.file.stats.last_time;
+                // header; id, lost; sample_id: pid+tid, time, cpu+res, identifier
+                let mut rec = Vec::with_capacity(56);
+                rec.extend_from_slice(&PERF_RECORD_LOST.to_ne_bytes());
+                rec.extend_from_slice(&0u16.to_ne_bytes());
+                rec.extend_from_slice(&56u16.to_ne_bytes());
+                for v in [id, missing, 0, time, cpu, id] {
+                    rec.extend_from_slice(&v.to_ne_bytes());
+                }
+                self.file
+                    .writer
+                    .write_event_data(&rec)
+                    .map_err(|e| Error::io(&e, format!("writing {}", self.file.output)))?;
+                self.file.stats.lost = counted;
+            }
+        }
         let f = &mut self.file;
         if let Some(first) = f.stats.first_time {
             f.writer.set_sample_time_header(first, f.stats.last_time);

@@ -291,28 +291,45 @@ fn decode_capture(
 }
 
 /// Attributes a sample to its event: by its id, or, when samples carry no id
-/// and the file has a single event, to that event.
+/// and the file describes a single event, to that event.
 fn sample_info<'a>(
     reader: &'a tp::PerfDataFileReader,
     event: &td::PerfEventBytes<'a>,
 ) -> Result<td::PerfSampleEventInfo<'a>, String> {
     match reader.get_sample_event_info(event) {
         Ok(info) => Ok(info),
-        Err(tp::PerfDataFileError::NoData) => match reader.event_desc_list() {
-            [desc] => sample::parse(
+        Err(tp::PerfDataFileError::NoData) => {
+            let desc = single_event(reader.event_desc_list()).ok_or_else(|| {
+                format!(
+                    "sample without an event id in a file with {} event descriptions",
+                    reader.event_desc_list().len()
+                )
+            })?;
+            sample::parse(
                 event.data,
                 reader.byte_reader(),
                 reader.session_info(),
                 desc,
             )
-            .map_err(|e| e.to_string()),
-            descs => Err(format!(
-                "sample without an event id in a file with {} events",
-                descs.len()
-            )),
-        },
+            .map_err(|e| e.to_string())
+        }
         Err(e) => Err(format!("cannot attribute sample: {e}")),
     }
+}
+
+/// The one event of a file, if its descriptions name a single event (the
+/// reader lists an event once per source: the attribute section and the
+/// EVENT_DESC header), preferring a description with a tracefs format.
+fn single_event(descs: &[td::PerfEventDesc]) -> Option<&td::PerfEventDesc> {
+    let first = descs.first()?;
+    let same = |d: &td::PerfEventDesc| {
+        let (a, b) = (d.attr(), first.attr());
+        (a.attr_type, a.config, a.sample_type) == (b.attr_type, b.config, b.sample_type)
+    };
+    if !descs.iter().all(same) {
+        return None;
+    }
+    descs.iter().find(|d| d.format().is_some()).or(Some(first))
 }
 
 fn decode_perf(
