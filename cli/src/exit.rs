@@ -31,16 +31,7 @@ pub enum Status {
 
 impl Status {
     /// The exit status table, as printed in `--help`.
-    pub const HELP: &'static str = "\
-Exit status:
-  0  success
-  1  other failure (I/O error, malformed input, a registration the kernel refused)
-  2  bad command line
-  3  invalid tracepoint name or definition, or no such tracepoint
-  4  no user_events: tracefs not mounted or kernel without CONFIG_USER_EVENTS
-  5  permission denied (tracefs, user_events_data or perf_event_open)
-  6  collect: events were lost (the kernel's ring buffers overflowed)
-  7  collect: the command it ran failed";
+    pub const HELP: &'static str = exit_status_help!();
 
     /// The status for an errno from the kernel interface.
     pub fn from_errno(errno: i32) -> Status {

@@ -40,7 +40,8 @@ pub struct RegisterArgs {
     pub verbose: bool,
 }
 
-const REGISTER_AFTER_HELP: &str = "\
+const REGISTER_AFTER_HELP: &str = concat!(
+    "\
 Each registered tracepoint's name is printed on stdout, one per line, once
 all are registered (a script can wait for them before starting a collector).
 
@@ -54,7 +55,10 @@ Definitions:
 
 Needs write access to <tracefs>/user_events_data (usually root).
 Events of a tracepoint registered here are written by other programs; the
-kernel keeps one tracepoint per name and arg spec.";
+kernel keeps one tracepoint per name and arg spec.",
+    "\n\n",
+    exit_status_help!()
+);
 
 /// Every definition from the command line and the input files, in order.
 pub fn collect_definitions(args: &RegisterArgs) -> Result<Vec<Registration>, Error> {

@@ -53,7 +53,8 @@ pub struct CollectArgs {
     pub command: Vec<String>,
 }
 
-const COLLECT_AFTER_HELP: &str = "\
+const COLLECT_AFTER_HELP: &str = concat!(
+    "\
 Tracepoint specs (a system name may precede the name; user_events: when none):
   Provider_L5K1Gmygroup        an EventHeader tracepoint; registered for the
                                collection if no program has registered it yet
@@ -73,7 +74,10 @@ anywhere: eventheader decode trace.data, perf script -i trace.data.
 
 Events the kernel drops because a ring buffer was full are reported on
 stderr and make the exit status 6 (the file is still complete otherwise);
-a larger --buffer-size helps. With a command, its failure makes the status 7.";
+a larger --buffer-size helps. With a command, its failure makes the status 7.",
+    "\n\n",
+    exit_status_help!()
+);
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {
     let v: f64 = s

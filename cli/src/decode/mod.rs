@@ -54,7 +54,8 @@ pub struct DecodeArgs {
     pub no_progress: bool,
 }
 
-const DECODE_AFTER_HELP: &str = "\
+const DECODE_AFTER_HELP: &str = concat!(
+    "\
 Output: for each input one JSON array of events, in input order. Each event is
   { \"n\": \"Provider:Event\", \"field\": value, ..., \"meta\": { ... } }
 EventHeader events decode from their own metadata; other tracepoints in
@@ -75,7 +76,10 @@ value (zero, absent) are omitted.
 
 Lost events recorded in a perf.data file are reported on stderr. Exit status
 1 when an input cannot be read or holds malformed records or events (they are
-still written, as raw).";
+still written, as raw).",
+    "\n\n",
+    exit_status_help!()
+);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Meta {
