@@ -232,7 +232,7 @@ pub fn write_perf_data(path: &Path, records: &[(String, Vec<u8>)], count: usize,
         let (name, event) = &records[k % records.len()];
         let i = names.iter().position(|n| n == name).unwrap();
         let raw_len = 8 + event.len();
-        let raw_padded = (4 + raw_len + 7) / 8 * 8 - 4;
+        let raw_padded = (4 + raw_len).div_ceil(8) * 8 - 4;
         let size = 8 + 8 * (3 + with_ids as usize) + 4 + raw_padded;
         buf.extend_from_slice(&9u32.to_le_bytes()); // PERF_RECORD_SAMPLE
         buf.extend_from_slice(&0u16.to_le_bytes());
