@@ -167,12 +167,23 @@ fn unprivileged_user_without_tracefs() {
     std::fs::copy(env!("CARGO_BIN_EXE_eventheader"), &bin).unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let out = std::process::Command::new("setpriv")
-        .args(["--reuid=nobody", "--regid=nogroup", "--clear-groups"])
-        .arg(&bin)
-        .args(["register", "X_L5K1"])
-        .output()
-        .expect("setpriv (util-linux) is needed");
+    // Another test thread forking while the copy's descriptor is open makes
+    // exec fail with ETXTBSY for a moment: try again then.
+    let mut attempts = 0;
+    let out = loop {
+        let out = std::process::Command::new("setpriv")
+            .args(["--reuid=nobody", "--regid=nogroup", "--clear-groups"])
+            .arg(&bin)
+            .args(["register", "X_L5K1"])
+            .output()
+            .expect("setpriv (util-linux) is needed");
+        attempts += 1;
+        if attempts < 10 && String::from_utf8_lossy(&out.stderr).contains("Text file busy") {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            continue;
+        }
+        break out;
+    };
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(4), "{err}");
     assert!(err.contains("tracefs is not mounted"), "{err}");

@@ -4,6 +4,7 @@
 
 mod capture;
 mod format;
+mod perf;
 mod sample;
 
 use std::fs::File;
@@ -11,7 +12,6 @@ use std::io::{self, BufWriter, Read, Write};
 
 use clap::{Args, ValueEnum};
 use tracepoint_decode as td;
-use tracepoint_perf as tp;
 
 use crate::exit::{Error, Status};
 use crate::progress::Progress;
@@ -40,7 +40,8 @@ pub struct DecodeArgs {
     pub meta: Vec<Meta>,
 
     /// Order of perf.data events: by timestamp (sorted per perf round, as perf
-    /// does) or as stored in the file. Capture files are always in file order.
+    /// does; memory holds one round) or as stored in the file. Capture files
+    /// are always in file order.
     #[arg(long, value_enum, default_value = "time")]
     pub order: Order,
 
@@ -259,7 +260,7 @@ pub fn decode_input(
     out.begin_input()?;
     let result = if is_perf_magic(&head) {
         drop(file);
-        decode_perf(path, len.unwrap_or(0), fmt, out, order, progress, stats)
+        perf::decode(path, len.unwrap_or(0), fmt, out, order, progress, stats)
     } else {
         let input = io::BufReader::with_capacity(1 << 16, io::Cursor::new(head).chain(file));
         decode_capture(path, input, len, fmt, out, progress, stats)
@@ -292,110 +293,6 @@ fn decode_capture(
         out.event(&json)?;
         progress.update(reader.position(), stats.events);
     }
-}
-
-/// Attributes a sample to its event: by its id, or, when samples carry no id
-/// and the file describes a single event, to that event.
-fn sample_info<'a>(
-    reader: &'a tp::PerfDataFileReader,
-    event: &td::PerfEventBytes<'a>,
-) -> Result<td::PerfSampleEventInfo<'a>, String> {
-    match reader.get_sample_event_info(event) {
-        Ok(info) => Ok(info),
-        Err(tp::PerfDataFileError::NoData) => {
-            let desc = single_event(reader.event_desc_list()).ok_or_else(|| {
-                format!(
-                    "sample without an event id in a file with {} event descriptions",
-                    reader.event_desc_list().len()
-                )
-            })?;
-            sample::parse(
-                event.data,
-                reader.byte_reader(),
-                reader.session_info(),
-                desc,
-            )
-            .map_err(|e| e.to_string())
-        }
-        Err(e) => Err(format!("cannot attribute sample: {e}")),
-    }
-}
-
-/// The one event of a file, if its descriptions name a single event (the
-/// reader lists an event once per source: the attribute section and the
-/// EVENT_DESC header), preferring a description with a tracefs format.
-fn single_event(descs: &[td::PerfEventDesc]) -> Option<&td::PerfEventDesc> {
-    let first = descs.first()?;
-    let same = |d: &td::PerfEventDesc| {
-        let (a, b) = (d.attr(), first.attr());
-        (a.attr_type, a.config, a.sample_type) == (b.attr_type, b.config, b.sample_type)
-    };
-    if !descs.iter().all(same) {
-        return None;
-    }
-    descs.iter().find(|d| d.format().is_some()).or(Some(first))
-}
-
-fn decode_perf(
-    path: &str,
-    len: u64,
-    fmt: &mut Formatter,
-    out: &mut Output,
-    order: Order,
-    progress: bool,
-    stats: &mut Stats,
-) -> Result<(), InputError> {
-    let mut reader = tp::PerfDataFileReader::new();
-    let order = match order {
-        Order::Time => tp::PerfDataFileEventOrder::Time,
-        Order::File => tp::PerfDataFileEventOrder::File,
-    };
-    reader
-        .open_file(path, order)
-        .map_err(|e| InputError::Input(format!("{path}: not a readable perf.data file: {e}")))?;
-    let mut progress = Progress::new(path, len, progress);
-    let mut done = reader.data_begin_file_pos();
-    let mut json = String::new();
-    loop {
-        match reader.move_next_event() {
-            Ok(true) => {}
-            Ok(false) => return Ok(()),
-            Err(e) => {
-                return Err(InputError::Input(format!(
-                    "{path}: malformed event data after {} events: {e}",
-                    stats.events
-                )))
-            }
-        }
-        let event = reader.current_event();
-        done += event.header.size as u64;
-        match event.header.ty {
-            td::PerfEventHeaderType::Sample => {
-                json.clear();
-                let outcome = match sample_info(&reader, &event) {
-                    Ok(info) => fmt.perf_sample(&mut json, &info),
-                    Err(why) => {
-                        fmt.unattributed(&mut json, event.data, &why);
-                        Outcome::Malformed
-                    }
-                };
-                stats.count(outcome);
-                out.event(&json)?;
-            }
-            // PERF_RECORD_LOST: u64 id, u64 lost; PERF_RECORD_LOST_SAMPLES: u64 lost.
-            td::PerfEventHeaderType::Lost => stats.lost += read_u64_at(&reader, event.data, 16),
-            td::PerfEventHeaderType::LostSamples => {
-                stats.lost += read_u64_at(&reader, event.data, 8)
-            }
-            _ => {}
-        }
-        progress.update(done, stats.events);
-    }
-}
-
-fn read_u64_at(reader: &tp::PerfDataFileReader, data: &[u8], at: usize) -> u64 {
-    data.get(at..at + 8)
-        .map_or(0, |b| reader.byte_reader().read_u64(b))
 }
 
 pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
