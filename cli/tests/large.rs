@@ -18,6 +18,8 @@ const EVENTS: usize = 1_000_000;
 const MAX_RSS_KIB: i64 = 32 * 1024;
 
 /// Runs `eventheader ARGS`, counts its output lines, returns (lines, max RSS KiB).
+// The child is reaped with wait4 (for its resource usage), not Child::wait.
+#[allow(clippy::zombie_processes)]
 fn decode_counting(args: &[&str]) -> (usize, i64) {
     let mut child = bin()
         .args(args)
