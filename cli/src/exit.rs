@@ -4,9 +4,9 @@
 use std::fmt;
 use std::process::ExitCode;
 
-/// What the process reports to its parent. When several apply, the one
-/// listed first here wins (an error outranks lost events, which outrank a
-/// failed command).
+/// What the process reports to its parent. When several apply, the first of
+/// 2, 4, 5, 3, 1, 6, 7 that applies (see `worst`): an error outranks lost
+/// events, which outrank a failed command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     /// Everything worked.

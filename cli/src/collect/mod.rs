@@ -161,9 +161,12 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
         Some(spawn(&args.command)?)
     };
     let mut child_status = None;
+    let mut more = false;
     loop {
-        session.wait(100);
-        session.drain()?;
+        if !more {
+            session.wait(100);
+        }
+        more = session.drain()?;
         if let Some(c) = child.as_mut() {
             if let Some(st) = c
                 .try_wait()

@@ -15,6 +15,9 @@ use super::resolve::Tracepoint;
 use crate::exit::{Error, Status};
 use crate::tracefs::Tracefs;
 
+/// At most this much of a ring per pass (and per perf round).
+const PASS_BYTES: usize = 1 << 20;
+
 const PERF_RECORD_LOST: u32 = 2;
 const PERF_RECORD_THROTTLE: u32 = 5;
 const PERF_RECORD_SAMPLE: u32 = 9;
@@ -360,13 +363,22 @@ impl Session {
         unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) };
     }
 
-    /// Moves everything in the rings to the file, then marks a round.
-    pub fn drain(&mut self) -> Result<(), Error> {
+    /// Moves what the rings hold to the file, then marks a round. A pass
+    /// takes at most `PASS_BYTES` from each ring, so that a writer as fast as
+    /// the pass cannot make one endless round (readers sort a round in
+    /// memory). Returns whether it moved anything (then drain again before
+    /// waiting: events are arriving).
+    pub fn drain(&mut self) -> Result<bool, Error> {
         let mut any = false;
         for ring in &mut self.rings {
+            let mut taken = 0;
             while let Some(record) = ring.sampler.next_record() {
                 any = true;
+                taken += record.len() + 8;
                 self.file.push(&record)?;
+                if taken >= PASS_BYTES {
+                    break;
+                }
             }
         }
         self.file.flush()?;
@@ -376,7 +388,7 @@ impl Session {
                 .write_finished_round()
                 .map_err(|e| Error::io(&e, format!("writing {}", self.file.output)))?;
         }
-        Ok(())
+        Ok(any)
     }
 
     /// Samples the kernel dropped, by the events' own counts: the kernel
@@ -403,7 +415,8 @@ impl Session {
     /// their own, so that the file tells readers about every lost event.
     pub fn finish(mut self) -> Result<Stats, Error> {
         self.disable();
-        self.drain()?;
+        // Nothing new arrives now: drain until every ring is empty.
+        while self.drain()? {}
         if let (Some(counted), Some(ring)) = (self.counted_lost(), self.rings.first()) {
             if counted > self.file.stats.lost {
                 let id = ring.sampler.id();
