@@ -158,7 +158,14 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
     let mut child = if args.command.is_empty() {
         None
     } else {
-        Some(spawn(&args.command)?)
+        match spawn(&args.command) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                // Leave a complete (empty) file behind, not a truncated one.
+                session.finish()?;
+                return Err(e);
+            }
+        }
     };
     let mut child_status = None;
     let mut more = false;

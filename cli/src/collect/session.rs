@@ -218,7 +218,11 @@ impl Session {
                         | SampleFlag::RAW,
                 )
                 // LOST: the kernel counts every sample it drops (Linux 6.0+).
-                .read_format(ReadFormat::ID | ReadFormat::LOST)
+                .read_format(if lost_counts {
+                    ReadFormat::ID | ReadFormat::LOST
+                } else {
+                    ReadFormat::ID
+                })
                 .sample_id_all(true)
                 .include_kernel()
                 .exclude_hv(true)

@@ -3,9 +3,11 @@
 //! in time order) in memory at a time.
 
 mod capture;
+mod fields;
 mod format;
 mod perf;
 mod sample;
+mod time;
 
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};

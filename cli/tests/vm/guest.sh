@@ -133,6 +133,9 @@ step err.perm.collect out err.perm.collect "${nobody[@]}" "$T/eventheader" colle
 step err.badname out err.badname "$B/eventheader" register Bad_L
 step err.nosuch out err.nosuch "$B/eventheader" collect -d 1 -o "$T/x.data" NoSuchPlainTracepoint
 step err.usage out err.usage "$B/eventheader" register
+# collect's command fails (7), or cannot run (1); CliPersist_L5K1 persists from step 3.
+step err.cmdfail out err.cmdfail "$B/eventheader" collect -o "$T/x.data" CliPersist_L5K1 -- false
+step err.nocmd out err.nocmd "$B/eventheader" collect -o "$T/x.data" CliPersist_L5K1 -- /nonexistent/program
 
 rm -rf "$T"
 echo done >"$R/done"
