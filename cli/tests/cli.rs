@@ -2,7 +2,8 @@
 //! the documented exit statuses. This machine's kernel has no tracefs (the
 //! project's build machines); `register` and `collect` must say so and exit
 //! with status 4. The real-kernel cases (permission denied, persist, lost
-//! events, ...) run in the VM: cli/tests/vm/.
+//! events, ...) run in the VM suite (`tests/kernel/run.sh`, VM run `cli`:
+//! cli/tests/vm/guest.sh, judged by testkit's checks::cli).
 
 mod common;
 
@@ -23,7 +24,7 @@ fn assert_no_tracefs() {
     assert!(
         !Path::new("/sys/kernel/tracing/events").exists(),
         "these tests expect a machine without tracefs (no /sys/kernel/tracing/events); \
-         with user_events, run cli/tests/vm/run.sh instead"
+         with user_events, run tests/kernel/run.sh instead"
     );
 }
 

@@ -4,8 +4,9 @@
 mod common;
 
 use common::{
-    capture_record, parse, parse_stream, reference_dir, reference_records, run, write_perf_data, J,
+    capture_record, reference_dir, reference_records, run, write_perf_data, write_perf_data_with,
 };
+use testkit::json::{parse, parse_stream, J};
 
 /// The EventHeader metadata both capture files and perf.data carry.
 const EH_META: &str = "id,version,level,keyword,opcode,tag,activity,related";
@@ -151,6 +152,60 @@ fn output_forms() {
     assert_eq!(
         std::fs::read_to_string(out.path()).unwrap(),
         stdout(&["decode", dat.to_str().unwrap()])
+    );
+}
+
+/// A plain tracepoint with fields named like decode's own keys ("n",
+/// "meta", as the .NET runtime's layout has): the fields keep their names,
+/// the event name and the metadata object move to "n_" and "meta_", and no
+/// key repeats in any event object.
+#[test]
+fn fields_named_like_the_decoders_keys() {
+    fn format(name: &str, id: u32) -> String {
+        format!(
+            "name: {name}\nID: {id}\nformat:\n\
+             \tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
+             \tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n\
+             \tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n\
+             \tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n\
+             \tfield:u32 n;\toffset:8;\tsize:4;\tsigned:0;\n\
+             \tfield:u32 meta;\toffset:12;\tsize:4;\tsigned:0;\n\n\
+             print fmt: \"n=%u meta=%u\", REC->n, REC->meta\n"
+        )
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let perf = dir.path().join("keys.data");
+    let event: Vec<u8> = [7u32, 9].iter().flat_map(|v| v.to_le_bytes()).collect();
+    write_perf_data_with(&perf, &[("Plain_keys".into(), event)], 3, true, format);
+    // all: the common_* fields too, before the event's own.
+    for meta in ["default", "all"] {
+        let events = parse(&stdout(&["decode", "--meta", meta, perf.to_str().unwrap()]));
+        assert_eq!(events.as_array().len(), 3);
+        for e in events.as_array() {
+            assert_eq!(e.repeated_key(), None, "--meta {meta}: {e:?}");
+            assert_eq!(
+                e.get("n_").and_then(J::as_str),
+                Some("user_events:Plain_keys")
+            );
+            assert_eq!(e.get("n").and_then(J::as_int), Some(7));
+            assert_eq!(e.get("meta").and_then(J::as_int), Some(9));
+            assert_eq!(
+                e.get("meta_").and_then(|m| m.get("pid")),
+                Some(&J::Num(4242.into()))
+            );
+        }
+    }
+    // Without a metadata object only the name steps aside.
+    let line = stdout(&[
+        "decode",
+        "--jsonl",
+        "--meta",
+        "none",
+        perf.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        line.lines().next(),
+        Some(r#"{ "n_": "user_events:Plain_keys", "n": 7, "meta": 9 }"#)
     );
 }
 

@@ -15,7 +15,8 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::{parse, reference_dir, run, J};
+use common::{reference_dir, run};
+use testkit::json::{parse, J};
 
 /// Why an event of ours differs from the reference's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

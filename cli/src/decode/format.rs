@@ -7,12 +7,14 @@
 //! EventHeader events are decoded from their own metadata; other tracepoints
 //! from the tracefs format the perf.data file carries. An event that cannot be
 //! decoded is written as `{ "n": "tracepoint", "raw": "HEX", "error": "why" }`
-//! so that every event of the input appears in the output.
+//! so that every event of the input appears in the output. `"n"` and
+//! `"meta"` step aside for top-level fields of the same name (see [`keys`]).
 
 use std::fmt::Write as _;
 
 use tracepoint_decode as td;
 
+use super::keys::{self, Key};
 use super::{fields, time};
 
 /// Formatting options and the reusable decoding context.
@@ -22,6 +24,8 @@ pub struct Formatter {
     patched: Vec<u8>,
     meta: td::PerfMetaOptions,
     convert: td::PerfConvertOptions,
+    /// The current event's top-level fields that the decoder's keys avoid.
+    taken: keys::Taken,
 }
 
 /// What became of one event.
@@ -61,11 +65,13 @@ impl Formatter {
             // writes them; the rest is tracepoint_decode's default.
             convert: td::PerfConvertOptions::Default
                 .and_not(td::PerfConvertOptions::BoolOutOfRangeAsString),
+            taken: keys::Taken::default(),
         }
     }
 
-    /// Appends `, "meta": { ... }` unless it would be empty. `write_meta`
-    /// gets the options left to write and whether a comma must come first.
+    /// Appends `, "meta": { ... }` unless it would be empty (the key with the
+    /// underscores [`keys::Taken`] says). `write_meta` gets the options left
+    /// to write and whether a comma must come first.
     fn push_meta(
         &self,
         out: &mut String,
@@ -73,7 +79,9 @@ impl Formatter {
         write_meta: impl FnOnce(&mut String, td::PerfMetaOptions, bool) -> Result<bool, std::fmt::Error>,
     ) {
         let mark = out.len();
-        out.push_str(", \"meta\": { ");
+        out.push_str(", ");
+        self.taken.push(out, Key::Meta);
+        out.push_str("{ ");
         let mut meta = self.meta;
         let time = match sample {
             Some(s) if meta.has_flag(td::PerfMetaOptions::Time) => time::push_time(out, s),
@@ -90,13 +98,14 @@ impl Formatter {
 
     /// `{ "n": NAME, "raw": "HEX"[, "error": WHY], "meta": ... }`.
     fn push_raw(
-        &self,
+        &mut self,
         out: &mut String,
         name: &str,
         data: &[u8],
         error: Option<&str>,
         sample: Option<&td::PerfSampleEventInfo<'_>>,
     ) {
+        self.taken.clear();
         out.push_str("{ \"n\": ");
         push_json_str(out, name);
         out.push_str(", \"raw\": \"");
@@ -141,9 +150,18 @@ impl Formatter {
         )
         .write_to(out);
         out.push('"');
-        // Positioned before the first field: writes `, "name": value` for all
-        // fields and moves past the last one.
-        let written = e.write_json_item_and_move_next_sibling(out, true, self.convert);
+        // `, "name": value` for each top-level field, noting the names the
+        // decoder's keys must avoid.
+        self.taken.clear();
+        let mut written = Ok(true);
+        e.move_next();
+        while written.is_ok() && e.state().can_move_next() {
+            let start = out.len();
+            written = e.write_json_item_and_move_next_sibling(out, true, self.convert);
+            if let Some(key) = keys::member_key(&out[start..]) {
+                self.taken.note(key);
+            }
+        }
         if written.is_err() || e.state() == td::EventHeaderEnumeratorState::Error {
             let err = e.last_error();
             out.truncate(mark);
@@ -152,6 +170,12 @@ impl Formatter {
             } else {
                 err
             });
+        }
+        if self.taken.underscores(Key::Name) > 0 {
+            // A field "n": the event's name, written first as "n", steps aside.
+            let mut name_key = String::new();
+            self.taken.push(&mut name_key, Key::Name);
+            out.replace_range(mark + 2..mark + 2 + "\"n\": ".len(), &name_key);
         }
         self.push_meta(out, sample, |o, meta, comma| {
             info.json_meta_display(sample)
@@ -164,7 +188,7 @@ impl Formatter {
     }
 
     /// A perf sample that cannot be attributed to an event.
-    pub fn unattributed(&self, out: &mut String, record: &[u8], why: &str) {
+    pub fn unattributed(&mut self, out: &mut String, record: &[u8], why: &str) {
         self.push_raw(out, "", record, Some(why), None);
     }
 
@@ -235,14 +259,20 @@ impl Formatter {
         sample: &td::PerfSampleEventInfo<'_>,
         format: &td::PerfEventFormat,
     ) {
-        out.push_str("{ \"n\": \"");
-        let _ = write!(out, "{}", sample.json_name_display());
-        out.push('"');
         let skip = if self.meta.has_flag(td::PerfMetaOptions::Common) {
             0
         } else {
             format.common_field_count()
         };
+        self.taken.clear();
+        for field in format.fields().iter().skip(skip) {
+            self.taken.note(field.name());
+        }
+        out.push_str("{ ");
+        self.taken.push(out, Key::Name);
+        out.push('"');
+        let _ = write!(out, "{}", sample.json_name_display());
+        out.push('"');
         let raw = fields::rel_loc4_as_data_loc(
             &mut self.patched,
             format,
@@ -310,5 +340,59 @@ mod tests {
         let mut f = Formatter::new(td::PerfMetaOptions::None);
         f.capture_event(&mut out, "Prov_L5K1", &ev);
         assert_eq!(out, r#"{ "n": "Prov:E" }"#);
+    }
+
+    /// An EventHeader event `E` of `Prov_L5K1` with u32 fields named `names`
+    /// holding 1, 2, ...
+    fn event_with_fields(names: &[&str]) -> Vec<u8> {
+        let mut meta = b"E\0".to_vec();
+        for name in names {
+            meta.extend_from_slice(name.as_bytes());
+            meta.extend_from_slice(&[0, 4]); // NUL, encoding Value32
+        }
+        // flags: 64-bit, little-endian, extension; level 5.
+        let mut ev = vec![7u8, 0, 0, 0, 0, 0, 0, 5];
+        ev.extend_from_slice(&(meta.len() as u16).to_le_bytes());
+        ev.extend_from_slice(&1u16.to_le_bytes()); // kind: metadata
+        ev.extend_from_slice(&meta);
+        for i in 1..=names.len() as u32 {
+            ev.extend_from_slice(&i.to_le_bytes());
+        }
+        ev
+    }
+
+    #[test]
+    fn decoder_keys_step_aside_for_fields_of_their_name() {
+        let mut f = Formatter::new(td::PerfMetaOptions::Default);
+        let mut out = String::new();
+        let ev = event_with_fields(&["meta"]);
+        assert_eq!(
+            f.capture_event(&mut out, "Prov_L5K1", &ev),
+            Outcome::Decoded
+        );
+        assert_eq!(
+            out,
+            r#"{ "n": "Prov:E", "meta": 1, "meta_": { "level": 5, "keyword": "0x1" } }"#
+        );
+        out.clear();
+        let ev = event_with_fields(&["n", "meta_", "x", "meta"]);
+        f.capture_event(&mut out, "Prov_L5K1", &ev);
+        assert_eq!(
+            out,
+            r#"{ "n_": "Prov:E", "n": 1, "meta_": 2, "x": 3, "meta": 4, "meta__": { "level": 5, "keyword": "0x1" } }"#
+        );
+        // The next event without such fields gets the plain keys again.
+        out.clear();
+        let ev = event_with_fields(&["metadata", "nn"]);
+        f.capture_event(&mut out, "Prov_L5K1", &ev);
+        assert_eq!(
+            out,
+            r#"{ "n": "Prov:E", "metadata": 1, "nn": 2, "meta": { "level": 5, "keyword": "0x1" } }"#
+        );
+        // Without metadata only the name may need to step aside.
+        let mut f = Formatter::new(td::PerfMetaOptions::None);
+        out.clear();
+        f.capture_event(&mut out, "Prov_L5K1", &event_with_fields(&["n", "meta"]));
+        assert_eq!(out, r#"{ "n_": "Prov:E", "n": 1, "meta": 2 }"#);
     }
 }

@@ -5,6 +5,7 @@
 mod capture;
 mod fields;
 mod format;
+mod keys;
 mod perf;
 mod sample;
 mod time;
@@ -66,6 +67,10 @@ perf.data (TPP, .NET, OpenTelemetry layouts, kernel tracepoints) from the
 tracefs format the file carries. An event that cannot be decoded appears as
   { \"n\": \"tracepoint\", \"raw\": \"HEX\"[, \"error\": \"why\"] }
 (plain tracepoints in capture files have no format: raw, no error).
+\"n\" and \"meta\" never repeat a key of their object: when an event has a
+top-level field of that name (the .NET runtime's layout has a field meta), the
+field keeps it and the event's name or metadata object takes the key with \"_\"
+appended, as often as needed (\"meta_\", \"meta__\", ...).
 
 A recording of a single event (perf writes its samples without ids) decodes
 completely: every sample is that event.

@@ -1,14 +1,11 @@
 //! Helpers shared by the CLI's integration tests: where the binary and the
-//! shared reference data are, running the binary, and a JSON value that keeps
-//! object members in order and with duplicates (EventHeader events may repeat
-//! a field name), which `serde_json::Value` does not.
+//! shared reference data are, running the binary, and writing capture and
+//! perf.data files. JSON with ordered, possibly repeated members is testkit's
+//! (`testkit::json`).
 #![allow(dead_code)]
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
 /// The `eventheader` binary cargo built for these tests.
 pub fn bin() -> Command {
@@ -33,106 +30,6 @@ pub fn reference_dir() -> PathBuf {
         dir.display()
     );
     dir
-}
-
-/// A JSON value with ordered, possibly repeated object members.
-#[derive(Clone, Debug, PartialEq)]
-pub enum J {
-    Null,
-    Bool(bool),
-    Num(serde_json::Number),
-    Str(String),
-    Arr(Vec<J>),
-    Obj(Vec<(String, J)>),
-}
-
-impl J {
-    pub fn get(&self, key: &str) -> Option<&J> {
-        match self {
-            J::Obj(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-            _ => None,
-        }
-    }
-
-    pub fn as_str(&self) -> Option<&str> {
-        match self {
-            J::Str(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    pub fn as_array(&self) -> &[J] {
-        match self {
-            J::Arr(items) => items,
-            other => panic!("expected a JSON array, got {other:?}"),
-        }
-    }
-}
-
-struct JVisitor;
-
-impl<'de> Visitor<'de> for JVisitor {
-    type Value = J;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<J, E> {
-        Ok(J::Null)
-    }
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<J, E> {
-        Ok(J::Bool(v))
-    }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<J, E> {
-        Ok(J::Num(v.into()))
-    }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<J, E> {
-        Ok(J::Num(v.into()))
-    }
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<J, E> {
-        serde_json::Number::from_f64(v)
-            .map(J::Num)
-            .ok_or_else(|| E::custom("non-finite number"))
-    }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<J, E> {
-        Ok(J::Str(v.to_string()))
-    }
-    fn visit_string<E: de::Error>(self, v: String) -> Result<J, E> {
-        Ok(J::Str(v))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<J, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element()? {
-            items.push(item);
-        }
-        Ok(J::Arr(items))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<J, A::Error> {
-        let mut members = Vec::new();
-        while let Some((k, v)) = map.next_entry::<String, J>()? {
-            members.push((k, v));
-        }
-        Ok(J::Obj(members))
-    }
-}
-
-impl<'de> Deserialize<'de> for J {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<J, D::Error> {
-        d.deserialize_any(JVisitor)
-    }
-}
-
-/// Parses strict JSON (our own output must be valid UTF-8 JSON).
-pub fn parse(text: &str) -> J {
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("invalid JSON ({e}):\n{text:.2000}"))
-}
-
-/// Parses a stream of JSON values (one array per input).
-pub fn parse_stream(text: &str) -> Vec<J> {
-    serde_json::Deserializer::from_str(text)
-        .into_iter::<J>()
-        .map(|v| v.unwrap_or_else(|e| panic!("invalid JSON ({e})")))
-        .collect()
 }
 
 /// Writes a capture file record: u32 size, name, NUL, event bytes.
@@ -188,6 +85,18 @@ pub fn eventheader_format(name: &str, id: u32) -> String {
 /// must describe a single tracepoint, as perf writes single-event recordings.
 /// A FINISHED_ROUND follows every 10 000 samples.
 pub fn write_perf_data(path: &Path, records: &[(String, Vec<u8>)], count: usize, with_ids: bool) {
+    write_perf_data_with(path, records, count, with_ids, eventheader_format);
+}
+
+/// [`write_perf_data`] with the tracefs formats `format(name, id)` (the
+/// common fields must be the 8 bytes of [`eventheader_format`]'s).
+pub fn write_perf_data_with(
+    path: &Path,
+    records: &[(String, Vec<u8>)],
+    count: usize,
+    with_ids: bool,
+    format: fn(&str, u32) -> String,
+) {
     use std::sync::Arc;
     use tracepoint_decode as td;
     use tracepoint_perf as tp;
@@ -212,8 +121,7 @@ pub fn write_perf_data(path: &Path, records: &[(String, Vec<u8>)], count: usize,
     w.create_file(path.to_str().unwrap()).unwrap();
     for (i, name) in names.iter().enumerate() {
         let id = 1000 + i as u32;
-        let format =
-            td::PerfEventFormat::parse(true, "user_events", &eventheader_format(name, id)).unwrap();
+        let format = td::PerfEventFormat::parse(true, "user_events", &format(name, id)).unwrap();
         let attr = td::PerfEventAttr {
             attr_type: td::PerfEventAttrType(2), // PERF_TYPE_TRACEPOINT
             size: td::PerfEventAttrSize(std::mem::size_of::<td::PerfEventAttr>() as u32),

@@ -1,5 +1,6 @@
 /* cli_writer: writes known events through the project's library for the
- * CLI's real-kernel checks (cli/tests/vm/guest.sh).
+ * CLI's real-kernel checks (cli/tests/vm/guest.sh; manifest program
+ * cli_writer).
  *
  *   cli_writer eh N          TraceLogging provider "CliTest": N x Hello (level 4,
  *                            keyword 1: u32 i, string msg) and N x Data (level 5,

@@ -7,6 +7,9 @@ use std::path::Path;
 
 use crate::perf::Row;
 
+// --- the command-line tool (cli/): its own module ----------------------------
+pub mod cli;
+
 /// Judges the rows of `testkit fields` (the samples' chosen fields) against
 /// the program's output.
 pub type FieldsCheck = fn(log: &str, rows: &[Row]) -> Result<String, String>;

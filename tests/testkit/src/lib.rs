@@ -10,7 +10,8 @@
 //!   file);
 //! - [`capture`]: capture files; [`decode`]: EventHeader events as text for
 //!   tests; [`perf`]: perf.data files; [`checks`]: the VM suite's checks of
-//!   recorded samples;
+//!   recorded samples (and, in [`checks::cli`], of the command-line tool);
+//! - [`json`]: JSON with ordered, possibly repeated members (decoders' output);
 //! - [`sanitize`], [`kernel`]: what the `testkit` binary's `sanitize`,
 //!   `kernel-plan` and `kernel-judge` do.
 //!
@@ -36,6 +37,7 @@ pub mod build;
 pub mod capture;
 pub mod checks;
 pub mod decode;
+pub mod json;
 pub mod kernel;
 pub mod manifest;
 pub mod perf;
@@ -63,6 +65,23 @@ pub fn include_dir() -> PathBuf {
 /// beside the repository.
 pub fn reference_capture() -> PathBuf {
     repo_root().join("../shared/testdata/reference/EventHeaderInterceptorLE64.dat")
+}
+
+/// The command-line tool `eventheader` (`cli/`) of the cargo build the
+/// running program belongs to: `cargo build -p testkit -p eventheader-cli`
+/// puts it beside the `testkit` binary (`tests/kernel/run.sh` builds both so;
+/// the VM suite runs it and judges its recordings with it).
+pub fn cli_binary() -> Result<PathBuf, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("the running program's path: {e}"))?;
+    let cli = exe.with_file_name("eventheader");
+    if cli.is_file() {
+        Ok(cli)
+    } else {
+        Err(format!(
+            "no {} (build it with `cargo build -p testkit -p eventheader-cli`)",
+            cli.display()
+        ))
+    }
 }
 
 /// A C and C++ compiler pair.
