@@ -557,3 +557,46 @@ pub fn fields(perf: &Path, fields: &[&str]) -> Result<Vec<Row>, String> {
         Err(errors.join("\n"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A user_events format as the kernel prints it, and an entry of it.
+    const FORMAT: &str = "name: t\nID: 1\nformat:\n\
+        \tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
+        \tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n\
+        \tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n\
+        \tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n\
+        \tfield:u16 port;\toffset:8;\tsize:2;\tsigned:0;\n\
+        \tfield:__rel_loc char[] path;\toffset:10;\tsize:4;\tsigned:1;\n\
+        \tfield:s8 x;\toffset:14;\tsize:1;\tsigned:1;\n\
+        \tfield:struct p pt;\toffset:15;\tsize:2;\tsigned:1;\n\n\
+        print fmt: \"\"\n";
+
+    #[test]
+    fn plain_fields_decode_and_rel_loc_counts_from_the_end_of_its_word() {
+        let format = td::PerfEventFormat::parse(true, "user_events", FORMAT).expect("format");
+        // common fields; port 8080; path: 3 bytes, 3 after the word (after x and pt);
+        // x = -1; pt = 01 02; "hi\0".
+        let mut raw = vec![0u8; 8];
+        raw.extend([
+            0x90, 0x1f, 0x03, 0x00, 0x03, 0x00, 0xff, 0x01, 0x02, b'h', b'i', 0,
+        ]);
+        let reader = td::PerfByteReader::new(false);
+        let values: Vec<Value> = format.fields()[format.common_field_count()..]
+            .iter()
+            .map(|f| plain_field(f, &raw, reader).unwrap())
+            .collect();
+        assert_eq!(
+            values,
+            vec![
+                Value::U(8080),
+                Value::Bytes(b"hi\0".to_vec()),
+                Value::S(-1),
+                Value::Bytes(vec![1, 2]),
+            ]
+        );
+        assert!(plain_field(&format.fields()[5], &raw[..16], reader).is_err());
+    }
+}

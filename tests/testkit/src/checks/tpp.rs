@@ -125,11 +125,25 @@ pub fn custom(results: &Path, name: &str) -> Result<(String, Vec<String>), Strin
     )
 }
 
-/// A sample's fields as `name: f=v ...`.
-fn describe(name: &str, values: &[(String, Value)], rest: &[u8]) -> String {
+/// A sample's fields as `name: f=v ...`; a `char[]` field that holds
+/// printable text and its NUL shows as `"text"`.
+fn describe(name: &str, values: &[(String, Value)], fields: &[Field], rest: &[u8]) -> String {
     let mut line = format!("{name}:");
     for (n, v) in values {
-        line.push_str(&format!(" {n}={v}"));
+        let is_str = fields.iter().any(|f| f.name == *n && f.ty == "char[]");
+        match v {
+            Value::Bytes(b)
+                if is_str
+                    && b.last() == Some(&0)
+                    && b[..b.len() - 1].iter().all(|c| (b' '..=b'~').contains(c)) =>
+            {
+                line.push_str(&format!(
+                    " {n}={:?}",
+                    String::from_utf8_lossy(&b[..b.len() - 1])
+                ))
+            }
+            _ => line.push_str(&format!(" {n}={v}")),
+        }
     }
     if !rest.is_empty() {
         line.push_str(&format!(
@@ -289,7 +303,8 @@ fn judge(results: &Path, name: &str, want: &Expected) -> Result<(String, Vec<Str
                 .map_or(payload.len(), |(_, end)| end);
             &payload[end.min(payload.len())..(end + e.rest.len()).min(payload.len())]
         };
-        let line = describe(&sample.name, &sample.fields, rest);
+        let fields = declared.get(&sample.name).map_or(&[][..], Vec::as_slice);
+        let line = describe(&sample.name, &sample.fields, fields, rest);
         decoded.push_str(&line);
         decoded.push('\n');
         // One sample per layout in the summary.
@@ -307,8 +322,8 @@ fn judge(results: &Path, name: &str, want: &Expected) -> Result<(String, Vec<Str
         format!(
             "{} registration strings accepted{}, {} tracefs formats show the declared fields; \
              {}/{} events in perf.data and perf script ({} __rel_loc strings as written), every \
-             field decoded through the tracefs format to the written value, payloads {}; {} \
-             layouts:",
+             field decoded through the tracefs format to the written value, payloads {}; one \
+             sample of each of the {} layouts:",
             registered.len(),
             if refused > 0 {
                 format!(" ({refused} refused with EINVAL, as they must be)")
