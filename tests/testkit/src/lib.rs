@@ -32,7 +32,7 @@
 //! gets its builds with `support::builds("NAME")` and runs a mode with
 //! `build.run("MODE")`; the sanitizer and VM suites pick the new runs up
 //! without further changes. A genuinely new kind of VM check is one function
-//! in [`checks`].
+//! in [`checks`] (a family of them, a module there, as [`checks::tpp`]).
 
 pub mod build;
 pub mod capture;
