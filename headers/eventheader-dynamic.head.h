@@ -54,10 +54,12 @@ deleted; ehd_event_set_retain keeps it valid (and disabled) longer, until
 ehd_event_set_release. Deleting a provider while another thread writes to a
 retained set of it is safe: the write returns EBADF.
 
-Arrays of structs: ehd_builder_add_struct_array, then the first element's
-members as ordinary fields, then ehd_builder_set_data_only(b, 1), the other
-elements' members with the same calls (payload only), and
-ehd_builder_set_data_only(b, 0).
+Arrays of structs: ehd_builder_add_struct_array(b, "points", ..., 3 members, 0,
+count, NULL), then the first element's members as ordinary fields, then
+ehd_builder_set_fields_mode(b, EHD_FIELDS_PAYLOAD_ONLY), the other elements'
+members with the same calls (payload only), and
+ehd_builder_set_fields_mode(b, EHD_FIELDS_NORMAL). An empty array's members
+are added once in EHD_FIELDS_METADATA_ONLY mode.
 */
 
 /* A provider of runtime-defined events. */
@@ -79,3 +81,9 @@ typedef struct ehd_builder ehd_builder;
 /* The bookmark a failed (or data-only) ehd_builder_add_struct stores: setting a
    field count through it does nothing. */
 #define EHD_NO_BOOKMARK ((size_t)-1)
+
+/* Modes of ehd_builder_set_fields_mode: which parts of their field the
+   ehd_builder_add_* functions append. */
+#define EHD_FIELDS_NORMAL 0        /* metadata and payload */
+#define EHD_FIELDS_PAYLOAD_ONLY 1  /* payload: later elements of an array of structs */
+#define EHD_FIELDS_METADATA_ONLY 2 /* metadata: the members of an empty array of structs */

@@ -446,10 +446,10 @@ namespace ehd
             AddRange(fieldName, encoding, format, fieldTag, it, end,
                 [builder, encoding](std::basic_string_view<CharTy> value) noexcept
                 {
-                    // Data-only: the element's payload, encoded as the field's.
-                    ehd_builder_set_data_only(builder, 1);
+                    // The element's payload, encoded as the field's.
+                    ehd_builder_set_fields_mode(builder, EHD_FIELDS_PAYLOAD_ONLY);
                     ehd_builder_add_string(builder, nullptr, 0, encoding, 0, 0, value.data(), value.size());
-                    ehd_builder_set_data_only(builder, 0);
+                    ehd_builder_set_fields_mode(builder, EHD_FIELDS_NORMAL);
                 });
         }
 

@@ -65,10 +65,12 @@ deleted; ehd_event_set_retain keeps it valid (and disabled) longer, until
 ehd_event_set_release. Deleting a provider while another thread writes to a
 retained set of it is safe: the write returns EBADF.
 
-Arrays of structs: ehd_builder_add_struct_array, then the first element's
-members as ordinary fields, then ehd_builder_set_data_only(b, 1), the other
-elements' members with the same calls (payload only), and
-ehd_builder_set_data_only(b, 0).
+Arrays of structs: ehd_builder_add_struct_array(b, "points", ..., 3 members, 0,
+count, NULL), then the first element's members as ordinary fields, then
+ehd_builder_set_fields_mode(b, EHD_FIELDS_PAYLOAD_ONLY), the other elements'
+members with the same calls (payload only), and
+ehd_builder_set_fields_mode(b, EHD_FIELDS_NORMAL). An empty array's members
+are added once in EHD_FIELDS_METADATA_ONLY mode.
 */
 
 /* A provider of runtime-defined events. */
@@ -90,6 +92,12 @@ typedef struct ehd_builder ehd_builder;
 /* The bookmark a failed (or data-only) ehd_builder_add_struct stores: setting a
    field count through it does nothing. */
 #define EHD_NO_BOOKMARK ((size_t)-1)
+
+/* Modes of ehd_builder_set_fields_mode: which parts of their field the
+   ehd_builder_add_* functions append. */
+#define EHD_FIELDS_NORMAL 0        /* metadata and payload */
+#define EHD_FIELDS_PAYLOAD_ONLY 1  /* payload: later elements of an array of structs */
+#define EHD_FIELDS_METADATA_ONLY 2 /* metadata: the members of an empty array of structs */
 
 
 #ifdef __cplusplus
@@ -303,26 +311,31 @@ int ehd_builder_set_opcode(struct ehd_builder *builder,
 int ehd_builder_set_tag(struct ehd_builder *builder,
                         uint16_t tag);
 
-// Sets the level written in the event's header. 0 (after reset) means the
-// level of the event set the event is written to, which is what collectors
-// that select by tracepoint name assume; set another level only to forward
-// events whose header must keep their original level. Returns the latched
-// error (EINVAL for NULL).
+// Sets the level the event is meant for (0 after reset: any). The event's
+// header always carries the level of the event set it is written to
+// (decoders reject an event whose header level differs from its
+// tracepoint's); with a level set here, ehd_builder_write refuses an event
+// set of another level with EINVAL instead of writing the event there.
+// Returns the latched error (EINVAL for NULL).
 //
 // # Safety
 // `builder` must be NULL or a live builder used by this thread only.
 int ehd_builder_set_level(struct ehd_builder *builder,
                           uint8_t level);
 
-// Data-only mode (`on` non-zero): the ehd_builder_add_* functions append
-// only their payload, no metadata (their name, format and tag are not
-// used). For the second and later elements of an array of structs. Reset
-// turns it off. Returns the latched error (EINVAL for NULL).
+// Sets which parts of their field the ehd_builder_add_* functions append
+// from now on: EHD_FIELDS_NORMAL (metadata and payload; reset restores it),
+// EHD_FIELDS_PAYLOAD_ONLY (for the second and later elements of an array of
+// structs; names, formats and tags are not used) or
+// EHD_FIELDS_METADATA_ONLY (for the members of an array of no structs;
+// values must still be valid arguments). The raw functions are not
+// affected. Returns the latched error (EINVAL for NULL or another mode,
+// latched).
 //
 // # Safety
 // `builder` must be NULL or a live builder used by this thread only.
-int ehd_builder_set_data_only(struct ehd_builder *builder,
-                              int on);
+int ehd_builder_set_fields_mode(struct ehd_builder *builder,
+                                int mode);
 
 // Adds a field holding one value. `encoding`: event_field_encoding_value8,
 // 16, 32, 64 or 128 (1, 2, 4, 8 or 16 bytes at `value`, any alignment);
@@ -415,7 +428,7 @@ int ehd_builder_add_strings(struct ehd_builder *builder,
 // pass 1 and a `bookmark`, and set the real number with
 // ehd_builder_set_struct_field_count once the members are added.
 // `*bookmark` (if not NULL) receives the bookmark, EHD_NO_BOOKMARK on error
-// or in data-only mode.
+// or in EHD_FIELDS_PAYLOAD_ONLY mode.
 //
 // # Safety
 // As for ehd_builder_add_value; `bookmark` NULL or writable.
@@ -426,14 +439,16 @@ int ehd_builder_add_struct(struct ehd_builder *builder,
                            uint16_t field_tag,
                            size_t *bookmark);
 
-// Adds an array of `count` structs of `field_count` members each
-// (1 ... 127). `array_flag`: event_field_encoding_carray_flag for a
-// constant count (in the metadata), event_field_encoding_varray_flag (or 0)
-// for a variable count (in the payload). Then add the members of the first
-// element as fields (their metadata describes every element), and the
-// members of the other elements, in order, in data-only mode
-// (ehd_builder_set_data_only): exactly `count` elements. `bookmark` as for
-// ehd_builder_add_struct.
+// Adds a variable-count array of `count` structs of `field_count` members
+// each (1 ... 127). Then add the members of the first element as fields
+// (their metadata describes every element), and the members of the other
+// elements, in order, in EHD_FIELDS_PAYLOAD_ONLY mode: exactly `count`
+// elements. With `count` 0, add the members once in
+// EHD_FIELDS_METADATA_ONLY mode. `bookmark` as for ehd_builder_add_struct.
+//
+// There is no constant-count array of structs: the decoders in use
+// (tracepoint_decode, the reference's) misread those with more than one
+// element.
 //
 // # Safety
 // As for ehd_builder_add_struct.
@@ -442,7 +457,6 @@ int ehd_builder_add_struct_array(struct ehd_builder *builder,
                                  size_t name_len,
                                  uint8_t field_count,
                                  uint16_t field_tag,
-                                 uint8_t array_flag,
                                  uint16_t count,
                                  size_t *bookmark);
 
@@ -457,8 +471,8 @@ int ehd_builder_set_struct_field_count(struct ehd_builder *builder,
                                        size_t bookmark,
                                        uint8_t field_count);
 
-// Advanced: appends one field's metadata as given, without payload (also in
-// data-only mode). `encoding`: any event_field_encoding from struct to
+// Advanced: appends one field's metadata as given, without payload (in
+// every fields mode). `encoding`: any event_field_encoding from struct to
 // binary_length16_char8, or'ed with at most one of the carray and varray
 // flags; `const_count`: the element count of a carray field (else
 // ignored); for a struct, `format` is the member count. The payload must
@@ -515,8 +529,10 @@ int ehd_builder_raw_set_count(struct ehd_builder *builder,
 // without an activity id; the builder's latched error (EINVAL before the
 // first reset or after invalid arguments, ENOMEM if a buffer could not
 // grow, ERANGE if metadata and payload exceed 65467 bytes: the event is
-// refused, never cut short); EBADF if `set` is NULL or disabled (nobody
-// listens, or its registration failed); else the errno of the write.
+// refused, never cut short); EBADF if `set` is NULL; EINVAL if a level was
+// set (ehd_builder_set_level) and `set` has another; EBADF if `set` is
+// disabled (nobody listens, or its registration failed); else the errno of
+// the write.
 //
 // # Safety
 // `builder` must be NULL or a live builder used by this thread only; `set`

@@ -143,17 +143,6 @@ impl<T: Copy> Buffer<T> {
         Ok(())
     }
 
-    /// Appends `n` copies of `item`.
-    pub fn extend_repeat(&mut self, item: T, n: usize) -> Result<(), c_int> {
-        self.reserve(n)?;
-        for i in 0..n {
-            // SAFETY: reserve made room for n values after `len`.
-            unsafe { self.ptr.as_ptr().add(self.len.wrapping_add(i)).write(item) };
-        }
-        self.len = self.len.wrapping_add(n);
-        Ok(())
-    }
-
     /// Appends one value.
     pub fn push(&mut self, item: T) -> Result<(), c_int> {
         self.extend_from_slice(core::slice::from_ref(&item))
@@ -254,9 +243,9 @@ mod tests {
     }
 
     #[test]
-    fn clone_and_repeat_and_truncate() {
+    fn clone_and_truncate() {
         let mut b = Buffer::<u16>::new();
-        b.extend_repeat(9, 3).unwrap();
+        b.extend_from_slice(&[9, 9, 9]).unwrap();
         b.push(1).unwrap();
         let c = b.try_clone().unwrap();
         assert_eq!(c.as_slice(), &[9, 9, 9, 1]);

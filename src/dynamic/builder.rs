@@ -4,6 +4,11 @@
 //! that are reused from event to event; [`Builder::write`] sends header,
 //! metadata extension and payload with one call of the write path.
 //!
+//! Arrays of structs: [`Builder::add_struct_array`], then the members of the
+//! first element as ordinary fields, then the other elements in
+//! [`Parts::PayloadOnly`] mode; an empty array's members in
+//! [`Parts::MetadataOnly`] mode.
+//!
 //! Errors are latched: the first failing call records its errno, the calls
 //! after it do nothing and return it, and the write returns it without
 //! writing. `reset` starts a new event and clears the error. A builder that
@@ -97,6 +102,20 @@ fn array_flag(encoding: u8) -> Option<u8> {
     }
 }
 
+/// Which parts of a field the typed adders append.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Parts {
+    /// Metadata and payload (the default).
+    Both,
+    /// Payload only: the second and later elements of an array of structs.
+    PayloadOnly,
+    /// Metadata only: the members of an array of no structs.
+    MetadataOnly,
+}
+
+/// A zero character of up to 4 bytes (the end of a zstring).
+const ZERO_CHAR: [u8; 4] = [0; 4];
+
 /// The header values of the event being built.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct HeaderValues {
@@ -104,7 +123,8 @@ pub struct HeaderValues {
     pub version: u8,
     pub tag: u16,
     pub opcode: u8,
-    /// 0: the level of the event set written to.
+    /// The level the event is meant for, 0 for any (the header always gets
+    /// the event set's level).
     pub level: u8,
 }
 
@@ -116,9 +136,8 @@ pub struct Builder {
     data: Buffer<u8>,
     /// The latched errno (0: none).
     error: c_int,
-    /// Typed adders append their payload only (array-of-struct elements
-    /// after the first).
-    data_only: bool,
+    /// Which parts of a field the typed adders append.
+    parts: Parts,
     header: HeaderValues,
 }
 
@@ -134,7 +153,7 @@ impl Builder {
             meta: Buffer::with_capacity(meta_capacity)?,
             data: Buffer::with_capacity(data_capacity)?,
             error: libc::EINVAL,
-            data_only: false,
+            parts: Parts::Both,
             header: HeaderValues::default(),
         })
     }
@@ -146,7 +165,7 @@ impl Builder {
             meta: self.meta.try_clone()?,
             data: self.data.try_clone()?,
             error: self.error,
-            data_only: self.data_only,
+            parts: self.parts,
             header: self.header,
         })
     }
@@ -194,7 +213,7 @@ impl Builder {
         self.meta.clear();
         self.data.clear();
         self.error = 0;
-        self.data_only = false;
+        self.parts = Parts::Both;
         self.header = HeaderValues {
             tag,
             ..HeaderValues::default()
@@ -233,23 +252,32 @@ impl Builder {
         self.error
     }
 
-    /// Sets the level written in the event's header; 0 (after reset) means
-    /// the level of the event set the event is written to.
+    /// Sets the level the event is meant for; 0 (after reset): any. The
+    /// write refuses (EINVAL) an event set of another level.
     pub fn set_level(&mut self, level: u8) -> c_int {
         self.header.level = level;
         self.error
     }
 
-    /// Typed adders append only their payload while on (see the module
-    /// documentation of the C header: elements of an array of structs).
-    pub fn set_data_only(&mut self, on: bool) -> c_int {
-        self.data_only = on;
+    /// Which parts of their field the typed adders append from now on (the
+    /// elements of an array of structs: see add_struct_array).
+    pub fn set_parts(&mut self, parts: Parts) -> c_int {
+        self.parts = parts;
         self.error
     }
 
-    /// Whether typed adders append only their payload.
-    pub fn data_only(&self) -> bool {
-        self.data_only
+    /// Which parts of their field the typed adders append.
+    pub fn parts(&self) -> Parts {
+        self.parts
+    }
+
+    /// Appends payload bytes of a typed adder (not in metadata-only mode).
+    #[inline]
+    fn put_data(&mut self, bytes: &[u8]) -> Result<(), c_int> {
+        if self.parts == Parts::MetadataOnly {
+            return Ok(());
+        }
+        self.data.extend_from_slice(bytes)
     }
 
     /// Ok if `meta_more` metadata and `data_more` payload bytes still fit the
@@ -343,10 +371,15 @@ impl Builder {
         if format > FORMAT_MAX || name.contains(&0) {
             return Err(self.fail(libc::EINVAL));
         }
-        let meta_len = if self.data_only {
+        let meta_len = if self.parts == Parts::PayloadOnly {
             0
         } else {
             Self::meta_len(name, format, tag, carray)
+        };
+        let data_len = if self.parts == Parts::MetadataOnly {
+            0
+        } else {
+            data_len
         };
         if let Err(e) = self.room(meta_len, data_len) {
             return Err(self.fail(e));
@@ -381,7 +414,7 @@ impl Builder {
         };
         let result = self
             .put_meta_unless(meta_len, name, encoding, format, tag, None)
-            .and_then(|_| self.data.extend_from_slice(value));
+            .and_then(|_| self.put_data(value));
         self.done(result)
     }
 
@@ -424,6 +457,10 @@ impl Builder {
         }
         let encoding = (encoding & enc::VALUE_MASK) | flag;
         let carray = flag == enc::CARRAY;
+        if carray && count == 0 {
+            // Decoders refuse constant-count arrays of length 0.
+            return self.fail(libc::EINVAL);
+        }
         let count_len = if carray { 0 } else { 2 };
         let meta_len =
             match self.begin_field(name, format, tag, carray, values.len().saturating_add(count_len)) {
@@ -434,9 +471,9 @@ impl Builder {
             .put_meta_unless(meta_len, name, encoding, format, tag, carray.then_some(count))
             .and_then(|_| {
                 if !carray {
-                    self.data.extend_from_slice(&count.to_ne_bytes())?;
+                    self.put_data(&count.to_ne_bytes())?;
                 }
-                self.data.extend_from_slice(values)
+                self.put_data(values)
             });
         self.done(result)
     }
@@ -459,13 +496,13 @@ impl Builder {
     fn put_string_data(&mut self, encoding: u8, chars: &[u8], unit: usize) -> Result<(), c_int> {
         if is_zstring(encoding) {
             let len = zstring_len(chars, unit);
-            self.data.extend_from_slice(chars.get(..len).unwrap_or(&[]))?;
-            self.data.extend_repeat(0, unit)
+            self.put_data(chars.get(..len).unwrap_or(&[]))?;
+            self.put_data(ZERO_CHAR.get(..unit).unwrap_or(&[]))
         } else {
             let units = chars.len().checked_div(unit).unwrap_or(0);
             let count = u16::try_from(units).map_err(|_| libc::ERANGE)?;
-            self.data.extend_from_slice(&count.to_ne_bytes())?;
-            self.data.extend_from_slice(chars)
+            self.put_data(&count.to_ne_bytes())?;
+            self.put_data(chars)
         }
     }
 
@@ -518,6 +555,10 @@ impl Builder {
         };
         let value_encoding = encoding & enc::VALUE_MASK;
         let carray = flag == enc::CARRAY;
+        if carray && count == 0 {
+            // Decoders refuse constant-count arrays of length 0.
+            return self.fail(libc::EINVAL);
+        }
         // The total is only known after the elements: check the field's own
         // bytes now and each element as it comes.
         let count_len = if carray { 0 } else { 2 };
@@ -535,8 +576,11 @@ impl Builder {
                 carray.then_some(count),
             )
             .and_then(|_| {
+                if self.parts == Parts::MetadataOnly {
+                    return Ok(());
+                }
                 if !carray {
-                    self.data.extend_from_slice(&count.to_ne_bytes())?;
+                    self.put_data(&count.to_ne_bytes())?;
                 }
                 for i in 0..usize::from(count) {
                     let chars = element(i)?;
@@ -559,54 +603,53 @@ impl Builder {
         self.add_struct_field(name, field_count, tag, None)
     }
 
-    /// Adds an array of `count` structs of `field_count` member fields each:
-    /// CARRAY in `array_flags` for a constant count, else a variable count.
-    /// The members' metadata follows once (the fields added next); the
-    /// payload holds the members of element 0, then element 1, ... (add the
-    /// later elements in data-only mode). Returns the bookmark as add_struct.
+    /// Adds a variable-count array of `count` structs of `field_count`
+    /// member fields each. The members' metadata follows once (the fields
+    /// added next); the payload holds the members of element 0, then element
+    /// 1, ...: add the first element's members normally and the others in
+    /// [`Parts::PayloadOnly`] mode (with no elements, add the members in
+    /// [`Parts::MetadataOnly`] mode). Returns the bookmark as add_struct.
+    ///
+    /// No constant-count variant: the decoders in use (tracepoint_decode 0.5
+    /// and the reference's v1.4 decoder) misread constant-count arrays of
+    /// more than one struct (after the first element they parse the member
+    /// metadata from the count's offset). raw_add_meta can still make one.
     pub fn add_struct_array(
         &mut self,
         name: &[u8],
         field_count: u8,
         tag: u16,
-        array_flags: u8,
         count: u16,
     ) -> (c_int, usize) {
-        match array_flag(array_flags) {
-            Some(flag) if array_flags & enc::VALUE_MASK == 0 => {
-                self.add_struct_field(name, field_count, tag, Some((flag, count)))
-            }
-            _ => (self.fail(libc::EINVAL), NO_BOOKMARK),
-        }
+        self.add_struct_field(name, field_count, tag, Some(count))
     }
 
+    /// A struct field, or with `varray_count` a variable-count array of them.
     fn add_struct_field(
         &mut self,
         name: &[u8],
         field_count: u8,
         tag: u16,
-        array: Option<(u8, u16)>,
+        varray_count: Option<u16>,
     ) -> (c_int, usize) {
         if field_count == 0 || field_count > FORMAT_MAX {
             return (self.fail(libc::EINVAL), NO_BOOKMARK);
         }
-        let carray = matches!(array, Some((enc::CARRAY, _)));
-        let varray_count = match array {
-            Some((enc::VARRAY, count)) => Some(count),
-            _ => None,
-        };
         let data_len = if varray_count.is_some() { 2 } else { 0 };
-        let meta_len = match self.begin_field(name, field_count, tag, carray, data_len) {
+        let meta_len = match self.begin_field(name, field_count, tag, false, data_len) {
             Ok(n) => n,
             Err(e) => return (e, NO_BOOKMARK),
         };
-        let encoding = enc::STRUCT | array.map_or(0, |(flag, _)| flag);
-        let const_count = if carray { array.map(|(_, c)| c) } else { None };
+        let encoding = if varray_count.is_some() {
+            enc::STRUCT | enc::VARRAY
+        } else {
+            enc::STRUCT
+        };
         let result = self
-            .put_meta_unless(meta_len, name, encoding, field_count, tag, const_count)
+            .put_meta_unless(meta_len, name, encoding, field_count, tag, None)
             .and_then(|bookmark| {
                 if let Some(count) = varray_count {
-                    self.data.extend_from_slice(&count.to_ne_bytes())?;
+                    self.put_data(&count.to_ne_bytes())?;
                 }
                 Ok(bookmark)
             });
@@ -646,8 +689,8 @@ impl Builder {
 
     /// Appends metadata for one field as given (advanced use): `encoding`
     /// any encoding (struct ... binary_length16_char8) with at most one of
-    /// CARRAY and VARRAY, `const_count` the count of a CARRAY field (ignored
-    /// otherwise). Always metadata, also in data-only mode.
+    /// CARRAY and VARRAY, `const_count` the count of a CARRAY field (1 or
+    /// more; ignored otherwise). Always metadata, also in data-only mode.
     pub fn raw_add_meta(
         &mut self,
         name: &[u8],
@@ -664,9 +707,13 @@ impl Builder {
             return self.fail(libc::EINVAL);
         }
         let carray = flags == enc::CARRAY;
-        let data_only = core::mem::replace(&mut self.data_only, false);
+        if carray && const_count == 0 {
+            // Decoders refuse constant-count arrays of length 0.
+            return self.fail(libc::EINVAL);
+        }
+        let parts = core::mem::replace(&mut self.parts, Parts::Both);
         let result = self.begin_field(name, format, tag, carray, 0);
-        self.data_only = data_only;
+        self.parts = parts;
         if let Err(e) = result {
             return e;
         }
@@ -863,6 +910,13 @@ mod tests {
             b.payload(),
             cat(&[&[3, 0], &bytes, &bytes, &[2, 0, 2, 0], b"ab", &[1, 0], b"c", b"ab\0c\0"])
         );
+        // Constant count 0 (decoders refuse it).
+        let mut b = started("A");
+        assert_eq!(b.add_values(b"x", 3 | enc::CARRAY, 0, 0, &[], 0), libc::EINVAL);
+        let mut b = started("A");
+        assert_eq!(b.add_strings(b"x", 7 | enc::CARRAY, 0, 0, 0, |_| Ok(&[])), libc::EINVAL);
+        let mut b = started("A");
+        assert_eq!(b.raw_add_meta(b"x", 2 | enc::CARRAY, 0, 0, 0), libc::EINVAL);
         // Wrong byte count for the count, both flags, string callback error.
         assert_eq!(b.add_values(b"x", 3, 0, 0, &bytes, 2), libc::EINVAL);
         let mut b = started("A");
@@ -882,16 +936,20 @@ mod tests {
         b.add_value(b"c", 2, 0, 0, &[3]);
         assert_eq!(b.set_struct_field_count(inner, 2), 0);
         assert_eq!(b.set_struct_field_count(outer, 2), 0);
-        let (_, arr) = b.add_struct_array(b"pts", 1, 0, enc::VARRAY, 2);
+        let (_, arr) = b.add_struct_array(b"pts", 1, 0, 2);
         b.add_value(b"x", 2, 0, 0, &[10]);
         b.add_value(b"y", 2, 0, 0, &[11]);
-        b.set_data_only(true);
+        b.set_parts(Parts::PayloadOnly);
         b.add_value(b"x", 2, 0, 0, &[20]);
         b.add_value(b"y", 2, 0, 0, &[21]);
-        b.set_data_only(false);
+        b.set_parts(Parts::Both);
         assert_eq!(b.set_struct_field_count(arr, 2), 0);
-        b.add_struct_array(b"fixed", 1, 0, enc::CARRAY, 3);
+        b.add_struct_array(b"none", 1, 0x66, 0);
+        b.set_parts(Parts::MetadataOnly);
         b.add_value(b"z", 2, 0, 0, &[9]);
+        b.add_string(b"s", ENC_STR8, 0, 0, b"ignored");
+        b.set_parts(Parts::Both);
+        b.add_value(b"after", 2, 0, 0, &[8]);
         assert_eq!(b.error(), 0);
         let t = 0x55u16.to_ne_bytes();
         assert_eq!(
@@ -903,10 +961,13 @@ mod tests {
                 &cat(&[b"inner\0\x81\x82", &t]),
                 b"b\0\x02c\0\x02",
                 b"pts\0\xc1\x02x\0\x02y\0\x02",
-                b"fixed\0\xa1\x01\x03\x00z\0\x02",
+                &cat(&[b"none\0\xc1\x81", &0x66u16.to_ne_bytes(), b"z\0\x02s\0\x0a"]),
+                b"after\0\x02",
             ])
         );
-        assert_eq!(b.payload(), &[1, 2, 3, 2, 0, 10, 11, 20, 21, 9]);
+        // An empty array of structs still describes its members; the
+        // payload has no element for them.
+        assert_eq!(b.payload(), &[1, 2, 3, 2, 0, 10, 11, 20, 21, 0, 0, 8]);
         // Bookmarks that are not a struct's, NO_BOOKMARK, bad counts.
         assert_eq!(b.set_struct_field_count(NO_BOOKMARK, 3), 0);
         assert_eq!(b.set_struct_field_count(outer, 0), libc::EINVAL);

@@ -44,8 +44,9 @@ const EMPTY: iovec = iovec {
 ///
 /// Returns 0, else in this order: the builder's latched error (EINVAL for a
 /// builder never reset, ENOMEM if a buffer could not grow, ERANGE for an
-/// event over [`builder::EVENT_SIZE_LIMIT`], ...), EBADF if `set` is None or
-/// disabled, else the errno of the write.
+/// event over [`builder::EVENT_SIZE_LIMIT`], ...), EBADF if `set` is None,
+/// EINVAL if the builder's level is set and is not the set's, EBADF if the
+/// set is disabled, else the errno of the write.
 pub fn write(builder: &mut Builder, set: Option<&EventSet>, activity: Option<Activity<'_>>) -> c_int {
     let header = builder.header();
     let (meta, data) = match builder.finish() {
@@ -55,6 +56,11 @@ pub fn write(builder: &mut Builder, set: Option<&EventSet>, activity: Option<Act
     let Some(set) = set else {
         return libc::EBADF;
     };
+    if header.level != 0 && header.level != set.level() {
+        // Decoders reject an event whose header level is not its
+        // tracepoint's (the L<level> of the name).
+        return libc::EINVAL;
+    }
     if !set.enabled() {
         return libc::EBADF;
     }
@@ -67,11 +73,7 @@ pub fn write(builder: &mut Builder, set: Option<&EventSet>, activity: Option<Act
             id: header.id,
             tag: header.tag,
             opcode: header.opcode,
-            level: if header.level != 0 {
-                header.level
-            } else {
-                set.level()
-            },
+            level: set.level(),
         },
         keyword: set.keyword(),
     };

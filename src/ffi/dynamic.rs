@@ -9,7 +9,7 @@
 use core::ffi::{c_char, c_int, c_void, CStr};
 use core::ptr::{self, NonNull};
 
-use crate::dynamic::builder::{self, Builder, NO_BOOKMARK};
+use crate::dynamic::builder::{self, Builder, Parts, NO_BOOKMARK};
 use crate::dynamic::provider::{EventSet, NewSet, Provider};
 use crate::dynamic::{heap, write};
 
@@ -529,11 +529,12 @@ pub unsafe extern "C" fn ehd_builder_set_tag(builder: *mut ehd_builder, tag: u16
     unsafe { builder_mut(builder) }.map_or(libc::EINVAL, |b| b.set_tag(tag))
 }
 
-/// Sets the level written in the event's header. 0 (after reset) means the
-/// level of the event set the event is written to, which is what collectors
-/// that select by tracepoint name assume; set another level only to forward
-/// events whose header must keep their original level. Returns the latched
-/// error (EINVAL for NULL).
+/// Sets the level the event is meant for (0 after reset: any). The event's
+/// header always carries the level of the event set it is written to
+/// (decoders reject an event whose header level differs from its
+/// tracepoint's); with a level set here, ehd_builder_write refuses an event
+/// set of another level with EINVAL instead of writing the event there.
+/// Returns the latched error (EINVAL for NULL).
 ///
 /// # Safety
 /// `builder` must be NULL or a live builder used by this thread only.
@@ -543,17 +544,40 @@ pub unsafe extern "C" fn ehd_builder_set_level(builder: *mut ehd_builder, level:
     unsafe { builder_mut(builder) }.map_or(libc::EINVAL, |b| b.set_level(level))
 }
 
-/// Data-only mode (`on` non-zero): the ehd_builder_add_* functions append
-/// only their payload, no metadata (their name, format and tag are not
-/// used). For the second and later elements of an array of structs. Reset
-/// turns it off. Returns the latched error (EINVAL for NULL).
+/// Fields mode ehd_builder_add_* functions append metadata and payload (the
+/// default, restored by reset).
+/// cbindgen:ignore
+pub const EHD_FIELDS_NORMAL: c_int = 0;
+/// Fields mode: payload only.
+/// cbindgen:ignore
+pub const EHD_FIELDS_PAYLOAD_ONLY: c_int = 1;
+/// Fields mode: metadata only.
+/// cbindgen:ignore
+pub const EHD_FIELDS_METADATA_ONLY: c_int = 2;
+
+/// Sets which parts of their field the ehd_builder_add_* functions append
+/// from now on: EHD_FIELDS_NORMAL (metadata and payload; reset restores it),
+/// EHD_FIELDS_PAYLOAD_ONLY (for the second and later elements of an array of
+/// structs; names, formats and tags are not used) or
+/// EHD_FIELDS_METADATA_ONLY (for the members of an array of no structs;
+/// values must still be valid arguments). The raw functions are not
+/// affected. Returns the latched error (EINVAL for NULL or another mode,
+/// latched).
 ///
 /// # Safety
 /// `builder` must be NULL or a live builder used by this thread only.
 #[no_mangle]
-pub unsafe extern "C" fn ehd_builder_set_data_only(builder: *mut ehd_builder, on: c_int) -> c_int {
+pub unsafe extern "C" fn ehd_builder_set_fields_mode(builder: *mut ehd_builder, mode: c_int) -> c_int {
     // SAFETY: the caller's guarantee.
-    unsafe { builder_mut(builder) }.map_or(libc::EINVAL, |b| b.set_data_only(on != 0))
+    let Some(b) = (unsafe { builder_mut(builder) }) else {
+        return libc::EINVAL;
+    };
+    match mode {
+        EHD_FIELDS_NORMAL => b.set_parts(Parts::Both),
+        EHD_FIELDS_PAYLOAD_ONLY => b.set_parts(Parts::PayloadOnly),
+        EHD_FIELDS_METADATA_ONLY => b.set_parts(Parts::MetadataOnly),
+        _ => b.fail(libc::EINVAL),
+    }
 }
 
 /// Adds a field holding one value. `encoding`: event_field_encoding_value8,
@@ -734,7 +758,7 @@ pub unsafe extern "C" fn ehd_builder_add_strings(
 /// pass 1 and a `bookmark`, and set the real number with
 /// ehd_builder_set_struct_field_count once the members are added.
 /// `*bookmark` (if not NULL) receives the bookmark, EHD_NO_BOOKMARK on error
-/// or in data-only mode.
+/// or in EHD_FIELDS_PAYLOAD_ONLY mode.
 ///
 /// # Safety
 /// As for ehd_builder_add_value; `bookmark` NULL or writable.
@@ -763,14 +787,16 @@ pub unsafe extern "C" fn ehd_builder_add_struct(
     err
 }
 
-/// Adds an array of `count` structs of `field_count` members each
-/// (1 ... 127). `array_flag`: event_field_encoding_carray_flag for a
-/// constant count (in the metadata), event_field_encoding_varray_flag (or 0)
-/// for a variable count (in the payload). Then add the members of the first
-/// element as fields (their metadata describes every element), and the
-/// members of the other elements, in order, in data-only mode
-/// (ehd_builder_set_data_only): exactly `count` elements. `bookmark` as for
-/// ehd_builder_add_struct.
+/// Adds a variable-count array of `count` structs of `field_count` members
+/// each (1 ... 127). Then add the members of the first element as fields
+/// (their metadata describes every element), and the members of the other
+/// elements, in order, in EHD_FIELDS_PAYLOAD_ONLY mode: exactly `count`
+/// elements. With `count` 0, add the members once in
+/// EHD_FIELDS_METADATA_ONLY mode. `bookmark` as for ehd_builder_add_struct.
+///
+/// There is no constant-count array of structs: the decoders in use
+/// (tracepoint_decode, the reference's) misread those with more than one
+/// element.
 ///
 /// # Safety
 /// As for ehd_builder_add_struct.
@@ -781,7 +807,6 @@ pub unsafe extern "C" fn ehd_builder_add_struct_array(
     name_len: usize,
     field_count: u8,
     field_tag: u16,
-    array_flag: u8,
     count: u16,
     bookmark: *mut usize,
 ) -> c_int {
@@ -789,7 +814,7 @@ pub unsafe extern "C" fn ehd_builder_add_struct_array(
     let (err, mark) = match unsafe { builder_mut(builder) } {
         // SAFETY: the caller's guarantee.
         Some(b) => match unsafe { text_arg(name, name_len) } {
-            Some(name) => b.add_struct_array(name, field_count, field_tag, array_flag, count),
+            Some(name) => b.add_struct_array(name, field_count, field_tag, count),
             None => (b.fail(libc::EINVAL), NO_BOOKMARK),
         },
         None => (libc::EINVAL, NO_BOOKMARK),
@@ -819,8 +844,8 @@ pub unsafe extern "C" fn ehd_builder_set_struct_field_count(
         .map_or(libc::EINVAL, |b| b.set_struct_field_count(bookmark, field_count))
 }
 
-/// Advanced: appends one field's metadata as given, without payload (also in
-/// data-only mode). `encoding`: any event_field_encoding from struct to
+/// Advanced: appends one field's metadata as given, without payload (in
+/// every fields mode). `encoding`: any event_field_encoding from struct to
 /// binary_length16_char8, or'ed with at most one of the carray and varray
 /// flags; `const_count`: the element count of a carray field (else
 /// ignored); for a struct, `format` is the member count. The payload must
@@ -923,8 +948,10 @@ pub unsafe extern "C" fn ehd_builder_raw_set_count(
 /// without an activity id; the builder's latched error (EINVAL before the
 /// first reset or after invalid arguments, ENOMEM if a buffer could not
 /// grow, ERANGE if metadata and payload exceed 65467 bytes: the event is
-/// refused, never cut short); EBADF if `set` is NULL or disabled (nobody
-/// listens, or its registration failed); else the errno of the write.
+/// refused, never cut short); EBADF if `set` is NULL; EINVAL if a level was
+/// set (ehd_builder_set_level) and `set` has another; EBADF if `set` is
+/// disabled (nobody listens, or its registration failed); else the errno of
+/// the write.
 ///
 /// # Safety
 /// `builder` must be NULL or a live builder used by this thread only; `set`
