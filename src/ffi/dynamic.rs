@@ -175,7 +175,7 @@ pub unsafe extern "C" fn ehd_provider_new(
 ) -> *mut ehd_provider {
     // SAFETY: the caller's guarantee.
     let name = unsafe { text_arg(name, name_len) };
-    let options = if options.is_null() {
+    let options = if options.is_null() && options_len == EHD_NTS {
         Some(&[][..])
     } else {
         // SAFETY: the caller's guarantee.
