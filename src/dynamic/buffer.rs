@@ -95,6 +95,7 @@ impl<T: Copy> Buffer<T> {
 
     /// Makes room for `additional` more values. ENOMEM if the size overflows
     /// or the memory cannot be had; the buffer is unchanged then.
+    #[inline(always)]
     pub fn reserve(&mut self, additional: usize) -> Result<(), c_int> {
         let needed = self.len.checked_add(additional).ok_or(libc::ENOMEM)?;
         if needed <= self.cap {
@@ -106,6 +107,7 @@ impl<T: Copy> Buffer<T> {
     /// Reallocates to hold at least `needed` values: at least double the
     /// old capacity and at least MIN_BYTES, so appends cost amortized O(1).
     #[cold]
+    #[inline(never)]
     fn grow(&mut self, needed: usize) -> Result<(), c_int> {
         let min = MIN_BYTES / size_of::<T>();
         let cap = needed.max(self.cap.saturating_mul(2)).max(min);
@@ -128,16 +130,12 @@ impl<T: Copy> Buffer<T> {
     #[inline]
     pub fn extend_from_slice(&mut self, items: &[T]) -> Result<(), c_int> {
         self.reserve(items.len())?;
-        // SAFETY: reserve made room for items.len() values after `len`;
-        // `items` is another allocation (we hold `&mut self`, so it cannot
-        // borrow this buffer).
-        unsafe {
-            ptr::copy_nonoverlapping(
-                items.as_ptr(),
-                self.ptr.as_ptr().add(self.len),
-                items.len(),
-            )
-        };
+        // SAFETY: reserve made room for items.len() values after `len`, so
+        // the end of the values is in the allocation.
+        let end = unsafe { self.ptr.as_ptr().add(self.len) };
+        // SAFETY: `end` has room for items.len() values; `items` is another
+        // allocation (we hold `&mut self`, so it cannot borrow this buffer).
+        unsafe { copy(items.as_ptr(), end, items.len()) };
         // Cannot wrap: reserve checked len + items.len() <= cap.
         self.len = self.len.wrapping_add(items.len());
         Ok(())
@@ -160,8 +158,10 @@ impl<T: Copy> Buffer<T> {
         // source [index, len) and destination [index + 1, len + 1) are in
         // the allocation; ptr::copy allows the overlap.
         let at = unsafe { self.ptr.as_ptr().add(index) };
-        // SAFETY: as above.
-        unsafe { ptr::copy(at, at.add(1), self.len.wrapping_sub(index)) };
+        // SAFETY: as above (index + 1 <= len + 1 <= cap).
+        let next = unsafe { at.add(1) };
+        // SAFETY: as above; ptr::copy allows the overlap.
+        unsafe { ptr::copy(at, next, self.len.wrapping_sub(index)) };
         // SAFETY: `at` is in the allocation (index <= len < cap).
         unsafe { at.write(item) };
         self.len = self.len.wrapping_add(1);
@@ -174,6 +174,101 @@ impl<T: Copy> Buffer<T> {
         let mut copy = Self::with_capacity(self.cap)?;
         copy.extend_from_slice(self.as_slice())?;
         Ok(copy)
+    }
+}
+
+impl Buffer<u8> {
+    /// Appends `bytes`, then the first `tail_len` (at most 8) bytes of
+    /// `tail`, with one capacity check; the tail is stored as one 8-byte
+    /// block. ENOMEM (nothing appended) if the buffer cannot grow.
+    #[inline]
+    pub fn extend_padded(
+        &mut self,
+        bytes: &[u8],
+        tail: [u8; 8],
+        tail_len: usize,
+    ) -> Result<(), c_int> {
+        self.reserve(bytes.len().saturating_add(8))?;
+        // SAFETY: reserve made room for bytes.len() + 8 bytes after `len`.
+        let end = unsafe { self.ptr.as_ptr().add(self.len) };
+        // SAFETY: room for bytes.len() bytes at `end`; `bytes` is another
+        // allocation (we hold `&mut self`).
+        unsafe { copy(bytes.as_ptr(), end, bytes.len()) };
+        // SAFETY: 8 more bytes of room after them (any alignment).
+        let tail_at = unsafe { end.add(bytes.len()) };
+        // SAFETY: as above.
+        unsafe { tail_at.cast::<[u8; 8]>().write_unaligned(tail) };
+        // Cannot wrap: reserve checked len + bytes.len() + 8 <= cap.
+        self.len = self
+            .len
+            .wrapping_add(bytes.len())
+            .wrapping_add(tail_len.min(8));
+        Ok(())
+    }
+
+    /// Appends a value of 1, 2, 4, 8 or 16 bytes as one fixed-size store
+    /// (other sizes as extend_from_slice). ENOMEM if the buffer cannot grow.
+    #[inline(always)]
+    pub fn extend_small(&mut self, value: &[u8]) -> Result<(), c_int> {
+        match value.len() {
+            1 => self.store(<[u8; 1]>::try_from(value)),
+            2 => self.store(<[u8; 2]>::try_from(value)),
+            4 => self.store(<[u8; 4]>::try_from(value)),
+            8 => self.store(<[u8; 8]>::try_from(value)),
+            16 => self.store(<[u8; 16]>::try_from(value)),
+            _ => self.extend_from_slice(value),
+        }
+    }
+
+    #[inline(always)]
+    fn store<const N: usize, E>(&mut self, value: Result<[u8; N], E>) -> Result<(), c_int> {
+        let value = value.map_err(|_| libc::EINVAL)?;
+        self.reserve(N)?;
+        // SAFETY: reserve made room for N bytes after `len` (any alignment).
+        let end = unsafe { self.ptr.as_ptr().add(self.len) };
+        // SAFETY: as above.
+        unsafe { end.cast::<[u8; N]>().write_unaligned(value) };
+        self.len = self.len.wrapping_add(N);
+        Ok(())
+    }
+}
+
+/// copy_nonoverlapping, with the short copies of names and values (under 16
+/// bytes) done inline as two overlapping loads and stores instead of a
+/// memcpy call.
+///
+/// # Safety
+/// As for ptr::copy_nonoverlapping.
+#[inline(always)]
+unsafe fn copy<T: Copy>(src: *const T, dst: *mut T, count: usize) {
+    let bytes = count.wrapping_mul(size_of::<T>());
+    if size_of::<T>() != 1 || bytes >= 16 {
+        // SAFETY: the caller's guarantee.
+        unsafe { ptr::copy_nonoverlapping(src, dst, count) };
+        return;
+    }
+    let (src, dst) = (src.cast::<u8>(), dst.cast::<u8>());
+    // SAFETY: in each arm, both accesses stay within the `bytes` bytes at
+    // `src` and `dst` (they overlap when bytes is not a power of two).
+    unsafe {
+        if bytes >= 8 {
+            let head = src.cast::<u64>().read_unaligned();
+            let tail = src.add(bytes - 8).cast::<u64>().read_unaligned();
+            dst.cast::<u64>().write_unaligned(head);
+            dst.add(bytes - 8).cast::<u64>().write_unaligned(tail);
+        } else if bytes >= 4 {
+            let head = src.cast::<u32>().read_unaligned();
+            let tail = src.add(bytes - 4).cast::<u32>().read_unaligned();
+            dst.cast::<u32>().write_unaligned(head);
+            dst.add(bytes - 4).cast::<u32>().write_unaligned(tail);
+        } else if bytes >= 2 {
+            let head = src.cast::<u16>().read_unaligned();
+            let tail = src.add(bytes - 2).cast::<u16>().read_unaligned();
+            dst.cast::<u16>().write_unaligned(head);
+            dst.add(bytes - 2).cast::<u16>().write_unaligned(tail);
+        } else if bytes == 1 {
+            dst.write(src.read());
+        }
     }
 }
 
@@ -214,7 +309,11 @@ mod tests {
         b.clear();
         assert!(b.is_empty());
         b.extend_from_slice(&[7; 1005]).unwrap();
-        assert_eq!((b.capacity(), b.as_ptr()), (cap, addr), "no reallocation once warm");
+        assert_eq!(
+            (b.capacity(), b.as_ptr()),
+            (cap, addr),
+            "no reallocation once warm"
+        );
     }
 
     #[test]
@@ -240,6 +339,37 @@ mod tests {
         assert_eq!(b.reserve(usize::MAX / 16), Err(libc::ENOMEM));
         assert_eq!(b.as_slice(), &[1], "unchanged after a failed growth");
         assert!(Buffer::<u8>::with_capacity(usize::MAX).is_err());
+    }
+
+    #[test]
+    fn short_copies_of_every_length() {
+        let src: Vec<u8> = (1..=40).collect();
+        for len in 0..=40 {
+            let mut b = Buffer::<u8>::new();
+            b.push(0xee).unwrap();
+            b.extend_from_slice(&src[..len]).unwrap();
+            b.push(0xff).unwrap();
+            let mut want = vec![0xee];
+            want.extend_from_slice(&src[..len]);
+            want.push(0xff);
+            assert_eq!(b.as_slice(), &want[..], "length {len}");
+        }
+    }
+
+    #[test]
+    fn padded_and_small_appends() {
+        let mut b = Buffer::<u8>::new();
+        b.extend_padded(b"name", [0, 1, 2, 3, 4, 5, 6, 7], 3)
+            .unwrap();
+        b.extend_small(&[9]).unwrap();
+        b.extend_small(&[1, 2]).unwrap();
+        b.extend_small(&[3, 4, 5]).unwrap();
+        b.extend_small(&[6; 16]).unwrap();
+        b.extend_padded(b"", [7; 8], 9).unwrap();
+        let mut want = b"name\0\x01\x02\x09\x01\x02\x03\x04\x05".to_vec();
+        want.extend_from_slice(&[6; 16]);
+        want.extend_from_slice(&[7; 8]);
+        assert_eq!(b.as_slice(), &want[..]);
     }
 
     #[test]

@@ -102,6 +102,63 @@ fn array_flag(encoding: u8) -> Option<u8> {
     }
 }
 
+/// An event or field name: bytes without a NUL (it may carry attributes,
+/// "Name;attr=value"). Checked once where it is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Name<'a>(&'a [u8]);
+
+impl<'a> Name<'a> {
+    /// The empty name.
+    pub const EMPTY: Name<'static> = Name(&[]);
+
+    /// `bytes` as a name; None if they contain a NUL.
+    #[inline]
+    pub fn new(bytes: &'a [u8]) -> Option<Name<'a>> {
+        if has_nul(bytes) {
+            None
+        } else {
+            Some(Name(bytes))
+        }
+    }
+
+    /// A C string's bytes (never a NUL among them).
+    #[inline]
+    pub fn from_c_str(text: &'a core::ffi::CStr) -> Name<'a> {
+        Name(text.to_bytes())
+    }
+
+    /// The bytes of the name.
+    #[inline]
+    pub fn bytes(self) -> &'a [u8] {
+        self.0
+    }
+}
+
+/// Whether `bytes` contain a zero byte. Names are short: 4 to 16 bytes are
+/// tested as two overlapping words (the "has a zero byte" bit trick), other
+/// lengths byte by byte.
+#[inline(always)]
+fn has_nul(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let zero64 = |w: u64| w.wrapping_sub(ONES) & !w & HIGHS != 0;
+    let zero32 = |w: u32| w.wrapping_sub(ONES as u32) & !w & HIGHS as u32 != 0;
+    let len = bytes.len();
+    let tail = |n: usize| bytes.get(len.saturating_sub(n)..).unwrap_or(&[]);
+    let head = |n: usize| bytes.get(..n).unwrap_or(&[]);
+    match len {
+        8..=16 => match (<[u8; 8]>::try_from(head(8)), <[u8; 8]>::try_from(tail(8))) {
+            (Ok(h), Ok(t)) => zero64(u64::from_ne_bytes(h)) || zero64(u64::from_ne_bytes(t)),
+            _ => bytes.contains(&0),
+        },
+        4..=7 => match (<[u8; 4]>::try_from(head(4)), <[u8; 4]>::try_from(tail(4))) {
+            (Ok(h), Ok(t)) => zero32(u32::from_ne_bytes(h)) || zero32(u32::from_ne_bytes(t)),
+            _ => bytes.contains(&0),
+        },
+        _ => bytes.contains(&0),
+    }
+}
+
 /// Which parts of a field the typed adders append.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Parts {
@@ -146,9 +203,7 @@ impl Builder {
     /// `data_capacity` bytes (they grow as needed). ENOMEM if that cannot be
     /// allocated.
     pub fn new(meta_capacity: usize, data_capacity: usize) -> Result<Builder, c_int> {
-        let meta_capacity = meta_capacity
-            .checked_add(EXT_HEADER)
-            .ok_or(libc::ENOMEM)?;
+        let meta_capacity = meta_capacity.checked_add(EXT_HEADER).ok_or(libc::ENOMEM)?;
         Ok(Builder {
             meta: Buffer::with_capacity(meta_capacity)?,
             data: Buffer::with_capacity(data_capacity)?,
@@ -206,10 +261,11 @@ impl Builder {
         (self.meta.capacity(), self.data.capacity())
     }
 
-    /// Starts a new event named `name` (no NUL in it) with event tag `tag`:
+    /// Starts a new event named `name` with event tag `tag`:
     /// clears fields, error, header values (opcode info, id, version and
     /// level 0) and data-only mode.
-    pub fn reset(&mut self, name: &[u8], tag: u16) -> c_int {
+    #[inline(always)]
+    pub fn reset(&mut self, name: Name<'_>, tag: u16) -> c_int {
         self.meta.clear();
         self.data.clear();
         self.error = 0;
@@ -218,15 +274,11 @@ impl Builder {
             tag,
             ..HeaderValues::default()
         };
-        if name.contains(&0) {
-            return self.fail(libc::EINVAL);
-        }
         let ext = [0, 0, 0, 0];
         let appended = self
             .meta
             .extend_from_slice(&ext)
-            .and_then(|()| self.meta.extend_from_slice(name))
-            .and_then(|()| self.meta.push(0));
+            .and_then(|()| self.meta.extend_padded(name.bytes(), [0; 8], 1));
         match appended {
             Ok(()) => 0,
             Err(e) => self.fail(e),
@@ -271,8 +323,18 @@ impl Builder {
         self.parts
     }
 
+    /// Appends one value of 1, 2, 4, 8 or 16 bytes (fixed-size copies, no
+    /// memcpy call), not in metadata-only mode.
+    #[inline(always)]
+    fn put_value(&mut self, value: &[u8]) -> Result<(), c_int> {
+        if self.parts == Parts::MetadataOnly {
+            return Ok(());
+        }
+        self.data.extend_small(value)
+    }
+
     /// Appends payload bytes of a typed adder (not in metadata-only mode).
-    #[inline]
+    #[inline(always)]
     fn put_data(&mut self, bytes: &[u8]) -> Result<(), c_int> {
         if self.parts == Parts::MetadataOnly {
             return Ok(());
@@ -300,9 +362,10 @@ impl Builder {
     /// Appends one field's metadata: name, NUL, encoding, [format, [tag]],
     /// [constant count]. Returns the offset of the format byte (NO_BOOKMARK
     /// when there is none). The caller checked `room` for `meta_len(..)`.
+    #[inline(always)]
     fn put_meta(
         &mut self,
-        name: &[u8],
+        name: Name<'_>,
         encoding: u8,
         format: u8,
         tag: u16,
@@ -310,38 +373,41 @@ impl Builder {
     ) -> Result<usize, c_int> {
         let t = tag.to_ne_bytes();
         let c = count.unwrap_or(0).to_ne_bytes();
+        // NUL, encoding, [format, [tag]], [count]: at most 7 bytes.
         let (tail, len) = if tag != 0 {
             let tail = [
+                0,
                 encoding | enc::CHAIN,
                 format | FORMAT_CHAIN,
                 t[0],
                 t[1],
                 c[0],
                 c[1],
+                0,
             ];
-            (tail, 4)
+            (tail, 5)
         } else if format != 0 {
-            ([encoding | enc::CHAIN, format, c[0], c[1], 0, 0], 2)
+            ([0, encoding | enc::CHAIN, format, c[0], c[1], 0, 0, 0], 3)
         } else {
-            ([encoding, c[0], c[1], 0, 0, 0], 1)
+            ([0, encoding, c[0], c[1], 0, 0, 0, 0], 2)
         };
         let len = if count.is_some() { len + 2 } else { len };
         let bookmark = if tag != 0 || format != 0 {
             // The format byte follows name, NUL and encoding byte.
-            self.meta.len().saturating_add(name.len()).saturating_add(2)
+            self.meta
+                .len()
+                .saturating_add(name.bytes().len())
+                .saturating_add(2)
         } else {
             NO_BOOKMARK
         };
-        self.meta.reserve(name.len().saturating_add(1 + len))?;
-        self.meta.extend_from_slice(name)?;
-        self.meta.push(0)?;
-        self.meta.extend_from_slice(tail.get(..len).unwrap_or(&[]))?;
+        self.meta.extend_padded(name.bytes(), tail, len)?;
         Ok(bookmark)
     }
 
     /// Bytes put_meta appends for a field with this name, format, tag and
     /// constant count.
-    fn meta_len(name: &[u8], format: u8, tag: u16, carray: bool) -> usize {
+    fn meta_len(name: Name<'_>, format: u8, tag: u16, carray: bool) -> usize {
         let tail = if tag != 0 {
             4
         } else if format != 0 {
@@ -350,16 +416,16 @@ impl Builder {
             1
         };
         let count = if carray { 2 } else { 0 };
-        name.len().saturating_add(1 + tail + count)
+        name.bytes().len().saturating_add(1 + tail + count)
     }
 
     /// The common prologue of the typed adders: the latched error, the
     /// format's range, the size limit. Returns the metadata bytes to add (0 in
     /// data-only mode).
-    #[inline]
+    #[inline(always)]
     fn begin_field(
         &mut self,
-        name: &[u8],
+        name: Name<'_>,
         format: u8,
         tag: u16,
         carray: bool,
@@ -368,7 +434,7 @@ impl Builder {
         if self.error != 0 {
             return Err(self.error);
         }
-        if format > FORMAT_MAX || name.contains(&0) {
+        if format > FORMAT_MAX {
             return Err(self.fail(libc::EINVAL));
         }
         let meta_len = if self.parts == Parts::PayloadOnly {
@@ -397,9 +463,10 @@ impl Builder {
 
     /// Adds a field holding one value: `encoding` value8 ... value128,
     /// `value` its bytes (exactly the encoding's size).
+    #[inline(always)]
     pub fn add_value(
         &mut self,
-        name: &[u8],
+        name: Name<'_>,
         encoding: u8,
         format: u8,
         tag: u16,
@@ -414,16 +481,16 @@ impl Builder {
         };
         let result = self
             .put_meta_unless(meta_len, name, encoding, format, tag, None)
-            .and_then(|_| self.put_data(value));
+            .and_then(|_| self.put_value(value));
         self.done(result)
     }
 
     /// put_meta, unless in data-only mode (`meta_len` 0 then).
-    #[inline]
+    #[inline(always)]
     fn put_meta_unless(
         &mut self,
         meta_len: usize,
-        name: &[u8],
+        name: Name<'_>,
         encoding: u8,
         format: u8,
         tag: u16,
@@ -442,7 +509,7 @@ impl Builder {
     /// `count` values' bytes.
     pub fn add_values(
         &mut self,
-        name: &[u8],
+        name: Name<'_>,
         encoding: u8,
         format: u8,
         tag: u16,
@@ -462,13 +529,25 @@ impl Builder {
             return self.fail(libc::EINVAL);
         }
         let count_len = if carray { 0 } else { 2 };
-        let meta_len =
-            match self.begin_field(name, format, tag, carray, values.len().saturating_add(count_len)) {
-                Ok(n) => n,
-                Err(e) => return e,
-            };
+        let meta_len = match self.begin_field(
+            name,
+            format,
+            tag,
+            carray,
+            values.len().saturating_add(count_len),
+        ) {
+            Ok(n) => n,
+            Err(e) => return e,
+        };
         let result = self
-            .put_meta_unless(meta_len, name, encoding, format, tag, carray.then_some(count))
+            .put_meta_unless(
+                meta_len,
+                name,
+                encoding,
+                format,
+                tag,
+                carray.then_some(count),
+            )
             .and_then(|_| {
                 if !carray {
                     self.put_data(&count.to_ne_bytes())?;
@@ -478,40 +557,48 @@ impl Builder {
         self.done(result)
     }
 
-    /// Payload bytes of one string element: counted encodings put a `u16`
-    /// count before the characters; zstring encodings end at the first zero
-    /// character of `chars` (or its end) and add one zero character.
-    /// ERANGE for a counted string of more than 65535 characters.
-    fn string_data_len(encoding: u8, chars: &[u8], unit: usize) -> Result<usize, c_int> {
+    /// The characters one string element writes: a zstring's end at the
+    /// first zero character of `chars` (or all of them); a counted string's
+    /// all of them (ERANGE over 65535 characters). Returns them and their
+    /// payload size (plus the zero character or the u16 count).
+    #[inline(always)]
+    fn string_body<'c>(
+        encoding: u8,
+        chars: &'c [u8],
+        unit: usize,
+    ) -> Result<(&'c [u8], usize), c_int> {
         if is_zstring(encoding) {
-            Ok(zstring_len(chars, unit).saturating_add(unit))
+            let body = chars.get(..zstring_len(chars, unit)).unwrap_or(chars);
+            Ok((body, body.len().saturating_add(unit)))
         } else if chars.len().checked_div(unit).unwrap_or(0) > usize::from(u16::MAX) {
             Err(libc::ERANGE)
         } else {
-            Ok(chars.len().saturating_add(2))
+            Ok((chars, chars.len().saturating_add(2)))
         }
     }
 
-    /// Appends one string element's payload (see string_data_len).
-    fn put_string_data(&mut self, encoding: u8, chars: &[u8], unit: usize) -> Result<(), c_int> {
+    /// Appends one string element's payload: `body` from string_body, then
+    /// a zero character (zstring), or a u16 count then `body`.
+    #[inline(always)]
+    fn put_string_data(&mut self, encoding: u8, body: &[u8], unit: usize) -> Result<(), c_int> {
         if is_zstring(encoding) {
-            let len = zstring_len(chars, unit);
-            self.put_data(chars.get(..len).unwrap_or(&[]))?;
-            self.put_data(ZERO_CHAR.get(..unit).unwrap_or(&[]))
+            self.put_data(body)?;
+            self.put_value(ZERO_CHAR.get(..unit).unwrap_or(&[]))
         } else {
-            let units = chars.len().checked_div(unit).unwrap_or(0);
+            let units = body.len().checked_div(unit).unwrap_or(0);
             let count = u16::try_from(units).map_err(|_| libc::ERANGE)?;
-            self.put_data(&count.to_ne_bytes())?;
-            self.put_data(chars)
+            self.put_value(&count.to_ne_bytes())?;
+            self.put_data(body)
         }
     }
 
     /// Adds a string or binary field: `encoding` zstring_char8/16/32,
     /// string_length16_char8/16/32 or binary_length16_char8; `chars` the
     /// characters (a whole number of the encoding's characters).
+    #[inline(always)]
     pub fn add_string(
         &mut self,
-        name: &[u8],
+        name: Name<'_>,
         encoding: u8,
         format: u8,
         tag: u16,
@@ -523,8 +610,8 @@ impl Builder {
         if encoding & !enc::VALUE_MASK != 0 || chars.len().checked_rem(unit) != Some(0) {
             return self.fail(libc::EINVAL);
         }
-        let data_len = match Self::string_data_len(encoding, chars, unit) {
-            Ok(n) => n,
+        let (body, data_len) = match Self::string_body(encoding, chars, unit) {
+            Ok(parts) => parts,
             Err(e) => return self.fail(e),
         };
         let meta_len = match self.begin_field(name, format, tag, false, data_len) {
@@ -533,7 +620,7 @@ impl Builder {
         };
         let result = self
             .put_meta_unless(meta_len, name, encoding, format, tag, None)
-            .and_then(|_| self.put_string_data(encoding, chars, unit));
+            .and_then(|_| self.put_string_data(encoding, body, unit));
         self.done(result)
     }
 
@@ -543,7 +630,7 @@ impl Builder {
     /// (or an errno, which is latched).
     pub fn add_strings<'a>(
         &mut self,
-        name: &[u8],
+        name: Name<'_>,
         encoding: u8,
         format: u8,
         tag: u16,
@@ -587,9 +674,9 @@ impl Builder {
                     if chars.len().checked_rem(unit) != Some(0) {
                         return Err(libc::EINVAL);
                     }
-                    let len = Self::string_data_len(value_encoding, chars, unit)?;
+                    let (body, len) = Self::string_body(value_encoding, chars, unit)?;
                     self.room(0, len)?;
-                    self.put_string_data(value_encoding, chars, unit)?;
+                    self.put_string_data(value_encoding, body, unit)?;
                 }
                 Ok(())
             });
@@ -599,7 +686,7 @@ impl Builder {
     /// Adds a struct field whose next `field_count` fields (1 ... 127) are
     /// its members. Returns the bookmark for set_struct_field_count
     /// (NO_BOOKMARK in data-only mode or on error).
-    pub fn add_struct(&mut self, name: &[u8], field_count: u8, tag: u16) -> (c_int, usize) {
+    pub fn add_struct(&mut self, name: Name<'_>, field_count: u8, tag: u16) -> (c_int, usize) {
         self.add_struct_field(name, field_count, tag, None)
     }
 
@@ -616,7 +703,7 @@ impl Builder {
     /// metadata from the count's offset). raw_add_meta can still make one.
     pub fn add_struct_array(
         &mut self,
-        name: &[u8],
+        name: Name<'_>,
         field_count: u8,
         tag: u16,
         count: u16,
@@ -627,7 +714,7 @@ impl Builder {
     /// A struct field, or with `varray_count` a variable-count array of them.
     fn add_struct_field(
         &mut self,
-        name: &[u8],
+        name: Name<'_>,
         field_count: u8,
         tag: u16,
         varray_count: Option<u16>,
@@ -693,7 +780,7 @@ impl Builder {
     /// more; ignored otherwise). Always metadata, also in data-only mode.
     pub fn raw_add_meta(
         &mut self,
-        name: &[u8],
+        name: Name<'_>,
         encoding: u8,
         format: u8,
         tag: u16,
@@ -754,7 +841,7 @@ impl Builder {
             return 0;
         }
         let bytes = count.to_ne_bytes();
-        let end = bookmark.checked_add(2).unwrap_or(usize::MAX);
+        let end = bookmark.saturating_add(2);
         match self.data.as_mut_slice().get_mut(bookmark..end) {
             Some([a, b]) => {
                 *a = bytes[0];
@@ -822,8 +909,12 @@ mod tests {
 
     fn started(name: &str) -> Builder {
         let mut b = Builder::new(0, 0).unwrap();
-        assert_eq!(b.reset(name.as_bytes(), 0), 0);
+        assert_eq!(b.reset(n(name.as_bytes()), 0), 0);
         b
+    }
+
+    fn n(bytes: &[u8]) -> Name<'_> {
+        Name::new(bytes).expect("a name without NUL")
     }
 
     fn cat(parts: &[&[u8]]) -> Vec<u8> {
@@ -834,9 +925,9 @@ mod tests {
     fn a_new_builder_must_be_reset_first() {
         let mut b = Builder::new(16, 16).unwrap();
         assert_eq!(b.error(), libc::EINVAL);
-        assert_eq!(b.add_value(b"x", 2, 0, 0, &[1]), libc::EINVAL);
+        assert_eq!(b.add_value(n(b"x"), 2, 0, 0, &[1]), libc::EINVAL);
         assert!(matches!(b.finish(), Err(libc::EINVAL)));
-        assert_eq!(b.reset(b"Ev", 7), 0);
+        assert_eq!(b.reset(n(b"Ev"), 7), 0);
         assert_eq!(b.header().tag, 7);
         let (meta, data) = b.finish().unwrap();
         assert_eq!(meta, &[3, 0, 1, 0, b'E', b'v', 0]);
@@ -846,10 +937,10 @@ mod tests {
     #[test]
     fn metadata_encoding_matches_the_format_and_tag_rules() {
         let mut b = started("E");
-        b.add_value(b"a", 2, 0, 0, &[1]);
-        b.add_value(b"b", 3, 2, 0, &[2, 0]);
-        b.add_value(b"c", ENC_VALUE32, 0, 0x1234, &[3, 0, 0, 0]);
-        b.add_value(b"d", ENC_VALUE64, 8, 5, &7f64.to_ne_bytes());
+        b.add_value(n(b"a"), 2, 0, 0, &[1]);
+        b.add_value(n(b"b"), 3, 2, 0, &[2, 0]);
+        b.add_value(n(b"c"), ENC_VALUE32, 0, 0x1234, &[3, 0, 0, 0]);
+        b.add_value(n(b"d"), ENC_VALUE64, 8, 5, &7f64.to_ne_bytes());
         assert_eq!(b.error(), 0);
         let t = 0x1234u16.to_ne_bytes();
         assert_eq!(
@@ -871,11 +962,17 @@ mod tests {
     #[test]
     fn strings_counted_and_nul_terminated() {
         let mut b = started("S");
-        b.add_string(b"s8", ENC_STR8, 0, 0, b"abc");
-        b.add_string(b"z16", ENC_ZSTR16, 0, 0, &[b'h', 0, b'i', 0, 0, 0, b'x', 0]);
-        b.add_string(b"s32", ENC_STR32, 0, 0, &[b'Q', 0, 0, 0]);
-        b.add_string(b"bin", ENC_BIN, 9, 0, &[0xff, 0]);
-        b.add_string(b"z8", 7, 0, 0, b"no-nul");
+        b.add_string(n(b"s8"), ENC_STR8, 0, 0, b"abc");
+        b.add_string(
+            n(b"z16"),
+            ENC_ZSTR16,
+            0,
+            0,
+            &[b'h', 0, b'i', 0, 0, 0, b'x', 0],
+        );
+        b.add_string(n(b"s32"), ENC_STR32, 0, 0, &[b'Q', 0, 0, 0]);
+        b.add_string(n(b"bin"), ENC_BIN, 9, 0, &[0xff, 0]);
+        b.add_string(n(b"z8"), 7, 0, 0, b"no-nul");
         assert_eq!(b.error(), 0);
         assert_eq!(
             b.payload(),
@@ -888,7 +985,10 @@ mod tests {
                 b"no-nul\0",
             ])
         );
-        assert_eq!(b.add_string(b"odd", ENC_ZSTR16, 0, 0, &[1, 2, 3]), libc::EINVAL);
+        assert_eq!(
+            b.add_string(n(b"odd"), ENC_ZSTR16, 0, 0, &[1, 2, 3]),
+            libc::EINVAL
+        );
     }
 
     #[test]
@@ -896,60 +996,90 @@ mod tests {
         let mut b = started("A");
         let v = [1u16, 2, 3];
         let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_ne_bytes()).collect();
-        b.add_values(b"va", 3, 0, 0, &bytes, 3);
-        b.add_values(b"ca", 3 | enc::CARRAY, 0, 0, &bytes, 3);
+        b.add_values(n(b"va"), 3, 0, 0, &bytes, 3);
+        b.add_values(n(b"ca"), 3 | enc::CARRAY, 0, 0, &bytes, 3);
         let strings: [&[u8]; 2] = [b"ab", b"c"];
-        b.add_strings(b"ss", ENC_STR8, 0, 0, 2, |i| Ok(strings[i]));
-        b.add_strings(b"zs", 7 | enc::CARRAY, 0, 0, 2, |i| Ok(strings[i]));
+        b.add_strings(n(b"ss"), ENC_STR8, 0, 0, 2, |i| Ok(strings[i]));
+        b.add_strings(n(b"zs"), 7 | enc::CARRAY, 0, 0, 2, |i| Ok(strings[i]));
         assert_eq!(b.error(), 0);
         assert_eq!(
             b.metadata(),
-            cat(&[b"A\0", b"va\0\x43", b"ca\0\x23\x03\x00", b"ss\0\x4a", b"zs\0\x27\x02\x00"])
+            cat(&[
+                b"A\0",
+                b"va\0\x43",
+                b"ca\0\x23\x03\x00",
+                b"ss\0\x4a",
+                b"zs\0\x27\x02\x00"
+            ])
         );
         assert_eq!(
             b.payload(),
-            cat(&[&[3, 0], &bytes, &bytes, &[2, 0, 2, 0], b"ab", &[1, 0], b"c", b"ab\0c\0"])
+            cat(&[
+                &[3, 0],
+                &bytes,
+                &bytes,
+                &[2, 0, 2, 0],
+                b"ab",
+                &[1, 0],
+                b"c",
+                b"ab\0c\0"
+            ])
         );
         // Constant count 0 (decoders refuse it).
         let mut b = started("A");
-        assert_eq!(b.add_values(b"x", 3 | enc::CARRAY, 0, 0, &[], 0), libc::EINVAL);
+        assert_eq!(
+            b.add_values(n(b"x"), 3 | enc::CARRAY, 0, 0, &[], 0),
+            libc::EINVAL
+        );
         let mut b = started("A");
-        assert_eq!(b.add_strings(b"x", 7 | enc::CARRAY, 0, 0, 0, |_| Ok(&[])), libc::EINVAL);
+        assert_eq!(
+            b.add_strings(n(b"x"), 7 | enc::CARRAY, 0, 0, 0, |_| Ok(&[])),
+            libc::EINVAL
+        );
         let mut b = started("A");
-        assert_eq!(b.raw_add_meta(b"x", 2 | enc::CARRAY, 0, 0, 0), libc::EINVAL);
+        assert_eq!(
+            b.raw_add_meta(n(b"x"), 2 | enc::CARRAY, 0, 0, 0),
+            libc::EINVAL
+        );
         // Wrong byte count for the count, both flags, string callback error.
-        assert_eq!(b.add_values(b"x", 3, 0, 0, &bytes, 2), libc::EINVAL);
+        assert_eq!(b.add_values(n(b"x"), 3, 0, 0, &bytes, 2), libc::EINVAL);
         let mut b = started("A");
-        assert_eq!(b.add_values(b"x", 3 | 0x60, 0, 0, &bytes, 3), libc::EINVAL);
+        assert_eq!(
+            b.add_values(n(b"x"), 3 | 0x60, 0, 0, &bytes, 3),
+            libc::EINVAL
+        );
         let mut b = started("A");
-        assert_eq!(b.add_strings(b"x", ENC_STR8, 0, 0, 1, |_| Err(libc::EFAULT)), libc::EFAULT);
+        assert_eq!(
+            b.add_strings(n(b"x"), ENC_STR8, 0, 0, 1, |_| Err(libc::EFAULT)),
+            libc::EFAULT
+        );
     }
 
     #[test]
     fn nested_structs_with_bookmarks_and_struct_arrays() {
         let mut b = started("N");
-        let (e, outer) = b.add_struct(b"outer", 1, 0);
+        let (e, outer) = b.add_struct(n(b"outer"), 1, 0);
         assert_eq!(e, 0);
-        b.add_value(b"a", 2, 0, 0, &[1]);
-        let (_, inner) = b.add_struct(b"inner", 1, 0x55);
-        b.add_value(b"b", 2, 0, 0, &[2]);
-        b.add_value(b"c", 2, 0, 0, &[3]);
+        b.add_value(n(b"a"), 2, 0, 0, &[1]);
+        let (_, inner) = b.add_struct(n(b"inner"), 1, 0x55);
+        b.add_value(n(b"b"), 2, 0, 0, &[2]);
+        b.add_value(n(b"c"), 2, 0, 0, &[3]);
         assert_eq!(b.set_struct_field_count(inner, 2), 0);
         assert_eq!(b.set_struct_field_count(outer, 2), 0);
-        let (_, arr) = b.add_struct_array(b"pts", 1, 0, 2);
-        b.add_value(b"x", 2, 0, 0, &[10]);
-        b.add_value(b"y", 2, 0, 0, &[11]);
+        let (_, arr) = b.add_struct_array(n(b"pts"), 1, 0, 2);
+        b.add_value(n(b"x"), 2, 0, 0, &[10]);
+        b.add_value(n(b"y"), 2, 0, 0, &[11]);
         b.set_parts(Parts::PayloadOnly);
-        b.add_value(b"x", 2, 0, 0, &[20]);
-        b.add_value(b"y", 2, 0, 0, &[21]);
+        b.add_value(n(b"x"), 2, 0, 0, &[20]);
+        b.add_value(n(b"y"), 2, 0, 0, &[21]);
         b.set_parts(Parts::Both);
         assert_eq!(b.set_struct_field_count(arr, 2), 0);
-        b.add_struct_array(b"none", 1, 0x66, 0);
+        b.add_struct_array(n(b"none"), 1, 0x66, 0);
         b.set_parts(Parts::MetadataOnly);
-        b.add_value(b"z", 2, 0, 0, &[9]);
-        b.add_string(b"s", ENC_STR8, 0, 0, b"ignored");
+        b.add_value(n(b"z"), 2, 0, 0, &[9]);
+        b.add_string(n(b"s"), ENC_STR8, 0, 0, b"ignored");
         b.set_parts(Parts::Both);
-        b.add_value(b"after", 2, 0, 0, &[8]);
+        b.add_value(n(b"after"), 2, 0, 0, &[8]);
         assert_eq!(b.error(), 0);
         let t = 0x55u16.to_ne_bytes();
         assert_eq!(
@@ -972,10 +1102,10 @@ mod tests {
         assert_eq!(b.set_struct_field_count(NO_BOOKMARK, 3), 0);
         assert_eq!(b.set_struct_field_count(outer, 0), libc::EINVAL);
         let mut b = started("N");
-        b.add_value(b"v", 2, 3, 0, &[1]);
+        b.add_value(n(b"v"), 2, 3, 0, &[1]);
         assert_eq!(b.set_struct_field_count(EXT_HEADER + 4, 1), libc::EINVAL);
         let mut b = started("N");
-        assert_eq!(b.add_struct(b"s", 128, 0).0, libc::EINVAL);
+        assert_eq!(b.add_struct(n(b"s"), 128, 0).0, libc::EINVAL);
         let mut b = started("N");
         assert_eq!(b.set_struct_field_count(1_000_000, 1), libc::EINVAL);
     }
@@ -983,42 +1113,51 @@ mod tests {
     #[test]
     fn raw_meta_data_and_counts() {
         let mut b = started("R");
-        assert_eq!(b.raw_add_meta(b"v", 2 | enc::VARRAY, 1, 0, 0), 0);
+        assert_eq!(b.raw_add_meta(n(b"v"), 2 | enc::VARRAY, 1, 0, 0), 0);
         let (e, at) = b.raw_add_count(0);
         assert_eq!(e, 0);
         b.raw_add_data(&[5, 6, 7]);
         assert_eq!(b.raw_set_count(at, 3), 0);
-        assert_eq!(b.raw_add_meta(b"c", 2 | enc::CARRAY, 0, 0, 2), 0);
+        assert_eq!(b.raw_add_meta(n(b"c"), 2 | enc::CARRAY, 0, 0, 2), 0);
         b.raw_add_data(&[8, 9]);
         assert_eq!(b.metadata(), b"R\0v\0\xc2\x01c\0\x22\x02\x00");
         assert_eq!(b.payload(), &[3, 0, 5, 6, 7, 8, 9]);
         assert_eq!(b.raw_set_count(6, 1), libc::EINVAL);
         let mut b = started("R");
-        assert_eq!(b.raw_add_meta(b"v", 14, 0, 0, 0), libc::EINVAL);
+        assert_eq!(b.raw_add_meta(n(b"v"), 14, 0, 0, 0), libc::EINVAL);
         let mut b = started("R");
-        assert_eq!(b.raw_add_meta(b"v", 2 | 0x80, 0, 0, 0), libc::EINVAL);
+        assert_eq!(b.raw_add_meta(n(b"v"), 2 | 0x80, 0, 0, 0), libc::EINVAL);
     }
 
     #[test]
     fn the_first_error_is_latched_until_reset() {
         let mut b = started("L");
-        assert_eq!(b.add_value(b"bad\0name", 2, 0, 0, &[1]), libc::EINVAL);
-        assert_eq!(b.add_value(b"ok", 2, 0, 0, &[1]), libc::EINVAL);
+        assert_eq!(Name::new(b"bad\0name"), None);
+        assert_eq!(
+            b.add_value(n(b"x"), 2, 0x80, 0, &[1]),
+            libc::EINVAL,
+            "format over 127"
+        );
+        assert_eq!(b.add_value(n(b"ok"), 2, 0, 0, &[1]), libc::EINVAL);
         assert_eq!(b.set_opcode(1), libc::EINVAL);
         assert!(matches!(b.finish(), Err(libc::EINVAL)));
-        assert_eq!(b.reset(b"L", 0), 0);
-        assert_eq!(b.add_value(b"x", 2, 0x80, 0, &[1]), libc::EINVAL, "format over 127");
-        assert_eq!(b.reset(b"L\0x", 0), libc::EINVAL, "NUL in the event name");
-        assert_eq!(b.reset(b"L", 0), 0);
-        assert_eq!(b.add_value(b"x", 2, 0, 0, &[1, 2]), libc::EINVAL, "size mismatch");
+        assert_eq!(b.reset(n(b"L"), 0), 0);
+        assert_eq!(
+            b.add_value(n(b"x"), 2, 0, 0, &[1, 2]),
+            libc::EINVAL,
+            "size mismatch"
+        );
     }
 
     #[test]
     fn oversize_is_erange_and_the_buffers_stay_bounded() {
         let mut b = started("Big");
         let big = vec![b'x'; EVENT_SIZE_LIMIT];
-        assert_eq!(b.add_string(b"s", ENC_BIN, 0, 0, &big[..60000]), 0);
-        assert_eq!(b.add_string(b"t", ENC_BIN, 0, 0, &big[..6000]), libc::ERANGE);
+        assert_eq!(b.add_string(n(b"s"), ENC_BIN, 0, 0, &big[..60000]), 0);
+        assert_eq!(
+            b.add_string(n(b"t"), ENC_BIN, 0, 0, &big[..6000]),
+            libc::ERANGE
+        );
         assert!(matches!(b.finish(), Err(libc::ERANGE)));
         let (meta_cap, data_cap) = b.capacities();
         assert!(data_cap < 2 * 65536 && meta_cap < 4096);
@@ -1026,33 +1165,39 @@ mod tests {
         let mut b = started("");
         let meta = 1 + 2 + 1; // "" NUL, "b" NUL, encoding
         let room = EVENT_SIZE_LIMIT - meta - 2;
-        assert_eq!(b.add_string(b"b", ENC_BIN, 0, 0, &big[..room]), 0);
+        assert_eq!(b.add_string(n(b"b"), ENC_BIN, 0, 0, &big[..room]), 0);
         assert!(b.finish().is_ok());
         let mut b = started("");
-        assert_eq!(b.add_string(b"b", ENC_BIN, 0, 0, &big[..room + 1]), libc::ERANGE);
+        assert_eq!(
+            b.add_string(n(b"b"), ENC_BIN, 0, 0, &big[..room + 1]),
+            libc::ERANGE
+        );
         // A counted string over 65535 characters can never fit.
         let mut b = started("");
         let huge = vec![b'h'; 70000];
-        assert_eq!(b.add_string(b"s", ENC_STR8, 0, 0, &huge), libc::ERANGE);
+        assert_eq!(b.add_string(n(b"s"), ENC_STR8, 0, 0, &huge), libc::ERANGE);
         let mut b = started("");
-        assert_eq!(b.add_strings(b"s", 7, 0, 0, 2, |_| Ok(&huge[..40000])), libc::ERANGE);
+        assert_eq!(
+            b.add_strings(n(b"s"), 7, 0, 0, 2, |_| Ok(&huge[..40000])),
+            libc::ERANGE
+        );
     }
 
     #[test]
     fn reset_reuses_memory() {
         let mut b = started("W");
         for i in 0..50u8 {
-            b.add_value(b"field", 2, 0, 0, &[i]);
-            b.add_string(b"text", ENC_STR8, 0, 0, b"hello world");
+            b.add_value(n(b"field"), 2, 0, 0, &[i]);
+            b.add_string(n(b"text"), ENC_STR8, 0, 0, b"hello world");
         }
         b.finish().unwrap();
         let caps = b.capacities();
         let ptrs = (b.meta.as_ptr(), b.data.as_ptr());
         for _ in 0..100 {
-            b.reset(b"W", 0);
+            b.reset(n(b"W"), 0);
             for i in 0..50u8 {
-                b.add_value(b"field", 2, 0, 0, &[i]);
-                b.add_string(b"text", ENC_STR8, 0, 0, b"hello world");
+                b.add_value(n(b"field"), 2, 0, 0, &[i]);
+                b.add_string(n(b"text"), ENC_STR8, 0, 0, b"hello world");
             }
             b.finish().unwrap();
         }
@@ -1064,13 +1209,35 @@ mod tests {
     fn clone_copies_the_event() {
         let mut b = started("C");
         b.set_id_version(3, 4);
-        b.add_value(b"v", 2, 0, 0, &[1]);
+        b.add_value(n(b"v"), 2, 0, 0, &[1]);
         let mut c = b.try_clone().unwrap();
         assert_eq!(c.metadata(), b.metadata());
         assert_eq!(c.payload(), b.payload());
         assert_eq!(c.header(), b.header());
-        c.add_value(b"w", 2, 0, 0, &[2]);
+        c.add_value(n(b"w"), 2, 0, 0, &[2]);
         assert_ne!(c.metadata(), b.metadata());
+    }
+
+    #[test]
+    fn nul_detection_in_names_of_every_length() {
+        for len in 0..40usize {
+            let name = vec![b'n'; len];
+            assert!(!has_nul(&name), "length {len}");
+            for at in 0..len {
+                let mut with = name.clone();
+                with[at] = 0;
+                assert!(has_nul(&with), "length {len}, NUL at {at}");
+                // High bytes next to a zero must not hide it or fake one.
+                let mut high = vec![0x80u8; len];
+                assert!(!has_nul(&high));
+                high[at] = 0;
+                assert!(has_nul(&high), "0x80 bytes, length {len}, NUL at {at}");
+                let mut one = vec![0x01u8; len];
+                assert!(!has_nul(&one));
+                one[at] = 0;
+                assert!(has_nul(&one));
+            }
+        }
     }
 
     #[test]

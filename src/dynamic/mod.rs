@@ -31,9 +31,15 @@ use provider::EventSet;
 
 /// eventheader_flag_default_with_extension: this target's pointer size and
 /// byte order, and the extension bit (the metadata extension follows).
-pub const HEADER_FLAGS: u8 = (if cfg!(target_pointer_width = "64") { 0x01 } else { 0 })
-    | (if cfg!(target_endian = "little") { 0x02 } else { 0 })
-    | 0x04;
+pub const HEADER_FLAGS: u8 = (if cfg!(target_pointer_width = "64") {
+    0x01
+} else {
+    0
+}) | (if cfg!(target_endian = "little") {
+    0x02
+} else {
+    0
+}) | 0x04;
 
 const EMPTY: iovec = iovec {
     iov_base: ptr::null_mut(),
@@ -47,7 +53,11 @@ const EMPTY: iovec = iovec {
 /// event over [`builder::EVENT_SIZE_LIMIT`], ...), EBADF if `set` is None,
 /// EINVAL if the builder's level is set and is not the set's, EBADF if the
 /// set is disabled, else the errno of the write.
-pub fn write(builder: &mut Builder, set: Option<&EventSet>, activity: Option<Activity<'_>>) -> c_int {
+pub fn write(
+    builder: &mut Builder,
+    set: Option<&EventSet>,
+    activity: Option<Activity<'_>>,
+) -> c_int {
     let header = builder.header();
     let (meta, data) = match builder.finish() {
         Ok(parts) => parts,

@@ -200,7 +200,13 @@ impl Provider {
         // SAFETY: live provider (the caller's guarantee).
         let provider = unsafe { this.as_ref() };
         let index = match provider.search(level, keyword) {
-            Ok(found) => return provider.table().get(found).map(|e| e.set).ok_or(libc::EINVAL),
+            Ok(found) => {
+                return provider
+                    .table()
+                    .get(found)
+                    .map(|e| e.set)
+                    .ok_or(libc::EINVAL)
+            }
             Err(insert_at) => insert_at,
         };
         // SAFETY: no concurrent use of this provider (the caller's
@@ -405,7 +411,9 @@ mod tests {
             let keys = [(5u8, 1u64), (4, 2), (5, 0), (1, u64::MAX), (4, 1)];
             let mut sets = Vec::new();
             for (level, keyword) in keys {
-                let how = NewSet::Unregistered { enabled: level == 4 };
+                let how = NewSet::Unregistered {
+                    enabled: level == 4,
+                };
                 // SAFETY: single-threaded test.
                 let set = unsafe { Provider::register_set(p, level, keyword, how) }.unwrap();
                 sets.push(set);
@@ -417,7 +425,10 @@ mod tests {
                 assert_eq!(again, Ok(sets[i]), "existing sets are returned");
                 // SAFETY: owned by the live provider.
                 let set = unsafe { sets[i].as_ref() };
-                assert_eq!((set.level(), set.keyword(), set.errno()), (level, keyword, 0));
+                assert_eq!(
+                    (set.level(), set.keyword(), set.errno()),
+                    (level, keyword, 0)
+                );
                 assert_eq!(set.enabled(), level == 4);
             }
             assert_eq!(pr.find_set(2, 1), None);
@@ -432,8 +443,9 @@ mod tests {
     fn a_retained_set_outlives_its_provider() {
         let p = Provider::create(b"DynKeep", b"").unwrap();
         // SAFETY: single-threaded test.
-        let set = unsafe { Provider::register_set(p, 5, 1, NewSet::Unregistered { enabled: false }) }
-            .unwrap();
+        let set =
+            unsafe { Provider::register_set(p, 5, 1, NewSet::Unregistered { enabled: false }) }
+                .unwrap();
         // SAFETY: owned by the live provider.
         unsafe { set.as_ref() }.retain();
         // SAFETY: destroyed once; the set keeps the memory alive.

@@ -9,7 +9,7 @@
 use core::ffi::{c_char, c_int, c_void, CStr};
 use core::ptr::{self, NonNull};
 
-use crate::dynamic::builder::{self, Builder, Parts, NO_BOOKMARK};
+use crate::dynamic::builder::{self, Builder, Name, Parts, NO_BOOKMARK};
 use crate::dynamic::provider::{EventSet, NewSet, Provider};
 use crate::dynamic::{heap, write};
 
@@ -42,8 +42,10 @@ pub struct ehd_builder {
 }
 
 fn set_errno(e: c_int) {
-    // SAFETY: __errno_location returns the calling thread's errno variable.
-    unsafe { *libc::__errno_location() = e };
+    // SAFETY: no preconditions; returns the calling thread's errno variable.
+    let location = unsafe { libc::__errno_location() };
+    // SAFETY: a valid, writable int of this thread.
+    unsafe { *location = e };
 }
 
 fn provider_ptr(p: *const ehd_provider) -> Option<NonNull<Provider>> {
@@ -98,6 +100,24 @@ unsafe fn text_arg<'a>(text: *const c_char, len: usize) -> Option<&'a [u8]> {
     unsafe { bytes_arg(text.cast(), len) }
 }
 
+/// A (pointer, length) name argument (text_arg's rules): None if invalid or
+/// if it contains a NUL.
+///
+/// # Safety
+/// As for text_arg.
+#[inline]
+unsafe fn name_arg<'a>(text: *const c_char, len: usize) -> Option<Name<'a>> {
+    if len == EHD_NTS {
+        if text.is_null() {
+            return None;
+        }
+        // SAFETY: a C string (the caller's guarantee).
+        return Some(Name::from_c_str(unsafe { CStr::from_ptr(text) }));
+    }
+    // SAFETY: forwarded contract.
+    unsafe { bytes_arg(text.cast(), len) }.and_then(Name::new)
+}
+
 /// `len` bytes at `bytes`: NULL with length 0 is empty. None for NULL with a
 /// length, or a length no object can have.
 ///
@@ -127,6 +147,10 @@ unsafe fn chars_arg<'a>(chars: *const c_void, count: usize, unit: usize) -> Opti
     }
     if chars.is_null() {
         return None;
+    }
+    if unit == 1 {
+        // SAFETY: a NUL-terminated 8-bit string (the caller's guarantee).
+        return Some(unsafe { CStr::from_ptr(chars.cast()) }.to_bytes());
     }
     let start = chars.cast::<u8>();
     let mut len = 0usize;
@@ -470,11 +494,11 @@ pub unsafe extern "C" fn ehd_builder_reset(
         return libc::EINVAL;
     };
     // SAFETY: the caller's guarantee.
-    match unsafe { text_arg(name, name_len) } {
+    match unsafe { name_arg(name, name_len) } {
         Some(name) => b.reset(name, tag),
         None => {
             // An invalid name still starts a new event, in error.
-            b.reset(b"", tag);
+            b.reset(Name::EMPTY, tag);
             b.fail(libc::EINVAL)
         }
     }
@@ -567,7 +591,10 @@ pub const EHD_FIELDS_METADATA_ONLY: c_int = 2;
 /// # Safety
 /// `builder` must be NULL or a live builder used by this thread only.
 #[no_mangle]
-pub unsafe extern "C" fn ehd_builder_set_fields_mode(builder: *mut ehd_builder, mode: c_int) -> c_int {
+pub unsafe extern "C" fn ehd_builder_set_fields_mode(
+    builder: *mut ehd_builder,
+    mode: c_int,
+) -> c_int {
     // SAFETY: the caller's guarantee.
     let Some(b) = (unsafe { builder_mut(builder) }) else {
         return libc::EINVAL;
@@ -610,7 +637,7 @@ pub unsafe extern "C" fn ehd_builder_add_value(
         return libc::EINVAL;
     };
     // SAFETY: the caller's guarantee.
-    let name = unsafe { text_arg(name, name_len) };
+    let name = unsafe { name_arg(name, name_len) };
     let size = builder::value_size(encoding).filter(|_| !value.is_null());
     // SAFETY: `value` is readable for the encoding's size (the caller's guarantee).
     let value = size.and_then(|size| unsafe { bytes_arg(value, size) });
@@ -649,8 +676,9 @@ pub unsafe extern "C" fn ehd_builder_add_values(
         return b.fail(libc::ERANGE);
     };
     // SAFETY: the caller's guarantee.
-    let name = unsafe { text_arg(name, name_len) };
-    let bytes = builder::value_size(encoding).and_then(|size| size.checked_mul(usize::from(count16)));
+    let name = unsafe { name_arg(name, name_len) };
+    let bytes =
+        builder::value_size(encoding).and_then(|size| size.checked_mul(usize::from(count16)));
     // SAFETY: `values` is readable for `count` values (the caller's guarantee).
     let values = bytes.and_then(|len| unsafe { bytes_arg(values, len) });
     match (name, values) {
@@ -692,9 +720,10 @@ pub unsafe extern "C" fn ehd_builder_add_string(
         return libc::EINVAL;
     };
     // SAFETY: the caller's guarantee.
-    let name = unsafe { text_arg(name, name_len) };
+    let name = unsafe { name_arg(name, name_len) };
     // SAFETY: `chars` is readable as described (the caller's guarantee).
-    let chars = builder::char_size(encoding).and_then(|unit| unsafe { chars_arg(chars, count, unit) });
+    let chars =
+        builder::char_size(encoding).and_then(|unit| unsafe { chars_arg(chars, count, unit) });
     match (name, chars) {
         (Some(name), Some(chars)) => b.add_string(name, encoding, format, field_tag, chars),
         _ => b.fail(libc::EINVAL),
@@ -731,7 +760,7 @@ pub unsafe extern "C" fn ehd_builder_add_strings(
         return b.fail(libc::ERANGE);
     };
     // SAFETY: the caller's guarantee.
-    let name = unsafe { text_arg(name, name_len) };
+    let name = unsafe { name_arg(name, name_len) };
     let (Some(name), Some(unit)) = (name, builder::char_size(encoding)) else {
         return b.fail(libc::EINVAL);
     };
@@ -740,12 +769,16 @@ pub unsafe extern "C" fn ehd_builder_add_strings(
     }
     let element = |i: usize| -> Result<&[u8], c_int> {
         // SAFETY: i < count, and `strings` holds `count` pointers.
-        let chars = unsafe { strings.add(i).read() };
+        let slot = unsafe { strings.add(i) };
+        // SAFETY: as above: a readable pointer.
+        let chars = unsafe { slot.read() };
         let len = if counts.is_null() {
             EHD_NTS
         } else {
             // SAFETY: i < count, and `counts` holds `count` lengths.
-            unsafe { counts.add(i).read() }
+            let slot = unsafe { counts.add(i) };
+            // SAFETY: as above: a readable length.
+            unsafe { slot.read() }
         };
         // SAFETY: each element is readable as described (the caller's guarantee).
         unsafe { chars_arg(chars, len, unit) }.ok_or(libc::EINVAL)
@@ -774,7 +807,7 @@ pub unsafe extern "C" fn ehd_builder_add_struct(
     // SAFETY: the caller's guarantee.
     let (err, mark) = match unsafe { builder_mut(builder) } {
         // SAFETY: the caller's guarantee.
-        Some(b) => match unsafe { text_arg(name, name_len) } {
+        Some(b) => match unsafe { name_arg(name, name_len) } {
             Some(name) => b.add_struct(name, field_count, field_tag),
             None => (b.fail(libc::EINVAL), NO_BOOKMARK),
         },
@@ -813,7 +846,7 @@ pub unsafe extern "C" fn ehd_builder_add_struct_array(
     // SAFETY: the caller's guarantee.
     let (err, mark) = match unsafe { builder_mut(builder) } {
         // SAFETY: the caller's guarantee.
-        Some(b) => match unsafe { text_arg(name, name_len) } {
+        Some(b) => match unsafe { name_arg(name, name_len) } {
             Some(name) => b.add_struct_array(name, field_count, field_tag, count),
             None => (b.fail(libc::EINVAL), NO_BOOKMARK),
         },
@@ -840,8 +873,9 @@ pub unsafe extern "C" fn ehd_builder_set_struct_field_count(
     field_count: u8,
 ) -> c_int {
     // SAFETY: the caller's guarantee.
-    unsafe { builder_mut(builder) }
-        .map_or(libc::EINVAL, |b| b.set_struct_field_count(bookmark, field_count))
+    unsafe { builder_mut(builder) }.map_or(libc::EINVAL, |b| {
+        b.set_struct_field_count(bookmark, field_count)
+    })
 }
 
 /// Advanced: appends one field's metadata as given, without payload (in
@@ -869,7 +903,7 @@ pub unsafe extern "C" fn ehd_builder_raw_add_meta(
         return libc::EINVAL;
     };
     // SAFETY: the caller's guarantee.
-    match unsafe { text_arg(name, name_len) } {
+    match unsafe { name_arg(name, name_len) } {
         Some(name) => b.raw_add_meta(name, encoding, format, field_tag, const_count),
         None => b.fail(libc::EINVAL),
     }
