@@ -248,28 +248,44 @@ unsafe fn copy<T: Copy>(src: *const T, dst: *mut T, count: usize) {
         return;
     }
     let (src, dst) = (src.cast::<u8>(), dst.cast::<u8>());
-    // SAFETY: in each arm, both accesses stay within the `bytes` bytes at
-    // `src` and `dst` (they overlap when bytes is not a power of two).
-    unsafe {
-        if bytes >= 8 {
-            let head = src.cast::<u64>().read_unaligned();
-            let tail = src.add(bytes - 8).cast::<u64>().read_unaligned();
-            dst.cast::<u64>().write_unaligned(head);
-            dst.add(bytes - 8).cast::<u64>().write_unaligned(tail);
-        } else if bytes >= 4 {
-            let head = src.cast::<u32>().read_unaligned();
-            let tail = src.add(bytes - 4).cast::<u32>().read_unaligned();
-            dst.cast::<u32>().write_unaligned(head);
-            dst.add(bytes - 4).cast::<u32>().write_unaligned(tail);
-        } else if bytes >= 2 {
-            let head = src.cast::<u16>().read_unaligned();
-            let tail = src.add(bytes - 2).cast::<u16>().read_unaligned();
-            dst.cast::<u16>().write_unaligned(head);
-            dst.add(bytes - 2).cast::<u16>().write_unaligned(tail);
-        } else if bytes == 1 {
-            dst.write(src.read());
-        }
+    if bytes >= 8 {
+        // SAFETY: `bytes` (8 to 15) readable at `src`, writable at `dst`
+        // (the caller's guarantee).
+        unsafe { copy_head_tail::<u64>(src, dst, bytes) }
+    } else if bytes >= 4 {
+        // SAFETY: as above, 4 to 7 bytes.
+        unsafe { copy_head_tail::<u32>(src, dst, bytes) }
+    } else if bytes >= 2 {
+        // SAFETY: as above, 2 or 3 bytes.
+        unsafe { copy_head_tail::<u16>(src, dst, bytes) }
+    } else if bytes == 1 {
+        // SAFETY: as above, 1 byte.
+        unsafe { copy_head_tail::<u8>(src, dst, bytes) }
     }
+}
+
+/// Copies `bytes` bytes (from size_of::<W>() to 2 * size_of::<W>()) as the
+/// first and the last W-sized word, which overlap unless `bytes` is twice
+/// the word size.
+///
+/// # Safety
+/// `bytes` readable at `src` and writable at `dst`, not overlapping;
+/// size_of::<W>() <= bytes <= 2 * size_of::<W>().
+#[inline(always)]
+unsafe fn copy_head_tail<W: Copy>(src: *const u8, dst: *mut u8, bytes: usize) {
+    let last = bytes.wrapping_sub(size_of::<W>());
+    // SAFETY: the first word is within the `bytes` bytes.
+    let head = unsafe { src.cast::<W>().read_unaligned() };
+    // SAFETY: the last word ends at `bytes`: `last` >= 0 by the contract.
+    let tail_src = unsafe { src.add(last) };
+    // SAFETY: as above.
+    let tail = unsafe { tail_src.cast::<W>().read_unaligned() };
+    // SAFETY: as for the source, at `dst`.
+    unsafe { dst.cast::<W>().write_unaligned(head) };
+    // SAFETY: as above.
+    let tail_dst = unsafe { dst.add(last) };
+    // SAFETY: as above.
+    unsafe { tail_dst.cast::<W>().write_unaligned(tail) };
 }
 
 impl<T: Copy> Default for Buffer<T> {

@@ -562,11 +562,7 @@ impl Builder {
     /// all of them (ERANGE over 65535 characters). Returns them and their
     /// payload size (plus the zero character or the u16 count).
     #[inline(always)]
-    fn string_body<'c>(
-        encoding: u8,
-        chars: &'c [u8],
-        unit: usize,
-    ) -> Result<(&'c [u8], usize), c_int> {
+    fn string_body(encoding: u8, chars: &[u8], unit: usize) -> Result<(&[u8], usize), c_int> {
         if is_zstring(encoding) {
             let body = chars.get(..zstring_len(chars, unit)).unwrap_or(chars);
             Ok((body, body.len().saturating_add(unit)))
