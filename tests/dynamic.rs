@@ -23,153 +23,19 @@ mod support;
 mod capture_json;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::process::Command;
-use std::sync::OnceLock;
 
-use support::Record;
+use support::{Build, Record};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Lang {
-    C,
-    Cxx,
-}
+// The programs (c-tests/dynamic/, samples/dynamic/) are described in the
+// test-program manifest, tests/testkit/src/manifest.rs: dyn_reference(_cpp),
+// dyn_features(_cpp), dyn_errors(_cpp), dyn_memory, dyn_threads,
+// dyn_sample_c, dyn_sample_cpp. C programs are built as C11 and gnu11, C++
+// ones as C++17 and C++20, with gcc and clang.
 
-/// A test program of `c-tests/dynamic/`.
-#[derive(Debug)]
-struct Program {
-    name: &'static str,
-    /// Under `c-tests/`.
-    source: &'static str,
-    lang: Lang,
-}
-
-/// Every test program, in one place. Each is built with every toolchain and
-/// each standard of its language ([`C_STANDARDS`], [`CXX_STANDARDS`]).
-const PROGRAMS: &[Program] = &[
-    // The reference suite's 114 dynamic events (also the real-kernel suite's
-    // program: no arguments writes them, --names prints the tracepoint).
-    Program {
-        name: "dyn_reference",
-        source: "dynamic/dyn_reference.c",
-        lang: Lang::C,
-    },
-    Program {
-        name: "dyn_reference_cpp",
-        source: "dynamic/dyn_reference.cpp",
-        lang: Lang::Cxx,
-    },
-    // Feature events (features_data.h); the C program adds C-only events.
-    Program {
-        name: "dyn_features",
-        source: "dynamic/dyn_features.c",
-        lang: Lang::C,
-    },
-    Program {
-        name: "dyn_features_cpp",
-        source: "dynamic/dyn_features.cpp",
-        lang: Lang::Cxx,
-    },
-    // Error contract, with the allocation hook.
-    Program {
-        name: "dyn_errors",
-        source: "dynamic/dyn_errors.c",
-        lang: Lang::C,
-    },
-    Program {
-        name: "dyn_errors_cpp",
-        source: "dynamic/dyn_errors_cpp.cpp",
-        lang: Lang::Cxx,
-    },
-    // 100 000 events: allocations and resident memory.
-    Program {
-        name: "dyn_memory",
-        source: "dynamic/dyn_memory.c",
-        lang: Lang::C,
-    },
-    // Threads.
-    Program {
-        name: "dyn_threads",
-        source: "dynamic/dyn_threads.c",
-        lang: Lang::C,
-    },
-];
-
-/// The reference requires C++17 for its EventHeaderDynamic.h; so does ours.
-const CXX_STANDARDS: &[&str] = &["c++17", "c++20"];
-const C_STANDARDS: &[&str] = &["c11", "gnu11"];
-
-/// One build of a program.
-struct Build {
-    program: &'static Program,
-    /// e.g. "dyn_reference_cpp clang++ -std=c++20".
-    label: String,
-    exe: PathBuf,
-}
-
-fn out_dir() -> PathBuf {
-    let dir = support::lib_dir().join("dynamic-tests");
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("creating {}: {e}", dir.display()));
-    dir
-}
-
-/// Every program x toolchain x standard, built once for all tests, two
-/// compilers at a time.
-fn builds() -> &'static [Build] {
-    static BUILDS: OnceLock<Vec<Build>> = OnceLock::new();
-    BUILDS.get_or_init(|| {
-        let dir = out_dir();
-        let mut jobs = Vec::new();
-        for tc in support::toolchains() {
-            for program in PROGRAMS {
-                let (compiler, standards) = match program.lang {
-                    Lang::C => (tc.cc, C_STANDARDS),
-                    Lang::Cxx => (tc.cxx, CXX_STANDARDS),
-                };
-                for &std in standards {
-                    let label = format!("{} {compiler} -std={std}", program.name);
-                    let exe = dir.join(format!("{}-{compiler}-{std}", program.name));
-                    jobs.push((program, compiler, std, label, exe));
-                }
-            }
-        }
-        for chunk in jobs.chunks(2) {
-            std::thread::scope(|scope| {
-                for (program, compiler, std, _, exe) in chunk {
-                    scope.spawn(move || {
-                        support::build(compiler, std, &[support::c_test(program.source)], exe, &[])
-                    });
-                }
-            });
-        }
-        jobs.into_iter()
-            .map(|(program, _, _, label, exe)| Build {
-                program,
-                label,
-                exe,
-            })
-            .collect()
-    })
-}
-
-fn builds_of(name: &str) -> impl Iterator<Item = &'static Build> + '_ {
-    builds().iter().filter(move |b| b.program.name == name)
-}
-
-/// Runs `build` in capture mode; returns its stdout and records.
-fn run(build: &Build, args: &[&str]) -> (String, Vec<Record>) {
-    let dir = support::temp_dir();
-    let capture = dir.path().join("capture.dat");
-    let output = support::run_capture(&build.exe, &capture, args);
-    let records = if capture.exists() {
-        support::read_capture(&capture)
-    } else {
-        Vec::new()
-    };
-    (
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        records,
-    )
+/// Whether a build is of a C++ program (its name ends in `_cpp`).
+fn is_cpp(build: &Build) -> bool {
+    build.program.name.ends_with("_cpp")
 }
 
 /// The JSON of one event (capture_json's, as the decode example prints it).
@@ -182,7 +48,7 @@ fn json(record: &Record) -> String {
     capture_json::event_json(&mut context, &capture).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// The number after `key ` in the output.
+/// The number after the word `key` anywhere in the output.
 fn value_after(stdout: &str, key: &str) -> u64 {
     stdout
         .split_whitespace()
@@ -200,6 +66,11 @@ fn describe(record: &Record) -> String {
     )
 }
 
+/// Every build of the programs, C ones first.
+fn builds_of(names: &[&str]) -> Vec<Build> {
+    names.iter().flat_map(|n| support::builds(n)).collect()
+}
+
 // ---------------------------------------------------------------------------
 // The reference suite's 114 events
 // ---------------------------------------------------------------------------
@@ -214,13 +85,10 @@ fn reference_dynamic_events_are_byte_identical_through_cpp_and_c() {
 
     let mut report = Vec::new();
     let mut failures = Vec::new();
-    for build in builds_of("dyn_reference").chain(builds_of("dyn_reference_cpp")) {
-        let (_, got) = run(build, &[]);
+    for build in builds_of(&["dyn_reference", "dyn_reference_cpp"]) {
+        let got = build.run("capture").records;
         let same = got.iter().zip(&want).filter(|(g, w)| g == w).count();
-        let api = match build.program.lang {
-            Lang::C => "C API",
-            Lang::Cxx => "C++ API",
-        };
+        let api = if is_cpp(&build) { "C++ API" } else { "C API" };
         report.push(format!("{same}/114 ({api}: {})", build.label));
         if same != want.len() || got.len() != want.len() {
             let first = got.iter().zip(&want).position(|(g, w)| g != w);
@@ -243,9 +111,14 @@ fn reference_dynamic_events_are_byte_identical_through_cpp_and_c() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 
-    // --names prints the one tracepoint (for the real-kernel suite).
-    for build in builds_of("dyn_reference").chain(builds_of("dyn_reference_cpp")) {
-        let output = support::run_plain(&build.exe, &["--names"]);
+    // --names prints the one tracepoint.
+    for build in builds_of(&["dyn_reference", "dyn_reference_cpp"]) {
+        let output = Command::new(&build.exe)
+            .arg("--names")
+            .env_remove("TRACEPOINT_CAPTURE_FILE")
+            .output()
+            .expect("running dyn_reference --names");
+        assert!(output.status.success(), "{}", build.label);
         assert_eq!(
             String::from_utf8_lossy(&output.stdout),
             "TestProviderDyn_L5K1\n"
@@ -473,16 +346,18 @@ fn feature_events_are_the_same_from_c_and_cpp_and_decode_as_expected() {
     let shared = expected_features();
     let c_only = expected_c_only_features();
     let mut first_c: Option<Vec<Record>> = None;
-    for build in builds_of("dyn_features").chain(builds_of("dyn_features_cpp")) {
-        let (stdout, got) = run(build, &[]);
+    for build in builds_of(&["dyn_features", "dyn_features_cpp"]) {
+        let ran = build.run("capture");
+        let (stdout, got) = (ran.stdout, ran.records);
         assert!(
             stdout.contains("provider EhdFeatures options Gtests errno 0"),
             "{}: {stdout}",
             build.label
         );
-        let want_count = match build.program.lang {
-            Lang::C => shared.len() + c_only.len(),
-            Lang::Cxx => shared.len(),
+        let want_count = if is_cpp(&build) {
+            shared.len()
+        } else {
+            shared.len() + c_only.len()
         };
         assert_eq!(got.len(), want_count, "{}: record count", build.label);
         let decoded: Vec<(&str, String)> = got.iter().map(|r| (r.name.as_str(), json(r))).collect();
@@ -509,7 +384,7 @@ fn feature_events_are_the_same_from_c_and_cpp_and_decode_as_expected() {
         }
         // Every build writes the same bytes; C++ the first events of C.
         match &first_c {
-            None if build.program.lang == Lang::C => first_c = Some(got),
+            None if !is_cpp(&build) => first_c = Some(got),
             Some(c) => assert!(
                 c.get(..got.len()) == Some(&got[..]),
                 "{}: bytes differ from the first C build's",
@@ -531,8 +406,9 @@ fn feature_events_are_the_same_from_c_and_cpp_and_decode_as_expected() {
 
 #[test]
 fn errors_are_errnos_and_refused_events_are_not_written() {
-    for build in builds_of("dyn_errors").chain(builds_of("dyn_errors_cpp")) {
-        let (stdout, got) = run(build, &[]);
+    for build in builds_of(&["dyn_errors", "dyn_errors_cpp"]) {
+        let ran = build.run("capture");
+        let (stdout, got) = (ran.stdout, ran.records);
         let ok_events = value_after(&stdout, "ok-events") as usize;
         let names: Vec<String> = got
             .iter()
@@ -547,7 +423,7 @@ fn errors_are_errnos_and_refused_events_are_not_written() {
         for record in &got {
             json(record); // every written event decodes
         }
-        if build.program.lang == Lang::C {
+        if !is_cpp(&build) {
             // The largest event: metadata + payload exactly 65467 bytes.
             let at_limit = value_after(&stdout, "at-limit-event-bytes") as usize;
             let record = got
@@ -562,8 +438,9 @@ fn errors_are_errnos_and_refused_events_are_not_written() {
 
 #[test]
 fn one_builder_writes_100000_events_without_allocating_or_growing() {
-    for build in builds_of("dyn_memory").filter(|b| b.label.ends_with("c11")) {
-        let (stdout, got) = run(build, &[]);
+    for build in support::builds("dyn_memory") {
+        let ran = build.run("capture");
+        let (stdout, got) = (ran.stdout, ran.records);
         let events = value_after(&stdout, "events");
         let allocations = value_after(&stdout, "allocations");
         let anon = (
@@ -594,8 +471,9 @@ fn one_builder_writes_100000_events_without_allocating_or_growing() {
 
 #[test]
 fn threads_write_through_shared_sets_and_survive_provider_deletion() {
-    for build in builds_of("dyn_threads") {
-        let (stdout, got) = run(build, &[]);
+    for build in support::builds("dyn_threads") {
+        let ran = build.run("capture");
+        let (stdout, got) = (ran.stdout, ran.records);
         let phase1 = value_after(&stdout, "phase1-events") as usize;
         let phase2_ok = value_after(&stdout, "phase2-ok") as usize;
         assert!(value_after(&stdout, "phase2-ebadf") > 0);
@@ -666,63 +544,40 @@ fn threads_write_through_shared_sets_and_survive_provider_deletion() {
 #[test]
 fn the_cpp_header_requires_cpp17_and_the_c_header_compiles_everywhere() {
     let dir = support::temp_dir();
-    let cpp = dir.path().join("t.cpp");
+    let cpp = dir.path().join("dynamic.cpp");
     std::fs::write(
         &cpp,
         "#include <eventheader/EventHeaderDynamic.h>\nint main() { return 0; }\n",
     )
     .unwrap();
-    let c = dir.path().join("t.c");
-    std::fs::write(
-        &c,
-        "#include <eventheader/eventheader-dynamic.h>\n\
-         int main(void) { return EHD_EVENT_SET_ENABLED((ehd_event_set const*)0); }\n",
-    )
-    .unwrap();
+    let c_source = "#include <eventheader/eventheader-dynamic.h>\n\
+         int main(void) { return EHD_EVENT_SET_ENABLED((ehd_event_set const*)0); }\n";
+    let c = dir.path().join("dynamic-c.c");
+    std::fs::write(&c, c_source).unwrap();
+    let c_as_cpp = dir.path().join("dynamic-c.cpp");
+    std::fs::write(&c_as_cpp, c_source).unwrap();
     for tc in support::toolchains() {
         for std in ["c++11", "c++14"] {
-            let output = Command::new(tc.cxx)
-                .arg(format!("-std={std}"))
-                .args(support::STRICT)
-                .arg("-I")
-                .arg(support::include_dir())
-                .args(["-fsyntax-only"])
-                .arg(&cpp)
-                .output()
-                .expect("running the C++ compiler");
-            let stderr = String::from_utf8_lossy(&output.stderr);
+            let (ok, stderr) = testkit::build::check_syntax(tc.cxx, std, &cpp);
             assert!(
-                !output.status.success() && stderr.contains("requires C++17 or later"),
+                !ok && stderr.contains("requires C++17 or later"),
                 "{} -std={std}: {stderr}",
                 tc.cxx
             );
         }
-        for (compiler, std) in [
-            (tc.cc, "c99"),
-            (tc.cc, "c11"),
-            (tc.cc, "gnu11"),
-            (tc.cxx, "c++11"),
-            (tc.cxx, "c++20"),
+        for std in ["c++17", "c++20"] {
+            let (ok, stderr) = testkit::build::check_syntax(tc.cxx, std, &cpp);
+            assert!(ok, "{} -std={std} EventHeaderDynamic.h: {stderr}", tc.cxx);
+        }
+        for (compiler, std, source) in [
+            (tc.cc, "c99", &c),
+            (tc.cc, "c11", &c),
+            (tc.cc, "gnu11", &c),
+            (tc.cxx, "c++11", &c_as_cpp),
+            (tc.cxx, "c++20", &c_as_cpp),
         ] {
-            let mut cmd = Command::new(compiler);
-            cmd.arg(format!("-std={std}"))
-                .args(support::STRICT)
-                .arg("-pedantic");
-            if compiler == tc.cxx {
-                cmd.args(["-x", "c++"]);
-            }
-            let output = cmd
-                .arg("-I")
-                .arg(support::include_dir())
-                .arg("-fsyntax-only")
-                .arg(&c)
-                .output()
-                .expect("running the compiler");
-            assert!(
-                output.status.success(),
-                "{compiler} -std={std} eventheader-dynamic.h: {}",
-                String::from_utf8_lossy(&output.stderr)
-            );
+            let (ok, stderr) = testkit::build::check_syntax(compiler, std, source);
+            assert!(ok, "{compiler} -std={std} eventheader-dynamic.h: {stderr}");
         }
     }
 }
@@ -793,26 +648,18 @@ fn decoded(records: &[Record]) -> Vec<(String, String)> {
 
 #[test]
 fn samples_run_in_capture_mode_and_write_the_documented_events() {
-    let samples = support::root().join("samples/dynamic");
-    let dir = out_dir();
-    for tc in support::toolchains() {
-        for (compiler, std, source, provider) in [
-            (tc.cc, "c11", "sample.c", "DynSample_C"),
-            (tc.cxx, "c++17", "sample.cpp", "DynSample_Cpp"),
-        ] {
-            let exe = dir.join(format!("sample-{compiler}-{source}"));
-            support::build(compiler, std, &[samples.join(source)], &exe, &[]);
-            let tmp = support::temp_dir();
-            let capture = tmp.path().join("capture.dat");
-            let output = support::run_capture(&exe, &capture, &[]);
+    for (program, provider) in [
+        ("dyn_sample_c", "DynSample_C"),
+        ("dyn_sample_cpp", "DynSample_Cpp"),
+    ] {
+        for build in support::builds(program) {
+            let ran = build.run("capture");
+            assert_eq!(ran.stdout, format!("{provider}: open returned 0\n"));
             assert_eq!(
-                String::from_utf8_lossy(&output.stdout),
-                format!("{provider}: open returned 0\n")
-            );
-            assert_eq!(
-                decoded(&support::read_capture(&capture)),
+                decoded(&ran.records),
                 expected_sample_events(provider),
-                "{compiler} {source}"
+                "{}",
+                build.label
             );
         }
     }
@@ -822,7 +669,7 @@ fn samples_run_in_capture_mode_and_write_the_documented_events() {
     let capture = tmp.path().join("capture.dat");
     let library = support::lib_dir().join("libeventheader_tracepoint.so");
     let output = Command::new("python3")
-        .arg(samples.join("sample.py"))
+        .arg(support::root().join("samples/dynamic/sample.py"))
         .arg(&library)
         .env("TRACEPOINT_CAPTURE_FILE", &capture)
         .output()
