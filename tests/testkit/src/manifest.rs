@@ -235,6 +235,22 @@ const fn std(c: &'static str, cxx: &'static str) -> Standard {
 const C11: &[Standard] = &[std("c11", "c++17")];
 const GNU11: &[Standard] = &[std("gnu11", "c++17")];
 
+/// The runtime-defined event programs: C11 and gnu11 for C, C++17 (the
+/// reference's EventHeaderDynamic.h requires it) and C++20 for C++.
+const DYNAMIC: &[Standard] = &[std("c11", "c++17"), std("gnu11", "c++20")];
+
+/// Runs whose program interposes malloc and realloc (c-tests/dynamic/alloc_hook.h).
+const ALLOC_HOOK: &[(Flavour, &str)] = &[
+    (
+        Flavour::Asan,
+        "the program replaces malloc and realloc (alloc_hook.h), which ASan's allocator owns",
+    ),
+    (
+        Flavour::Valgrind,
+        "the program replaces malloc and realloc (alloc_hook.h), which valgrind's allocator owns",
+    ),
+];
+
 /// A C11 program linked to the shared library, built with every compiler,
 /// with no runs: the base the entries below start from.
 const BASE: Program = Program {
@@ -699,6 +715,96 @@ pub static PROGRAMS: &[Program] = &[
         runs: &[RUN],
         ..BASE
     },
+    Program {
+        name: "dyn_sample_c",
+        sources: &["samples/dynamic/sample.c"],
+        runs: &[RUN],
+        ..BASE
+    },
+    Program {
+        name: "dyn_sample_cpp",
+        sources: &["samples/dynamic/sample.cpp"],
+        runs: &[RUN],
+        ..BASE
+    },
+    // --- c-tests/dynamic: runtime-defined events (eventheader-dynamic.h, ----
+    // EventHeaderDynamic.h). C programs as C11 and gnu11, C++ as C++17 and 20.
+    Program {
+        name: "dyn_reference",
+        sources: &["c-tests/dynamic/dyn_reference.c"],
+        standards: DYNAMIC,
+        runs: &[RUN],
+        vm: &[VmRun {
+            name: "dynamic_c",
+            check: VmCheck::Identity { reference: false },
+            ..VM
+        }],
+        ..BASE
+    },
+    Program {
+        name: "dyn_reference_cpp",
+        sources: &["c-tests/dynamic/dyn_reference.cpp"],
+        standards: DYNAMIC,
+        runs: &[RUN],
+        vm: &[VmRun {
+            name: "dynamic_cpp",
+            check: VmCheck::Identity { reference: false },
+            ..VM
+        }],
+        ..BASE
+    },
+    Program {
+        name: "dyn_features",
+        sources: &["c-tests/dynamic/dyn_features.c"],
+        standards: DYNAMIC,
+        runs: &[RUN],
+        ..BASE
+    },
+    Program {
+        name: "dyn_features_cpp",
+        sources: &["c-tests/dynamic/dyn_features.cpp"],
+        standards: DYNAMIC,
+        runs: &[RUN],
+        ..BASE
+    },
+    Program {
+        name: "dyn_errors",
+        sources: &["c-tests/dynamic/dyn_errors.c"],
+        standards: DYNAMIC,
+        runs: &[Run {
+            not_under: ALLOC_HOOK,
+            ..RUN
+        }],
+        ..BASE
+    },
+    Program {
+        name: "dyn_errors_cpp",
+        sources: &["c-tests/dynamic/dyn_errors_cpp.cpp"],
+        standards: DYNAMIC,
+        runs: &[Run {
+            not_under: ALLOC_HOOK,
+            ..RUN
+        }],
+        ..BASE
+    },
+    Program {
+        name: "dyn_memory",
+        sources: &["c-tests/dynamic/dyn_memory.c"],
+        runs: &[Run {
+            not_under: ALLOC_HOOK,
+            ..RUN
+        }],
+        ..BASE
+    },
+    Program {
+        name: "dyn_threads",
+        sources: &["c-tests/dynamic/dyn_threads.c"],
+        runs: &[Run {
+            threads: true,
+            ..RUN
+        }],
+        ..BASE
+    },
     // --- c-tests/hardening: stress, fork, dlopen/dlclose, bad input ----------
     Program {
         name: "stress",
@@ -866,6 +972,14 @@ pub static PROGRAMS: &[Program] = &[
             },
             ..VM
         }],
+        ..BASE
+    },
+    // Runtime-defined events beside bench's TraceLoggingWrite modes (run by
+    // benches/run-callgrind.sh, modes dynamic*).
+    Program {
+        name: "dynamic",
+        sources: &["benches/c/dynamic.cpp"],
+        standards: GNU11,
         ..BASE
     },
     Program {
