@@ -7,6 +7,8 @@ use std::path::Path;
 
 use crate::perf::Row;
 
+pub mod tpp;
+
 // --- the command-line tool (cli/): its own module ----------------------------
 pub mod cli;
 
