@@ -321,7 +321,7 @@ EVENT_WRITE_FLAG_* flags: both are accepted and ignored (not evaluated); user_ev
 has no per-session filtering and none of those flags' meanings.
 */
 #define TraceLoggingWriteEx(hProvider, eventName, filter, flags, pActivityId, pRelatedActivityId, ...) \
-    ((void)sizeof((filter), (flags)), \
+    ((void)sizeof(filter), (void)sizeof(flags), \
      _tlgWRITE(hProvider, eventName, pActivityId, pRelatedActivityId, ##__VA_ARGS__))
 
 /*==== Event options ========================================================*/
@@ -1598,8 +1598,10 @@ The write itself. In one statement expression:
         struct iovec _tlgVecs[EVENTHEADER_PREFIX_DATAVEC_COUNT _tlgFOREACH(_tlgP_NVEC, n, __VA_ARGS__)]; \
         uint32_t _tlgIdx = EVENTHEADER_PREFIX_DATAVEC_COUNT; \
         _tlgFOREACH(_tlgP_DATA, n, __VA_ARGS__) \
+        uint8_t _tlgActIds[2][16]; \
         /* The write: this header's only call of eventheader_write. */ \
-        _tlgResult = eventheader_write(_tlgEv, (pActivityId), (pRelatedActivityId), _tlgIdx, _tlgVecs); \
+        _tlgResult = eventheader_write(_tlgEv, _tlgACTIVITY_ID(pActivityId, _tlgActIds[0]), \
+            _tlgACTIVITY_ID(pRelatedActivityId, _tlgActIds[1]), _tlgIdx, _tlgVecs); \
     } \
     _tlgResult; \
     })
@@ -1794,6 +1796,21 @@ static inline void _tlgGuidConvP(struct iovec* vec, uint8_t* buf, void const* p)
     _tlgGuidsConv(vec, buf, p, 1);
 }
 
+/* Activity ids: a pointer to 16 bytes (passed on), or a GUID* (converted to RFC 4122 order). */
+static inline void const* _tlgActivityRaw(void const* id, uint8_t* buf) _tlgNOEXCEPT
+{
+    (void)buf;
+    return id;
+}
+static inline void const* _tlgActivityConv(void const* id, uint8_t* buf) _tlgNOEXCEPT
+{
+    if (id == NULL) {
+        return NULL;
+    }
+    _tlgGuidToUuid(buf, id);
+    return buf;
+}
+
 #if defined(__cplusplus)
 template<class T>
 static inline void const* _tlgAddr(T const& value) noexcept
@@ -1802,17 +1819,25 @@ static inline void const* _tlgAddr(T const& value) noexcept
 }
 #define _tlgADDR(value) ::_tlgAddr(value)
 static inline void _tlgGuidData(struct iovec* vec, uint8_t* buf, void const* p) noexcept { _tlgGuidRaw(vec, buf, p); }
-char _tlgGuidPtrPick(void const*) noexcept;
+/* _tlgIsGuidPtr<T>::value: T is (a reference to) a possibly const GUID pointer or GUID array. */
+template<class T> struct _tlgIsGuidPtr { static constexpr bool value = false; };
+template<class T> struct _tlgIsGuidPtr<T&> : _tlgIsGuidPtr<T> {};
+template<class T> struct _tlgIsGuidPtr<T&&> : _tlgIsGuidPtr<T> {};
+template<class T> struct _tlgIsGuidPtr<T const> : _tlgIsGuidPtr<T> {};
 #ifdef GUID_DEFINED
+template<> struct _tlgIsGuidPtr<GUID*> { static constexpr bool value = true; };
+template<> struct _tlgIsGuidPtr<GUID const*> { static constexpr bool value = true; };
+template<size_t N> struct _tlgIsGuidPtr<GUID[N]> { static constexpr bool value = true; };
+template<size_t N> struct _tlgIsGuidPtr<GUID const[N]> { static constexpr bool value = true; };
 static inline void _tlgGuidData(struct iovec* vec, uint8_t* buf, GUID const& g) noexcept { _tlgGuidConvP(vec, buf, &g); }
 static inline void _tlgGuidData(struct iovec* vec, uint8_t* buf, GUID const* p) noexcept { _tlgGuidConvP(vec, buf, p); }
 static inline void _tlgGuidData(struct iovec* vec, uint8_t* buf, GUID* p) noexcept { _tlgGuidConvP(vec, buf, p); }
-char (&_tlgGuidPtrPick(GUID const*) noexcept)[2];
 #endif
 #define _tlgGUID_DATA(vec, buf, value) ::_tlgGuidData(vec, buf, value)
-#define _tlgIS_GUIDPTR(p) (sizeof(::_tlgGuidPtrPick(p)) == 2)
+#define _tlgIS_GUIDPTR(p) (::_tlgIsGuidPtr<decltype(p)>::value)
 #define _tlgGUIDS_DATA(vec, buf, p, count) \
     (_tlgIS_GUIDPTR(p) ? _tlgGuidsConv(vec, buf, p, count) : _tlgGuidsRaw(vec, buf, p, count))
+#define _tlgACTIVITY_ID(p, buf) (_tlgIS_GUIDPTR(p) ? _tlgActivityConv(p, buf) : _tlgActivityRaw(p, buf))
 constexpr bool _tlgAttrOk(char const* s, bool isKey) noexcept
 {
     return *s == 0 ? true : (*s != ';' && !(isKey && *s == '=') && _tlgAttrOk(s + 1, isKey));
@@ -1838,6 +1863,12 @@ static inline void _tlgGuidConvValue(struct iovec* vec, uint8_t* buf, GUID g)
 #endif
 #define _tlgGUIDS_DATA(vec, buf, p, count) \
     (_tlgIS_GUIDPTR(p) ? _tlgGuidsConv(vec, buf, p, count) : _tlgGuidsRaw(vec, buf, p, count))
+#ifdef GUID_DEFINED
+#define _tlgACTIVITY_ID(p, buf) \
+    _Generic((p), GUID*: _tlgActivityConv, GUID const*: _tlgActivityConv, default: _tlgActivityRaw)(p, buf)
+#else
+#define _tlgACTIVITY_ID(p, buf) _tlgActivityRaw(p, buf)
+#endif
 #define _tlgCHECK_ATTR(key, value)
 #endif
 
@@ -1865,6 +1896,7 @@ union _tlgAutoStore {
     float f32;
     double f64;
     void const* ptr;
+    uint8_t b16[16];
 };
 
 #define _tlgAUTO_SCALAR(fn, type, member) \
@@ -1960,6 +1992,19 @@ _tlgAutoInfo<7, 10> _tlgAutoPick(char const*) _tlgNOEXCEPT;
 _tlgAutoInfo<8, 0> _tlgAutoPick(char16_t const*) _tlgNOEXCEPT;
 _tlgAutoInfo<9, 0> _tlgAutoPick(char32_t const*) _tlgNOEXCEPT;
 _tlgAutoInfo<_tlgENC_ZWCHAR, 0> _tlgAutoPick(wchar_t const*) _tlgNOEXCEPT;
+#ifdef GUID_DEFINED
+_tlgAutoInfo<6, 15> _tlgAutoPick(GUID const&) _tlgNOEXCEPT;
+#endif
+#ifdef _FILETIME_
+_tlgAutoInfo<5, 6> _tlgAutoPick(FILETIME const&) _tlgNOEXCEPT;
+#endif
+#ifdef _SYSTEMTIME_
+_tlgAutoInfo<5, 6> _tlgAutoPick(SYSTEMTIME const&) _tlgNOEXCEPT;
+#endif
+#ifdef SID_DEFINED
+/* Windows logs a SID* as a SID; here use TraceLoggingSid (a SID* must not become a Pointer). */
+void _tlgAutoPick(SID const*) _tlgNOEXCEPT = delete;
+#endif
 
 static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, bool x) noexcept { _tlgAutoBool8(v, s, x); }
 static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, char x) noexcept { _tlgAutoChar8(v, s, x); }
@@ -1988,6 +2033,27 @@ static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, char co
 static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, char16_t const* x) noexcept { _tlgAutoSz16(v, s, x); }
 static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, char32_t const* x) noexcept { _tlgAutoSz32(v, s, x); }
 static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, wchar_t const* x) noexcept { _tlgAutoSzW(v, s, x); }
+#ifdef GUID_DEFINED
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, GUID const& x) noexcept
+{
+    _tlgGuidToUuid(s->b16, &x);
+    _tlgSetVec(v, s->b16, 16);
+}
+#endif
+#ifdef _FILETIME_
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, FILETIME const& x) noexcept
+{
+    _tlgFileTimeToTime(&s->u64, &x);
+    _tlgSetVec(v, &s->u64, 8);
+}
+#endif
+#ifdef _SYSTEMTIME_
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, SYSTEMTIME const& x) noexcept
+{
+    _tlgSystemTimeToTime(&s->u64, &x);
+    _tlgSetVec(v, &s->u64, 8);
+}
+#endif
 
 /* Encoding (+ format) bytes of a TraceLoggingValue field descriptor. */
 template<bool HasFormat>
@@ -2051,8 +2117,38 @@ encoding and format are selected as numbers.
 #else
 #define _tlgAUTO_GEN_WSTR(on_wstr) wchar_t*: on_wstr, wchar_t const*: on_wstr,
 #endif
+#ifdef GUID_DEFINED
+#define _tlgAUTO_GEN_GUID(on_guid) GUID: on_guid,
+static inline void _tlgAutoGuid(struct iovec* v, union _tlgAutoStore* s, GUID x)
+{
+    _tlgGuidToUuid(s->b16, &x);
+    _tlgSetVec(v, s->b16, 16);
+}
+#else
+#define _tlgAUTO_GEN_GUID(on_guid)
+#endif
+#ifdef _FILETIME_
+#define _tlgAUTO_GEN_FT(on_time) FILETIME: on_time,
+static inline void _tlgAutoFileTime(struct iovec* v, union _tlgAutoStore* s, FILETIME x)
+{
+    _tlgFileTimeToTime(&s->u64, &x);
+    _tlgSetVec(v, &s->u64, 8);
+}
+#else
+#define _tlgAUTO_GEN_FT(on_time)
+#endif
+#ifdef _SYSTEMTIME_
+#define _tlgAUTO_GEN_ST(on_time) SYSTEMTIME: on_time,
+static inline void _tlgAutoSystemTime(struct iovec* v, union _tlgAutoStore* s, SYSTEMTIME x)
+{
+    _tlgSystemTimeToTime(&s->u64, &x);
+    _tlgSetVec(v, &s->u64, 8);
+}
+#else
+#define _tlgAUTO_GEN_ST(on_time)
+#endif
 #define _tlgAUTO_GENERIC(value, b8, c8, i8, u8, i16, u16, i32, u32, il, ul, i64, u64, f32, f64, \
-                         sz8, sz16, sz32, szw, ptr) \
+                         sz8, sz16, sz32, szw, ptr, guid, ft, st) \
     _Generic((value), \
         _Bool: b8, char: c8, signed char: i8, unsigned char: u8, \
         short: i16, unsigned short: u16, int: i32, unsigned int: u32, \
@@ -2062,6 +2158,7 @@ encoding and format are selected as numbers.
         char16_t*: sz16, char16_t const*: sz16, \
         char32_t*: sz32, char32_t const*: sz32, \
         _tlgAUTO_GEN_WSTR(szw) \
+        _tlgAUTO_GEN_GUID(guid) _tlgAUTO_GEN_FT(ft) _tlgAUTO_GEN_ST(st) \
         default: ptr)
 #define _tlgAUTO_META_STR(value, name) \
     _tlgAUTO_GENERIC(value, \
@@ -2071,12 +2168,13 @@ encoding and format are selected as numbers.
         name "\0" "\x85" "\x02", name "\0" "\x05", \
         name "\0" "\x84" "\x08", name "\0" "\x85" "\x08", \
         name "\0" "\x87" "\x0a", name "\0" "\x08", name "\0" "\x09", name "\0" _tlgENC_ZWCHAR_S, \
-        name "\0" _tlgENC_PTR_CS "\x03")
+        name "\0" _tlgENC_PTR_CS "\x03", \
+        name "\0" "\x86" "\x0f", name "\0" "\x85" "\x06", name "\0" "\x85" "\x06")
 #define _tlgAUTO_ENC(value) \
     _tlgAUTO_GENERIC(value, 2, 2, 2, 2, 3, 3, 4, 4, _tlgENC_LONG, _tlgENC_LONG, 5, 5, 4, 5, \
-        7, 8, 9, _tlgENC_ZWCHAR, _tlgENC_PTR)
+        7, 8, 9, _tlgENC_ZWCHAR, _tlgENC_PTR, 6, 5, 5)
 #define _tlgAUTO_FMT(value) \
-    _tlgAUTO_GENERIC(value, 7, 10, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 8, 8, 10, 0, 0, 0, 3)
+    _tlgAUTO_GENERIC(value, 7, 10, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 8, 8, 10, 0, 0, 0, 3, 15, 6, 6)
 #define _tlgAUTO_DECL0(i, value, name) \
     char _tlgN##i[sizeof(_tlgAUTO_META_STR(value, "" name)) - 1];
 #define _tlgAUTO_INIT0(value, name, tag) \
@@ -2095,7 +2193,8 @@ encoding and format are selected as numbers.
     _tlgAUTO_GENERIC(value, _tlgAutoBool8, _tlgAutoChar8, _tlgAutoI8, _tlgAutoU8, \
         _tlgAutoI16, _tlgAutoU16, _tlgAutoI32, _tlgAutoU32, _tlgAutoILong, _tlgAutoULong, \
         _tlgAutoI64, _tlgAutoU64, _tlgAutoF32, _tlgAutoF64, \
-        _tlgAutoSz8, _tlgAutoSz16, _tlgAutoSz32, _tlgAutoSzW, _tlgAutoPtr)(vec, store, (value))
+        _tlgAutoSz8, _tlgAutoSz16, _tlgAutoSz32, _tlgAutoSzW, _tlgAutoPtr, \
+        _tlgAutoGuid, _tlgAutoFileTime, _tlgAutoSystemTime)(vec, store, (value))
 
 #endif /* C */
 
