@@ -493,3 +493,87 @@ fn perf_recording_matches_capture_mode() {
         );
     }
 }
+
+/// `wp_handles THREADS WRITES` (c-tests/windows-port/wp_handles.c): threads race through one
+/// handle call site, each with its own provider.
+const HANDLE_THREADS: usize = 8;
+const HANDLE_WRITES: usize = 2000;
+
+#[test]
+fn one_handle_call_site_serves_racing_threads_and_providers() {
+    let dir = support::temp_dir();
+    for tc in support::toolchains() {
+        for (compiler, std, extra) in [
+            (tc.cc, "c11", &[][..]),
+            (tc.cxx, "c++17", &["-x", "c++"][..]),
+        ] {
+            let exe = dir.path().join(format!("wp_handles_{compiler}"));
+            support::build(
+                compiler,
+                std,
+                &[support::c_test("windows-port/wp_handles.c")],
+                &exe,
+                extra,
+            );
+            let records = support::read_capture(&{
+                let capture = dir.path().join(format!("{compiler}.dat"));
+                support::run_capture(
+                    &exe,
+                    &capture,
+                    &[&HANDLE_THREADS.to_string(), &HANDLE_WRITES.to_string()],
+                );
+                capture
+            });
+            // seen[t][seq]: how often thread t's event seq arrived (thread 1 writes one more
+            // after its provider was registered again).
+            let mut seen = vec![vec![0u32; HANDLE_WRITES + 1]; HANDLE_THREADS];
+            for record in &records {
+                let mut ctx = EventHeaderEnumeratorContext::new();
+                let mut e = ctx
+                    .enumerate_with_name_and_data(
+                        &record.name,
+                        &record.event,
+                        EventHeaderEnumeratorContext::MOVE_NEXT_LIMIT_DEFAULT,
+                    )
+                    .expect("EventHeader event");
+                let mut values = Vec::new();
+                while e.move_next() {
+                    let item = e.item_info();
+                    if item.value().bytes().len() == 4 {
+                        values.push(item.value().to_u32(0) as i32);
+                    }
+                }
+                let [thread, seq] = values[..] else {
+                    panic!("{compiler}: fields {values:?}")
+                };
+                assert_eq!(
+                    record.name,
+                    format!("WpHandles{thread}_L4K2"),
+                    "{compiler}: event of thread {thread} on another provider"
+                );
+                seen[thread as usize][seq as usize] += 1;
+            }
+            for (t, counts) in seen.iter().enumerate() {
+                let want = if t == 1 {
+                    HANDLE_WRITES + 1
+                } else {
+                    HANDLE_WRITES
+                };
+                assert!(
+                    counts[..want].iter().all(|&c| c == 1)
+                        && counts[want..].iter().all(|&c| c == 0),
+                    "{compiler}: thread {t}: events missing or duplicated"
+                );
+            }
+            assert_eq!(
+                records.len(),
+                HANDLE_THREADS * HANDLE_WRITES + 1,
+                "{compiler}"
+            );
+            println!(
+                "{compiler}: {} events, each on its thread's provider once",
+                records.len()
+            );
+        }
+    }
+}
