@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the C benchmark programs: bench (the library through the public
-# TraceLogging API) and floor (the same writev calls, no library).
+# TraceLogging API), floor (the same writev calls, no library) and handles
+# (provider symbol beside provider handle).
 #
 #   benches/c/build.sh [OUT_DIR [LIB_DIR]]
 #
@@ -24,3 +25,5 @@ mkdir -p "$OUT"
 "$CC" "${CFLAGS[@]}" -I"$REPO/include" -o "$OUT/bench" "$HERE/bench.c" \
     -L"$LIB" -Wl,-rpath,"$LIB" -leventheader_tracepoint
 "$CC" "${CFLAGS[@]}" -o "$OUT/floor" "$HERE/floor.c"
+"$CC" "${CFLAGS[@]}" -I"$REPO/include" -o "$OUT/handles" "$HERE/handles.c" \
+    -L"$LIB" -Wl,-rpath,"$LIB" -leventheader_tracepoint
