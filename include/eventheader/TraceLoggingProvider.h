@@ -26,55 +26,72 @@ Quick start:
         return 0;
     }
 
-How it works: every TraceLoggingWrite creates, at compile time, a static
-eventheader_tracepoint (with its tracepoint_state) and a static metadata block
-(event name and field descriptors), and puts a pointer to the event in a linker
-section named after the provider. TraceLoggingRegister hands that section
-(__start_/__stop_ bounds) to eventheader_open_provider_with_events, so all of a
-provider's tracepoints are registered with the kernel at once and a collector can
-enable them before the first write. At the call site a disabled event costs one
-relaxed load of the tracepoint's status word and one branch; the field value
-expressions are evaluated only when the event is enabled, and the payload is
-passed to eventheader_write as iovecs pointing at the caller's data (scalars are
-copied into locals, strings and arrays are not copied).
+How it works: every TraceLoggingWrite creates, at compile time, a static call
+site (an eventheader_tracepoint with its tracepoint_state) and a static metadata
+block (event name and field descriptors), and lists the call site in the linker
+section "_tlgSites" of the module (executable or shared object). A call site that
+names the provider symbol is bound to that provider at compile time:
+TraceLoggingRegister walks the section (__start_/__stop_ bounds) and registers
+every such call site of the provider with the kernel at once, so a collector can
+enable them before the first write, and at the call site a disabled event costs
+one relaxed load of the tracepoint's status word and one branch. A call site
+given a provider handle is bound when it first runs (see TraceLoggingHProvider).
+The field value expressions are evaluated only when the event is enabled, and
+the payload is passed to eventheader_write as iovecs pointing at the caller's
+data (scalars are copied into locals, strings and arrays are not copied;
+Windows FILETIME, SYSTEMTIME and GUID values are converted into locals).
 
 Names: every public name starts with TraceLogging or TRACELOGGING. Names that
 start with _tlg are private to this header and may change at any time.
 
-Differences from the Windows (ETW) TraceLoggingProvider.h:
+Porting from Windows (ETW): TraceLogging code written for Windows compiles
+unchanged with -I <prefix>/include/windows-compat added (that directory has
+small windows.h, winmeta.h, evntprov.h, winternl.h, MicrosoftTelemetry.h and
+TraceLoggingProvider.h headers with the Windows types and constants). README.md,
+"Porting from Windows", maps every Windows field type to its EventHeader
+encoding and format. The remaining differences from the Windows header:
 
-- Providers are referenced by symbol, not by handle: there is no
-  TraceLoggingHProvider, and the provider argument of every macro must be the
-  symbol given to TRACELOGGING_DEFINE_PROVIDER / TRACELOGGING_DECLARE_PROVIDER
-  (it cannot be stored in a variable or passed as a parameter).
-- The provider name must be shorter than EVENTHEADER_NAME_MAX (256) together with
+- Not provided, because they cannot exist on Linux: TraceLoggingSetInformation
+  and TraceLoggingOptionTrait (ETW runtime information classes and provider
+  traits), TraceLoggingCustom (ETW custom-serializer fields: EventHeader has no
+  such encoding), the TlgIn and TlgOut type constants (the packed-field macros
+  and TraceLoggingBinaryEx take event_field_encoding and event_field_format
+  values: ETW's counted types count bytes where EventHeader's count
+  characters), the TLG_* configuration macros (ETW API overrides) and the
+  thread's implicit activity id (EventActivityIdControl): an event has an
+  activity id only when TraceLoggingWriteActivity gives one.
+- Providers are registered by tracepoint name: "<name>_L<level>K<keyword><options>".
+  The provider name must be shorter than EVENTHEADER_NAME_MAX (256) together with
   the level/keyword suffix and the options, and may not contain ' ' or ':' (use
-  [A-Za-z0-9_] for best compatibility). The provider GUID is accepted and ignored.
-- Provider groups are named with TraceLoggingOptionGroupName("name") ([a-z0-9]
-  only) instead of TraceLoggingOptionGroup(guid).
-- Not provided: TRACELOGGING_DEFINE_PROVIDER_STORAGE, TraceLoggingRegisterEx
-  (no enable callbacks), TraceLoggingProviderId (use TraceLoggingProviderName),
-  TraceLoggingSetInformation, TraceLoggingWriteEx, TraceLoggingChannel,
-  TraceLoggingCustomAttribute, TraceLoggingCodePointer, TraceLoggingFileTime,
-  TraceLoggingFileTimeUtc, TraceLoggingSystemTime, TraceLoggingSystemTimeUtc (use
-  TraceLoggingTime32/TraceLoggingTime64), TraceLoggingTid (use TraceLoggingPid),
-  TraceLoggingWinError, TraceLoggingNTStatus, TraceLoggingHResult (use
-  TraceLoggingErrno), TraceLoggingAnsiString, TraceLoggingUnicodeString,
-  TraceLoggingSid, TraceLoggingBinaryBuffer, TraceLoggingCustom,
-  TraceLoggingPackedDataEx.
-- TraceLoggingProviderEnabled(provider, level, keyword) needs constant level and
-  keyword: it adds an inert tracepoint with that level and keyword to the provider
-  and reports whether a collector listens to it.
-- Event tags and field tags are 16-bit (ETW: 28-bit).
-- Beyond the reference: a provider left registered is unregistered automatically
-  when the program exits or its shared object is unloaded.
-- TraceLoggingDescription and the field "description" arguments are accepted and
-  ignored (they are not written to the event).
-- TraceLoggingGuid takes a pointer to 16 bytes in RFC 4122 (big-endian) order,
-  like uuid_t, not a GUID structure.
-- TraceLoggingValue does not accept GUID, FILETIME, SYSTEMTIME or SID values.
+  [A-Za-z0-9_] for best compatibility). The provider GUID is kept for
+  TraceLoggingProviderId and not written. A provider group is a name option:
+  TraceLoggingOptionGroup(guid) becomes "G" + the GUID's 32 hex digits.
+- TraceLoggingRegister returns 0 or an errno value, not an HRESULT;
+  TraceLoggingRegisterEx registers, and its callback is never called (no enable
+  notifications on Linux). TraceLoggingWriteEx ignores its filter and flags.
+- Levels are 1..255: WINEVENT_LEVEL_LOG_ALWAYS (0) is not a valid
+  TraceLoggingLevel. Event tags and field tags are 16-bit (ETW: 28-bit).
+- TraceLoggingProviderEnabled answers for one tracepoint, i.e. the exact level
+  and keyword; level 0 means any level (and then keyword 0 any keyword, another
+  keyword any tracepoint sharing a bit with it).
+- TraceLoggingChannel, TraceLoggingDescription and the field "description"
+  arguments are accepted and ignored; TraceLoggingCustomAttribute is written as
+  an EventHeader event attribute ("EventName;key=value"), not to a PDB.
+- FILETIME and SYSTEMTIME fields are written as 64-bit times in whole seconds
+  since 1970 (sub-second parts dropped); SID, sockaddr and binary-buffer fields
+  as hex bytes (see README.md for the whole mapping).
+- Type sizes follow Linux: TraceLoggingLong and TraceLoggingULong are long (64
+  bits on LP64, 32 on Windows), wchar_t (TraceLoggingWChar, TraceLoggingWideString,
+  UNICODE_STRING) is 32 bits (UTF-32); TraceLoggingString16 and char16_t are
+  UTF-16 as on Windows.
+- TRACELOGGING_DECLARE_PROVIDER must declare the symbol (a provider symbol is an
+  array of one provider object that converts to a handle, not a const handle
+  variable, so "extern const TraceLoggingHProvider g_h;" does not declare it).
 - TraceLoggingKeyword arguments are OR'ed together; for the other event options
-  the last one wins.
+  the last one wins (Windows OR's event tags).
+
+Beyond the reference and Windows: a provider left registered is unregistered
+automatically when the program exits or its shared object is unloaded.
 
 Additions specific to this implementation (not in Windows):
 
@@ -82,26 +99,33 @@ Additions specific to this implementation (not in Windows):
   TraceLoggingProviderOptions, TraceLoggingOptionGroupName, TraceLoggingErrno,
   TraceLoggingTime32, TraceLoggingTime64, TraceLoggingPid, TraceLoggingPort,
   TraceLoggingChar32, TraceLoggingString32, TraceLoggingCountedString32,
-  TraceLoggingUtf8String and the *FixedArray forms.
+  and the Pid, Port, Errno, Time32, Time64 and IPv4Address arrays.
+- TraceLoggingGuid (and its arrays) also takes a pointer to 16 bytes in RFC 4122
+  (big-endian) order, like uuid_t, written as is (the reference's form).
 - TraceLoggingValue is also available in C (via C11 _Generic). In C, char16_t,
   char32_t and wchar_t are typedefs of integer types, so a char16_t, char32_t or
   wchar_t value is logged as the integer it is (UInt16, UInt32, Int32 on glibc),
   while pointers to those types are logged as UTF-16/UTF-32/wide strings, exactly
-  as in C++. Any other pointer is logged as TraceLoggingPointer.
+  as in C++. Any other pointer is logged as TraceLoggingPointer. GUID, FILETIME
+  and SYSTEMTIME values are accepted when their types are declared (GUID_DEFINED,
+  _FILETIME_, _SYSTEMTIME_) before this header; in C++ a SID pointer is refused
+  (use TraceLoggingSid) rather than logged as a pointer.
 
 Compile-time checks: the event name and field names must be string literals; the
 provider name must be a string literal and short enough; the level must be a
 constant 1..255; TraceLoggingStruct field counts must be constants 1..127;
-fixed-array counts must be constants 1..65535. In C++ the provider name is also
-checked for ' ' and ':' and the group name for [a-z0-9]. (C cannot inspect string
-literals at compile time: there TraceLoggingRegister fails with EINVAL for a
-provider name with ' ' or ':', and the group name is not checked.)
+fixed-array counts must be constants 1..65535; FILETIME and SYSTEMTIME fields
+must be given values of those sizes. In C++ the provider name is also checked
+for ' ' and ':', the group name for [a-z0-9] and custom attributes for ';'. (C
+cannot inspect string literals at compile time: there TraceLoggingRegister fails
+with EINVAL for a provider name with ' ' or ':', and the group name is not
+checked.)
 
-Known limitation (g++ only, shared with the reference header): within one C++
-translation unit, events of the same provider may not be written both from
-inline or template functions and from ordinary functions; g++ then reports a
-"section type conflict" because the event pointers would go to one section
-once as COMDAT data and once as ordinary data. clang++ has no such limitation.
+Inline functions and templates: TraceLoggingWrite works in C static inline
+functions and C++ inline functions and templates, with g++ and clang++, mixed
+with ordinary call sites in one translation unit and instantiated from several;
+their call sites are registered like any other (with g++, one per translation
+unit that compiles the function).
 
 Thread safety: TraceLoggingWrite and TraceLoggingProviderEnabled may run on any
 thread at any time. TraceLoggingRegister and TraceLoggingUnregister of one
@@ -767,6 +791,9 @@ one run of bytes. Arrays are a uint16_t element count followed by the elements
 /* TraceLoggingPackedData(pValue, cbValue):
    data only: appends cbValue bytes at pValue to the payload. */
 #define TraceLoggingPackedData(pValue, cbValue) (_tlgK_PDATA, pValue, cbValue)
+/* TraceLoggingPackedDataEx(pValue, cbValue, dataDescType): TraceLoggingPackedData; the ETW
+   EVENT_DATA_DESCRIPTOR type is accepted and ignored (not evaluated). */
+#define TraceLoggingPackedDataEx(pValue, cbValue, dataDescType) (_tlgK_PDATA, pValue, cbValue)
 
 /*==== Implementation (private: everything below may change) ===============*/
 
