@@ -86,8 +86,11 @@ int main(int argc, char** argv)
         CHECK_EQ_INT(0, Log(g_providers[1], 1, (int32_t)g_writes));
     }
 
-    /* A NULL handle writes nothing and is never enabled; levels above 255 never are. */
+    /* A NULL handle writes nothing, is never enabled, does not register; levels above 255
+       are never enabled. */
     CHECK_EQ_INT(0, Log(NULL, -1, -1));
+    CHECK_EQ_INT(EINVAL, TraceLoggingRegister((TraceLoggingHProvider)NULL));
+    TraceLoggingUnregister((TraceLoggingHProvider)NULL);
     CHECK(!TraceLoggingProviderEnabled((TraceLoggingHProvider)NULL, 4, 0x2));
     CHECK(!TraceLoggingProviderEnabled(g_providers[0], 256 + count, 0x2));
     /* Level 0: any level; keyword 0 any keyword, else a shared bit. */

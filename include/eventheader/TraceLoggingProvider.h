@@ -12,7 +12,7 @@ Quick start:
     TRACELOGGING_DEFINE_PROVIDER(         // defines the MyProvider symbol
         MyProvider,                       // provider symbol
         "MyCompany_MyComponent",          // provider name: no ' ' or ':'
-        // {b7aa4d18-240c-5f41-5852-817dbf477472} (the GUID is not used on Linux)
+        // {b7aa4d18-240c-5f41-5852-817dbf477472} (TraceLoggingProviderId; not in the events)
         (0xb7aa4d18, 0x240c, 0x5f41, 0x58, 0x52, 0x81, 0x7d, 0xbf, 0x47, 0x74, 0x72));
 
     int main(int argc, char* argv[])
@@ -139,6 +139,7 @@ provider must not run concurrently with each other or with writes to it.
 #include <eventheader/eventheader-tracepoint.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -249,7 +250,8 @@ Registers the provider with the kernel, with the tracepoints of its events (see
 TraceLoggingHProvider for which ones). Returns 0 for success, else an errno
 value (the result is for diagnostics; after a failure, writes and
 TraceLoggingUnregister are safe no-ops). Must not be called on a provider that
-is already registered (returns EALREADY). Windows returns an HRESULT; here the
+is already registered (returns EALREADY); a NULL handle returns EINVAL.
+Windows returns an HRESULT; here the
 result is 0 or a positive errno, so SUCCEEDED() is true for every result.
 */
 #define TraceLoggingRegister(hProvider) _tlgRegister(hProvider)
@@ -267,12 +269,11 @@ Poll TraceLoggingProviderEnabled instead.
 /*
 TraceLoggingUnregister(hProvider):
 Unregisters the provider and its events. Safe on a provider that is not
-registered (idempotent). The provider may be registered again afterwards.
+registered (idempotent), and a no-op for a NULL handle. The provider may be registered again afterwards.
 Providers are also unregistered automatically at exit or unload (see
 TRACELOGGING_DEFINE_PROVIDER).
 */
-#define TraceLoggingUnregister(hProvider) \
-    (eventheader_close_provider(&(hProvider)->provider))
+#define TraceLoggingUnregister(hProvider) _tlgUnregister(hProvider)
 
 /*
 TraceLoggingProviderEnabled(hProvider, eventLevel, eventKeyword):
@@ -953,11 +954,21 @@ static __attribute__((noinline, unused)) void _tlgConnectAll(TraceLoggingHProvid
 
 static inline int _tlgRegister(TraceLoggingHProvider h) _tlgNOEXCEPT
 {
-    int const err = eventheader_open_provider(&h->provider);
-    if (err == 0) {
-        _tlgConnectAll(h);
+    int err = EINVAL;
+    if (h != NULL) {
+        err = eventheader_open_provider(&h->provider);
+        if (err == 0) {
+            _tlgConnectAll(h);
+        }
     }
     return err;
+}
+
+static inline void _tlgUnregister(TraceLoggingHProvider h) _tlgNOEXCEPT
+{
+    if (h != NULL) {
+        eventheader_close_provider(&h->provider);
+    }
 }
 
 /* A fresh heap call site for provider h, copying a call site's event. NULL if out of memory. */
@@ -1035,7 +1046,9 @@ static inline __attribute__((always_inline)) eventheader_tracepoint const* _tlgS
 static inline __attribute__((always_inline)) eventheader_tracepoint const* _tlgHandleEvent(
     struct _tlgCallSite* site, TraceLoggingHProvider h) _tlgNOEXCEPT
 {
-    if (__builtin_expect(__atomic_load_n(&site->state.provider_state, __ATOMIC_RELAXED) == &h->state, 1)) {
+    /* &h->state, computed as an integer so that a NULL handle is no undefined behavior. */
+    uintptr_t const state = (uintptr_t)h + offsetof(struct _tlgProvider, state);
+    if (__builtin_expect((uintptr_t)__atomic_load_n(&site->state.provider_state, __ATOMIC_RELAXED) == state, 1)) {
         return TRACEPOINT_ENABLED(&site->state) ? &site->event : NULL;
     }
     return _tlgHandleSlow(site, h);
