@@ -22,6 +22,7 @@
 set -u
 B=${1:?usage: guest.sh BIN_DIR RESULTS_DIR}
 R=${2:?usage: guest.sh BIN_DIR RESULTS_DIR}
+mkdir -p "$R"
 TMP=$(mktemp -d)
 : >"$R/status"
 [ -w /sys/kernel/tracing/user_events_data ] || echo "guest.sh: no writable /sys/kernel/tracing/user_events_data" >&2
