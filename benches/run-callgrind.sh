@@ -13,6 +13,8 @@
 #                     through tracefs so enabled events have a listener).
 #                     Default: capture mode, TRACEPOINT_CAPTURE_FILE=/dev/null.
 #   --modes "M ..."   subset of: loop disabled enabled5 empty fields64 string4k register
+#                     handle-disabled handle-enabled5 symbol-disabled symbol-enabled5
+#                     (the last four: handles.c, a provider handle beside the symbol)
 #   -n N1             iterations of the short run (default 2000; register: N1/100,
 #                     at least 5); the long run does 2 x N1
 #   --no-build        use the programs already built in --bin-dir
@@ -25,13 +27,14 @@
 # built with `cargo build --release` unless --no-build).
 #
 # Output: a table of Ir per iteration for the library (bench.c, the public
-# TraceLogging API), the syscall floor (floor.c: the same writev calls from
-# prebuilt iovecs, no library) and the difference.
+# TraceLogging API; handles.c for the handle-/symbol- modes), the syscall floor
+# (floor.c: the same writev calls from prebuilt iovecs, no library) and the
+# difference.
 set -euo pipefail
 export LC_ALL=C
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-MODES="loop disabled enabled5 empty fields64 string4k register"
+MODES="loop disabled enabled5 empty fields64 string4k register handle-disabled handle-enabled5"
 N1=2000
 BUILD=1
 BUILD_ONLY=0
@@ -62,7 +65,7 @@ if [ "$BUILD" = 1 ]; then
     bash "$REPO/benches/c/build.sh" "$BIN" ${BENCH_LIB_DIR:+"$LIB"}
 fi
 [ "$BUILD_ONLY" = 1 ] && exit 0
-[ -x "$BIN/bench" ] && [ -x "$BIN/floor" ] || { echo "run-callgrind.sh: no programs in $BIN (build first)" >&2; exit 1; }
+[ -x "$BIN/bench" ] && [ -x "$BIN/floor" ] && [ -x "$BIN/handles" ] || { echo "run-callgrind.sh: no programs in $BIN (build first)" >&2; exit 1; }
 command -v valgrind >/dev/null || { echo "run-callgrind.sh: valgrind is not installed" >&2; exit 1; }
 
 WORK=$(mktemp -d)
@@ -106,16 +109,21 @@ per_iter() { # prog mode
 
 [ -z "$TSV" ] || : >"$TSV"
 echo "callgrind Ir per iteration, backend: $BACKEND, N = $N1 vs $((2 * N1)) (register: cycles of register + unregister)"
-printf '%-10s %12s %12s %12s\n' mode library floor overhead
+printf '%-16s %12s %12s %12s\n' mode library floor overhead
 for m in $MODES; do
-    lib=$(per_iter "$BIN/bench" "$m")
+    # handles.c's modes are "handle-MODE" / "symbol-MODE", with floor.c's MODE as floor.
+    case $m in
+    handle-* | symbol-*) prog=$BIN/handles floor_mode=${m#*-} ;;
+    *) prog=$BIN/bench floor_mode=$m ;;
+    esac
+    lib=$(per_iter "$prog" "$m")
     if [ "$m" = register ]; then
         floor=-
         over=-
     else
-        floor=$(per_iter "$BIN/floor" "$m")
+        floor=$(per_iter "$BIN/floor" "$floor_mode")
         over=$(awk -v a="$lib" -v b="$floor" 'BEGIN { printf "%+.2f", a - b }')
     fi
-    printf '%-10s %12s %12s %12s\n' "$m" "$lib" "$floor" "$over"
+    printf '%-16s %12s %12s %12s\n' "$m" "$lib" "$floor" "$over"
     [ -z "$TSV" ] || printf '%s\t%s\t%s\n' "$m" "$lib" "$floor" >>"$TSV"
 done

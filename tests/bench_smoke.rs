@@ -119,3 +119,55 @@ fn disabled_event_is_branch_only() {
         );
     }
 }
+
+/// The bound on a disabled write through a provider handle (a function
+/// parameter), instructions per loop iteration: the symbol path's bound plus
+/// the handle check (a load, a compare, a branch).
+const HANDLE_DISABLED_MAX: f64 = DISABLED_MAX + 4.0;
+
+/// `benches/c/handles.c`: the same disabled event through the provider
+/// symbol and through a provider handle, side by side.
+#[test]
+fn disabled_handle_write_is_a_few_instructions() {
+    if !valgrind_available() {
+        assert!(
+            std::env::var("REQUIRE_VALGRIND").as_deref() != Ok("1"),
+            "REQUIRE_VALGRIND=1 but valgrind is not installed"
+        );
+        eprintln!("SKIPPED bench_smoke: valgrind is not installed (set REQUIRE_VALGRIND=1 to fail instead)");
+        return;
+    }
+    let source: PathBuf = support::root().join("benches/c/handles.c");
+    let dir = support::temp_dir();
+    for tc in support::toolchains() {
+        let exe = dir.path().join(format!("handles-{}", tc.cc));
+        support::build(
+            tc.cc,
+            "gnu11",
+            std::slice::from_ref(&source),
+            &exe,
+            &["-O2"],
+        );
+        let symbol = per_iteration(&exe, "symbol-disabled", dir.path());
+        let handle = per_iteration(&exe, "handle-disabled", dir.path());
+        eprintln!(
+            "{}: disabled write, provider symbol {symbol:.2}, provider handle {handle:.2} instr/iteration",
+            tc.cc
+        );
+        assert!(
+            symbol > 0.5 && handle > symbol,
+            "{}: symbol {symbol:.2}, handle {handle:.2}: the measurement is broken",
+            tc.cc
+        );
+        assert!(
+            symbol <= DISABLED_MAX,
+            "{}: a disabled write naming the provider symbol costs {symbol:.2} instructions (bound {DISABLED_MAX})",
+            tc.cc
+        );
+        assert!(
+            handle <= HANDLE_DISABLED_MAX,
+            "{}: a disabled write through a handle costs {handle:.2} instructions (bound {HANDLE_DISABLED_MAX})",
+            tc.cc
+        );
+    }
+}
