@@ -65,7 +65,11 @@ if [ "$BUILD" = 1 ]; then
     bash "$REPO/benches/c/build.sh" "$BIN" ${BENCH_LIB_DIR:+"$LIB"}
 fi
 [ "$BUILD_ONLY" = 1 ] && exit 0
-[ -x "$BIN/bench" ] && [ -x "$BIN/floor" ] && [ -x "$BIN/handles" ] || { echo "run-callgrind.sh: no programs in $BIN (build first)" >&2; exit 1; }
+[ -x "$BIN/bench" ] && [ -x "$BIN/floor" ] || { echo "run-callgrind.sh: no programs in $BIN (build first)" >&2; exit 1; }
+case " $MODES " in
+*" handle-"* | *" symbol-"*)
+    [ -x "$BIN/handles" ] || { echo "run-callgrind.sh: no $BIN/handles (build first)" >&2; exit 1; } ;;
+esac
 command -v valgrind >/dev/null || { echo "run-callgrind.sh: valgrind is not installed" >&2; exit 1; }
 
 WORK=$(mktemp -d)

@@ -7,6 +7,8 @@
 //! disabled 5-field event must cost at most 10 instructions per iteration
 //! including the loop. An enabled event is measured too, so a broken
 //! measurement (nothing written, nothing counted) fails instead of passing.
+//! `benches/c/handles.c` (the manifest's `handles`) measures the same
+//! disabled event through a provider handle beside the provider symbol.
 //!
 //! Skipped with a message when valgrind is not installed, unless
 //! `REQUIRE_VALGRIND=1`.
@@ -129,27 +131,18 @@ const HANDLE_DISABLED_MAX: f64 = DISABLED_MAX + 4.0;
 /// symbol and through a provider handle, side by side.
 #[test]
 fn disabled_handle_write_is_a_few_instructions() {
-    if !valgrind_available() {
-        assert!(
-            std::env::var("REQUIRE_VALGRIND").as_deref() != Ok("1"),
-            "REQUIRE_VALGRIND=1 but valgrind is not installed"
-        );
-        eprintln!("SKIPPED bench_smoke: valgrind is not installed (set REQUIRE_VALGRIND=1 to fail instead)");
+    if !support::optional(
+        testkit::available("valgrind"),
+        "REQUIRE_VALGRIND",
+        "valgrind (bench_smoke)",
+    ) {
         return;
     }
-    let source: PathBuf = support::root().join("benches/c/handles.c");
-    let dir = support::temp_dir();
     for tc in support::toolchains() {
-        let exe = dir.path().join(format!("handles-{}", tc.cc));
-        support::build(
-            tc.cc,
-            "gnu11",
-            std::slice::from_ref(&source),
-            &exe,
-            &["-O2"],
-        );
-        let symbol = per_iteration(&exe, "symbol-disabled", dir.path());
-        let handle = per_iteration(&exe, "handle-disabled", dir.path());
+        let dir = support::temp_dir();
+        let build = support::build_flavour("handles", tc, Flavour::Optimized);
+        let symbol = per_iteration(&build.exe, "symbol-disabled", dir.path());
+        let handle = per_iteration(&build.exe, "handle-disabled", dir.path());
         eprintln!(
             "{}: disabled write, provider symbol {symbol:.2}, provider handle {handle:.2} instr/iteration",
             tc.cc

@@ -2,133 +2,28 @@
 //! written for Windows (provider handle globals passed to helpers, winmeta levels, HRESULT
 //! fields, FILETIME/SYSTEMTIME/GUID structures, custom attributes, inline helpers in a header
 //! used by two translation units, templates in C++), compiled with only the include path
-//! changed (`-I include/windows-compat`), as C and as C++, with gcc and clang.
+//! changed (`include/windows-compat`), as C and as C++, with gcc and clang: the manifest's
+//! programs `winport_c` and `winport_cpp` (and `winport_handles`).
 //!
 //! - `events_decode_as_the_component_wrote_them`: every build runs in capture mode; its
 //!   events, decoded with `tracepoint_decode`, must be exactly the list below, which comes
 //!   from what the component's sources write (values restated here, not taken from a run).
-//! - `perf_recording_matches_capture_mode`: the real-kernel part. With `WINPORT_VM_RESULTS`
-//!   naming the results directory of `c-tests/windows-port/vm/guest.sh`, every program the
-//!   guest ran must have exited 0, and the events perf recorded must decode to the same list
-//!   as its capture-mode run there (and to the expected list). Without the variable it says
-//!   so and checks nothing; with it, missing or incomplete results fail.
+//! - `one_handle_call_site_serves_racing_threads_and_providers`: `wp_handles`, threads racing
+//!   through one handle call site, each with its own provider.
+//!
+//! The real-kernel part is the manifest's VM runs `winport_c` and `winport_cpp`
+//! (`bash tests/kernel/run.sh`): perf, attached to the tracepoints the program registered
+//! before its first write, must record exactly the bytes of its capture-mode run.
 
 mod support;
 
-use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use support::{Build, Record};
+use tracepoint_decode::EventHeaderEnumeratorContext;
 
-use support::Record;
-use tracepoint_decode::{EventHeaderEnumeratorContext, PerfConvertOptions};
-
-/// The suite's sources (under `c-tests/`), compiled together into one program.
-const SOURCES: &[&str] = &[
-    "windows-port/wp_main.c",
-    "windows-port/wp_helpers.c",
-    "windows-port/wp_harness.c",
-];
-
-/// The builds of the suite, for each available toolchain: (label, C++?, -std).
-/// The C++ builds compile the same `.c` files with `-x c++`.
-const VARIANTS: &[(&str, bool, &str)] = &[
-    ("c11", false, "c11"),
-    ("gnu17", false, "gnu17"),
-    ("cxx11", true, "c++11"),
-    ("cxx17", true, "c++17"),
-    ("cxx20", true, "c++20"),
-];
-
-/// The programs `c-tests/windows-port/vm/build.sh` builds (name, C++?); the guest runs each.
-const VM_PROGRAMS: &[(&str, bool)] = &[("wp_gcc_c", false), ("wp_gcc_cpp", true)];
-
-struct Build {
-    label: String,
-    cpp: bool,
-    exe: PathBuf,
-}
-
-fn compat_dir() -> PathBuf {
-    support::include_dir().join("windows-compat")
-}
-
-fn build_variant(cc: &str, cxx: &str, label: &str, cpp: bool, std: &str) -> Build {
-    let dir = support::lib_dir().join("windows-port-tests");
-    std::fs::create_dir_all(&dir).expect("creating the build directory");
-    let exe = dir.join(format!("wp_{}_{label}", cc));
-    let sources: Vec<PathBuf> = SOURCES.iter().map(|s| support::c_test(s)).collect();
-    let compat = compat_dir();
-    let mut extra = vec!["-I", compat.to_str().expect("UTF-8 path")];
-    if cpp {
-        extra.extend_from_slice(&["-x", "c++"]);
-    }
-    support::build(if cpp { cxx } else { cc }, std, &sources, &exe, &extra);
-    Build {
-        label: format!("{} -std={std}", if cpp { cxx } else { cc }),
-        cpp,
-        exe,
-    }
-}
-
-/// Every toolchain x variant, built once (in parallel) for all tests.
-fn builds() -> &'static [Build] {
-    static BUILDS: OnceLock<Vec<Build>> = OnceLock::new();
-    BUILDS.get_or_init(|| {
-        let configs: Vec<_> = support::toolchains()
-            .into_iter()
-            .flat_map(|tc| VARIANTS.iter().map(move |&v| (tc, v)))
-            .collect();
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = configs
-                .iter()
-                .map(|&(tc, (label, cpp, std))| {
-                    scope.spawn(move || build_variant(tc.cc, tc.cxx, label, cpp, std))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
-        })
-    })
-}
-
-/// "TRACEPOINT EVENT level=L keyword=0xK opcode=O [activity=ID] [related=ID] {FIELDS}", the
-/// fields as tracepoint_decode's JSON. `data` may carry the kernel's zero padding.
-fn decode(name: &str, data: &[u8]) -> String {
-    let mut ctx = EventHeaderEnumeratorContext::new();
-    let mut e = ctx
-        .enumerate_with_name_and_data(
-            name,
-            data,
-            EventHeaderEnumeratorContext::MOVE_NEXT_LIMIT_DEFAULT,
-        )
-        .unwrap_or_else(|err| panic!("{name}: not a valid EventHeader event: {err:?}"));
-    let info = e.event_info();
-    let header = info.header();
-    let mut out = format!(
-        "{name} {} level={} keyword={:#x} opcode={}",
-        info.identity_display(),
-        header.level.as_int(),
-        info.keyword(),
-        header.opcode.as_int()
-    );
-    let hex = |id: &[u8; 16]| id.iter().map(|b| format!("{b:02x}")).collect::<String>();
-    if let Some(id) = info.activity_id() {
-        write!(out, " activity={}", hex(id)).unwrap();
-    }
-    if let Some(id) = info.related_activity_id() {
-        write!(out, " related={}", hex(id)).unwrap();
-    }
-    out.push_str(" {");
-    e.write_json_item_and_move_next_sibling(&mut out, false, PerfConvertOptions::Default)
-        .expect("formatting");
-    out.push('}');
-    out
-}
-
-fn decode_records(records: &[Record]) -> Vec<String> {
-    records.iter().map(|r| decode(&r.name, &r.event)).collect()
+/// "TRACEPOINT Provider:Event level=L keyword=0xK opcode=O [activity=ID] [related=ID]
+/// {FIELDS}", the fields as tracepoint_decode's JSON.
+fn decode(record: &Record) -> String {
+    format!("{} {}", record.name, support::decode::json_line(record))
 }
 
 /// A GUID written as `{Data1, Data2, Data3, {Data4...}}` in the sources, in its usual text form.
@@ -371,14 +266,6 @@ fn expected_events(cpp: bool) -> Vec<String> {
     out
 }
 
-/// Runs `exe` in capture mode; returns its records.
-fn run_capture(exe: &Path) -> Vec<Record> {
-    let dir = support::temp_dir();
-    let capture = dir.path().join("capture.dat");
-    support::run_capture(exe, &capture, &[]);
-    support::read_capture(&capture)
-}
-
 fn assert_same(label: &str, got: &[String], want: &[String]) {
     let diffs: Vec<String> = (0..got.len().max(want.len()))
         .filter(|&i| got.get(i) != want.get(i))
@@ -395,185 +282,64 @@ fn assert_same(label: &str, got: &[String], want: &[String]) {
 
 #[test]
 fn events_decode_as_the_component_wrote_them() {
-    for build in builds() {
-        let got = decode_records(&run_capture(&build.exe));
-        assert_same(&build.label, &got, &expected_events(build.cpp));
-        println!(
-            "{}: {}/{} events as expected",
-            build.label,
-            got.len(),
-            got.len()
-        );
+    for (program, cpp) in [("winport_c", false), ("winport_cpp", true)] {
+        for build in support::builds(program) {
+            let got: Vec<String> = build.run("capture").records.iter().map(decode).collect();
+            assert_same(&build.label, &got, &expected_events(cpp));
+            println!("{}: {} events as expected", build.label, got.len());
+        }
     }
 }
 
-/// The user_events samples of a perf.data file, in time order: (tracepoint name, event bytes).
-fn perf_samples(path: &Path) -> Vec<(String, Vec<u8>)> {
-    use tracepoint_decode::PerfEventHeaderType;
-    let mut reader = tracepoint_perf::PerfDataFileReader::new();
-    reader
-        .open_file(
-            path.to_str().expect("UTF-8 path"),
-            tracepoint_perf::PerfDataFileEventOrder::Time,
-        )
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut out = Vec::new();
-    while reader
-        .move_next_event()
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-    {
-        let event = reader.current_event();
-        assert!(
-            !matches!(
-                event.header.ty,
-                PerfEventHeaderType::Lost | PerfEventHeaderType::LostSamples
-            ),
-            "{}: perf lost samples",
-            path.display()
-        );
-        if event.header.ty != PerfEventHeaderType::Sample {
-            continue;
-        }
-        let info = reader
-            .get_sample_event_info(&event)
-            .unwrap_or_else(|e| panic!("{}: sample without metadata: {e}", path.display()));
-        if let Some(name) = info.name().strip_prefix("user_events:") {
-            out.push((name.to_string(), info.user_data().to_vec()));
-        }
-    }
-    out
-}
-
-#[test]
-fn perf_recording_matches_capture_mode() {
-    let Some(dir) = std::env::var_os("WINPORT_VM_RESULTS").map(PathBuf::from) else {
-        println!(
-            "WINPORT_VM_RESULTS is not set: the real-kernel part (c-tests/windows-port/vm/) \
-             did not run here, nothing to check"
-        );
-        return;
+/// The run's `THREADS WRITES` arguments (c-tests/windows-port/wp_handles.c).
+fn handle_run_args(build: &Build) -> (usize, usize) {
+    let args: Vec<usize> = build
+        .program
+        .run("capture")
+        .args
+        .iter()
+        .map(|a| a.parse().expect("a number"))
+        .collect();
+    let [threads, writes] = args[..] else {
+        panic!("wp_handles takes THREADS WRITES, the manifest gives {args:?}")
     };
-    let status = std::fs::read_to_string(dir.join("status")).unwrap_or_else(|e| {
-        panic!(
-            "{}: no status file ({e}): the guest did not finish",
-            dir.display()
-        )
-    });
-    for &(program, cpp) in VM_PROGRAMS {
-        // "PROGRAM CAPTURE_RC KERNEL_RC PERF_RC", written by guest.sh.
-        let line = status
-            .lines()
-            .find(|l| l.split_whitespace().next() == Some(program))
-            .unwrap_or_else(|| panic!("{program}: not run in the VM (status:\n{status})"));
-        assert_eq!(
-            line.split_whitespace().skip(1).collect::<Vec<_>>(),
-            ["0", "0", "0"],
-            "{program}: capture run, kernel run or perf failed (see {}/{program}.*.log)",
-            dir.display()
-        );
-        let capture = decode_records(&support::read_capture(&dir.join(format!("{program}.cap"))));
-        let perf: Vec<String> = perf_samples(&dir.join(format!("{program}.perf.data")))
-            .iter()
-            .map(|(name, data)| decode(name, data))
-            .collect();
-        assert!(
-            perf.len() >= 2,
-            "{program}: {} samples recorded",
-            perf.len()
-        );
-        assert_same(&format!("{program}: perf vs capture"), &perf, &capture);
-        assert_same(
-            &format!("{program}: capture"),
-            &capture,
-            &expected_events(cpp),
-        );
-        println!(
-            "{program}: {} perf samples decode as in capture mode",
-            perf.len()
-        );
-    }
+    (threads, writes)
 }
-
-/// `wp_handles THREADS WRITES` (c-tests/windows-port/wp_handles.c): threads race through one
-/// handle call site, each with its own provider.
-const HANDLE_THREADS: usize = 8;
-const HANDLE_WRITES: usize = 2000;
 
 #[test]
 fn one_handle_call_site_serves_racing_threads_and_providers() {
-    let dir = support::temp_dir();
-    for tc in support::toolchains() {
-        for (compiler, std, extra) in [
-            (tc.cc, "c11", &[][..]),
-            (tc.cxx, "c++17", &["-x", "c++"][..]),
-        ] {
-            let exe = dir.path().join(format!("wp_handles_{compiler}"));
-            support::build(
-                compiler,
-                std,
-                &[support::c_test("windows-port/wp_handles.c")],
-                &exe,
-                extra,
-            );
-            let records = support::read_capture(&{
-                let capture = dir.path().join(format!("{compiler}.dat"));
-                support::run_capture(
-                    &exe,
-                    &capture,
-                    &[&HANDLE_THREADS.to_string(), &HANDLE_WRITES.to_string()],
-                );
-                capture
-            });
-            // seen[t][seq]: how often thread t's event seq arrived (thread 1 writes one more
-            // after its provider was registered again).
-            let mut seen = vec![vec![0u32; HANDLE_WRITES + 1]; HANDLE_THREADS];
-            for record in &records {
-                let mut ctx = EventHeaderEnumeratorContext::new();
-                let mut e = ctx
-                    .enumerate_with_name_and_data(
-                        &record.name,
-                        &record.event,
-                        EventHeaderEnumeratorContext::MOVE_NEXT_LIMIT_DEFAULT,
-                    )
-                    .expect("EventHeader event");
-                let mut values = Vec::new();
-                while e.move_next() {
-                    let item = e.item_info();
-                    if item.value().bytes().len() == 4 {
-                        values.push(item.value().to_u32(0) as i32);
-                    }
-                }
-                let [thread, seq] = values[..] else {
-                    panic!("{compiler}: fields {values:?}")
-                };
-                assert_eq!(
-                    record.name,
-                    format!("WpHandles{thread}_L4K2"),
-                    "{compiler}: event of thread {thread} on another provider"
-                );
-                seen[thread as usize][seq as usize] += 1;
-            }
-            for (t, counts) in seen.iter().enumerate() {
-                let want = if t == 1 {
-                    HANDLE_WRITES + 1
-                } else {
-                    HANDLE_WRITES
-                };
-                assert!(
-                    counts[..want].iter().all(|&c| c == 1)
-                        && counts[want..].iter().all(|&c| c == 0),
-                    "{compiler}: thread {t}: events missing or duplicated"
-                );
-            }
+    for build in support::builds("winport_handles") {
+        let (threads, writes) = handle_run_args(&build);
+        let label = &build.label;
+        let records = build.run("capture").records;
+        // seen[t][seq]: how often thread t's event seq arrived (thread 1 writes one more
+        // after its provider was registered again).
+        let mut seen = vec![vec![0u32; writes + 1]; threads];
+        let mut ctx = EventHeaderEnumeratorContext::new();
+        for record in &records {
+            let walk = testkit::perf::walk(&mut ctx, &record.name, &record.event)
+                .unwrap_or_else(|e| panic!("{label}: {}: {e}", record.name));
+            let (Some(thread), Some(seq)) = (walk.value(b"thread"), walk.value(b"seq")) else {
+                panic!("{label}: {}: fields {:?}", record.name, walk.values)
+            };
             assert_eq!(
-                records.len(),
-                HANDLE_THREADS * HANDLE_WRITES + 1,
-                "{compiler}"
+                record.name,
+                format!("WpHandles{thread}_L4K2"),
+                "{label}: event of thread {thread} on another provider"
             );
-            println!(
-                "{compiler}: {} events, each on its thread's provider once",
-                records.len()
+            seen[thread as usize][seq as usize] += 1;
+        }
+        for (t, counts) in seen.iter().enumerate() {
+            let want = if t == 1 { writes + 1 } else { writes };
+            assert!(
+                counts[..want].iter().all(|&c| c == 1) && counts[want..].iter().all(|&c| c == 0),
+                "{label}: thread {t}: events missing or duplicated"
             );
         }
+        assert_eq!(records.len(), threads * writes + 1, "{label}");
+        println!(
+            "{label}: {} events, each on its thread's provider once",
+            records.len()
+        );
     }
 }
