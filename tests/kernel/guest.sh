@@ -74,7 +74,8 @@ run() {
 # perf_on NAME NAMES_FILE [PERF_OPTS...]: starts `perf record` of the
 # tracepoints named in NAMES_FILE into RESULTS/NAME.perf.data with events
 # disabled, enables them through perf's control fifo and waits for the
-# acknowledgement (fails without it); PERF is perf's pid.
+# acknowledgement (fails without it, at once if perf exited, e.g. on a
+# tracepoint that does not exist); PERF is perf's pid.
 perf_on() {
     local name=$1 names=$2 tp events=()
     local ctl=$TMP/$name.ctl ack=$TMP/$name.ack
@@ -88,7 +89,11 @@ perf_on() {
     PERF=$!
     exec 7<>"$ctl" 8<>"$ack"
     echo enable >&7
-    read -r -t 60 -u 8 _
+    for _ in $(seq 60); do
+        read -r -t 1 -u 8 _ && return 0
+        kill -0 "$PERF" 2>/dev/null || return 1
+    done
+    return 1
 }
 
 # perf_off: stops the perf of perf_on; returns perf's exit status.
