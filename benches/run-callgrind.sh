@@ -13,8 +13,10 @@
 #                     through tracefs so enabled events have a listener).
 #                     Default: capture mode, TRACEPOINT_CAPTURE_FILE=/dev/null.
 #   --modes "M ..."   subset of: loop disabled enabled5 empty fields64 string4k register
+#                     dynamic5 dynamic5cpp dynamic_disabled (runtime-defined events,
+#                     benches/c/dynamic.cpp; no floor)
 #                     handle-disabled handle-enabled5 symbol-disabled symbol-enabled5
-#                     (the last four: handles.c, a provider handle beside the symbol)
+#                     (handles.c, a provider handle beside the symbol)
 #   -n N1             iterations of the short run (default 2000; register: N1/100,
 #                     at least 5); the long run does 2 x N1
 #   --no-build        use the programs already built in --bin-dir
@@ -27,14 +29,15 @@
 # built with `cargo build --release` unless --no-build).
 #
 # Output: a table of Ir per iteration for the library (bench.c, the public
-# TraceLogging API; handles.c for the handle-/symbol- modes), the syscall floor
+# TraceLogging API; dynamic.cpp for the dynamic* modes, handles.c for the
+# handle-/symbol- modes), the syscall floor
 # (floor.c: the same writev calls from prebuilt iovecs, no library) and the
 # difference.
 set -euo pipefail
 export LC_ALL=C
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-MODES="loop disabled enabled5 empty fields64 string4k register handle-disabled handle-enabled5"
+MODES="loop disabled enabled5 empty fields64 string4k register dynamic5 dynamic5cpp dynamic_disabled handle-disabled handle-enabled5"
 N1=2000
 BUILD=1
 BUILD_ONLY=0
@@ -117,11 +120,12 @@ printf '%-16s %12s %12s %12s\n' mode library floor overhead
 for m in $MODES; do
     # handles.c's modes are "handle-MODE" / "symbol-MODE", with floor.c's MODE as floor.
     case $m in
+    dynamic*) prog=$BIN/dynamic ;;
     handle-* | symbol-*) prog=$BIN/handles floor_mode=${m#*-} ;;
     *) prog=$BIN/bench floor_mode=$m ;;
     esac
     lib=$(per_iter "$prog" "$m")
-    if [ "$m" = register ]; then
+    if [ "$m" = register ] || [ "$prog" = "$BIN/dynamic" ]; then
         floor=-
         over=-
     else

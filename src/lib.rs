@@ -14,6 +14,7 @@
 
 pub mod abi;
 pub mod backend;
+pub mod dynamic;
 pub mod eventheader;
 pub mod ffi;
 mod lock;

@@ -84,6 +84,14 @@ const HEADERS: &[HeaderSpec] = &[
         ],
         fragment: "eventheader-tracepoint",
     },
+    HeaderSpec {
+        out: "eventheader/eventheader-dynamic.h",
+        sources: &["src/ffi/dynamic.rs"],
+        items: &[],
+        include_guard: "_included_eventheader_dynamic_h",
+        sys_includes: &["stddef.h", "stdint.h", "eventheader/eventheader.h"],
+        fragment: "eventheader-dynamic",
+    },
 ];
 
 fn root() -> PathBuf {

@@ -221,7 +221,7 @@ pub unsafe extern "C" fn eventheader_write(
 /// # Safety
 /// As for eventheader_write.
 #[inline(always)]
-unsafe fn write_event(
+pub(crate) unsafe fn write_event(
     event: *const EventHeaderTracepoint,
     activity_id: *const c_void,
     related_id: *const c_void,

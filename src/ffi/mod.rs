@@ -8,6 +8,7 @@
 //! generated from these files by cbindgen (see `tests/headers.rs`).
 
 pub mod capture;
+pub mod dynamic;
 pub mod eventheader;
 pub mod tracepoint;
 

@@ -254,6 +254,30 @@ fn compile(compiler: &str, args: &[OsString], label: &str) -> Result<(), String>
     ))
 }
 
+/// Compiles `source` to the object file `out` with `compiler -std=STD`, the
+/// strict warning flags, `extra` (e.g. `-O2`) and `include/`: the
+/// compile-only checks of a header at language levels beyond a program's
+/// [`Standard`]s. A C source given a C++ compiler is compiled as C++.
+pub fn compile_object(
+    compiler: &str,
+    std: &str,
+    extra: &[&str],
+    source: &Path,
+    out: &Path,
+) -> Result<(), String> {
+    let mut args: Vec<OsString> = vec![format!("-std={std}").into()];
+    args.extend(STRICT.iter().map(OsString::from));
+    args.extend(extra.iter().map(OsString::from));
+    args.push("-I".into());
+    args.push(crate::include_dir().into());
+    let as_cxx = is_cxx_standard(std) && !source.to_string_lossy().ends_with(".cpp");
+    if as_cxx {
+        args.extend(["-x".into(), "c++".into()]);
+    }
+    args.extend(["-c".into(), source.into(), "-o".into(), out.into()]);
+    compile(compiler, &args, &source.display().to_string())
+}
+
 /// Compiles `source` with `compiler -std=STD -fsyntax-only` and the strict
 /// warning flags against `include/`; returns whether it compiled and what
 /// the compiler printed on stderr.

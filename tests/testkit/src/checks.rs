@@ -7,6 +7,8 @@ use std::path::Path;
 
 use crate::perf::Row;
 
+pub mod tpp;
+
 /// Judges the rows of `testkit fields` (the samples' chosen fields) against
 /// the program's output.
 pub type FieldsCheck = fn(log: &str, rows: &[Row]) -> Result<String, String>;

@@ -76,7 +76,10 @@ pub fn plan(bin: &Path, reference: &Path) -> Result<String, String> {
         for arg in vm.args {
             command.push(run::expand(arg, &mut lookup)?);
         }
-        let env: Vec<String> = vm.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let mut env: Vec<String> = Vec::new();
+        for (k, v) in vm.env {
+            env.push(format!("{k}={}", run::expand(v, &mut lookup)?));
+        }
         let env: Vec<&str> = env.iter().map(String::as_str).collect();
         let (kind, names, perf_opts, instances) = match &vm.check {
             VmCheck::SelfCheck { .. } => ("run", "-".to_string(), "-".to_string(), 1),
@@ -162,7 +165,7 @@ impl Verdicts {
     }
 
     /// A self-checking run: status 0; the summary is what its `NAME: N
-    /// checks` lines say.
+    /// checks` lines say, or without such lines its last three output lines.
     fn judge_run(&mut self, name: &str) {
         let st = self.status_of(name);
         if st != "0" {
@@ -173,8 +176,8 @@ impl Verdicts {
             );
             return;
         }
-        let counts: Vec<String> = self
-            .read(&format!("{name}.log"))
+        let log = self.read(&format!("{name}.log"));
+        let mut counts: Vec<String> = log
             .lines()
             .filter_map(|l| {
                 let (who, rest) = l.split_once(": ")?;
@@ -188,6 +191,11 @@ impl Verdicts {
                 (is_who && counted).then(|| rest.to_string())
             })
             .collect();
+        if counts.is_empty() {
+            let lines: Vec<&str> = log.lines().filter(|l| !l.trim().is_empty()).collect();
+            let last = lines[lines.len().saturating_sub(3)..].join("; ");
+            counts.push(last);
+        }
         self.pass(format!("{name}: {}", counts.join(" ")));
     }
 

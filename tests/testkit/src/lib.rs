@@ -9,8 +9,10 @@
 //! - [`run`]: prepares a run of a build (arguments, environment, capture
 //!   file);
 //! - [`capture`]: capture files; [`decode`]: EventHeader events as text for
-//!   tests; [`perf`]: perf.data files; [`checks`]: the VM suite's checks of
-//!   recorded samples;
+//!   tests; [`layout`]: plain tracepoint payloads against their declared
+//!   fields; [`perf`]: perf.data files (EventHeader and plain tracepoints);
+//!   [`checks`]: the VM suite's checks of recorded samples; [`tpp`]: what
+//!   the tracepoint-provider.h programs declare and write;
 //! - [`sanitize`], [`kernel`]: what the `testkit` binary's `sanitize`,
 //!   `kernel-plan` and `kernel-judge` do.
 //!
@@ -32,17 +34,19 @@
 //! gets its builds with `support::builds("NAME")` and runs a mode with
 //! `build.run("MODE")`; the sanitizer and VM suites pick the new runs up
 //! without further changes. A genuinely new kind of VM check is one function
-//! in [`checks`].
+//! in [`checks`] (a family of them, a module there, as [`checks::tpp`]).
 
 pub mod build;
 pub mod capture;
 pub mod checks;
 pub mod decode;
 pub mod kernel;
+pub mod layout;
 pub mod manifest;
 pub mod perf;
 pub mod run;
 pub mod sanitize;
+pub mod tpp;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -60,11 +64,16 @@ pub fn include_dir() -> PathBuf {
     repo_root().join("include")
 }
 
-/// The reference implementation's capture file of its test suite (374
-/// events): `../shared/testdata/reference/EventHeaderInterceptorLE64.dat`
+/// The reference outputs (byte oracles): `../shared/testdata/reference/`
 /// beside the repository.
+pub fn reference_dir() -> PathBuf {
+    repo_root().join("../shared/testdata/reference")
+}
+
+/// The reference implementation's capture file of its test suite (374
+/// events): `EventHeaderInterceptorLE64.dat` in [`reference_dir`].
 pub fn reference_capture() -> PathBuf {
-    repo_root().join("../shared/testdata/reference/EventHeaderInterceptorLE64.dat")
+    reference_dir().join("EventHeaderInterceptorLE64.dat")
 }
 
 /// A C and C++ compiler pair.

@@ -2,7 +2,8 @@
 //! how, and in which modes it runs on the host (cargo tests, sanitizers) and in
 //! the real-kernel VM suite. Every builder and runner reads [`PROGRAMS`].
 //!
-//! Arguments may hold placeholders, replaced when a run is prepared:
+//! Arguments and environment values may hold placeholders, replaced when a
+//! run is prepared:
 //! `{dir}` (a scratch directory of the run), `{path:NAME}` (the build of
 //! program NAME in the same configuration: a shared library the program
 //! loads, a helper it starts), `{stress_seconds}`, `{stress_rate}`,
@@ -246,6 +247,22 @@ const fn std(c: &'static str, cxx: &'static str) -> Standard {
 const C11: &[Standard] = &[std("c11", "c++17")];
 const GNU11: &[Standard] = &[std("gnu11", "c++17")];
 
+/// The runtime-defined event programs: C11 and gnu11 for C, C++17 (the
+/// reference's EventHeaderDynamic.h requires it) and C++20 for C++.
+const DYNAMIC: &[Standard] = &[std("c11", "c++17"), std("gnu11", "c++20")];
+
+/// Runs whose program interposes malloc and realloc (c-tests/dynamic/alloc_hook.h).
+const ALLOC_HOOK: &[(Flavour, &str)] = &[
+    (
+        Flavour::Asan,
+        "the program replaces malloc and realloc (alloc_hook.h), which ASan's allocator owns",
+    ),
+    (
+        Flavour::Valgrind,
+        "the program replaces malloc and realloc (alloc_hook.h), which valgrind's allocator owns",
+    ),
+];
+
 /// A C11 program linked to the shared library, built with every compiler,
 /// with no runs: the base the entries below start from.
 const BASE: Program = Program {
@@ -299,6 +316,39 @@ const PERM: VmCheck = VmCheck::Script {
     script: "tests/kernel/perm.sh",
     judge: None,
 };
+
+/// The tracepoint-provider.h programs' standards: C and C++ levels as the
+/// other headers are held to.
+const TPP_STANDARDS: &[Standard] = &[
+    std("c11", "c++17"),
+    std("gnu11", "c++11"),
+    std("gnu17", "c++20"),
+];
+
+/// The reference data's tracepoint-provider.h program (every macro, C and
+/// C++), compiled unchanged.
+const TPP_ALL: &[&str] = &[
+    "../shared/testdata/reference/tpp/tpp_all_c.c",
+    "../shared/testdata/reference/tpp/tpp_all_cpp.cpp",
+    "../shared/testdata/reference/tpp/tpp_all_main.c",
+];
+
+const TPP_MULTI: &[&str] = &[
+    "c-tests/tpp/multi_a.c",
+    "c-tests/tpp/multi_b.cpp",
+    "c-tests/tpp/multi_main.c",
+];
+
+/// A test-only tracepoint.h that writes down what it is handed (linked
+/// instead of the library).
+const TPP_RECORDER: &str = "c-tests/tpp/recorder.c";
+
+/// Where the recorder writes: `{dir}/rec.cmd` and `{dir}/rec.dat`.
+const TPP_RECORD: &[(&str, &str)] = &[("TPP_RECORD_PREFIX", "{dir}/rec")];
+
+/// The TPP programs' guest script: `tpp.sh PROGRAM REGS` (REGS relative to
+/// the repository).
+const TPP_SCRIPT: &str = "tests/kernel/tpp.sh";
 
 /// The porting suite's sources (issue 17): one program.
 const WINPORT_SOURCES: &[&str] = &[
@@ -548,6 +598,122 @@ pub static PROGRAMS: &[Program] = &[
         runs: &[RUN],
         ..BASE
     },
+    // --- c-tests/tpp: tracepoint-provider.h ----------------------------------
+    // The reference data's program, unchanged, against the library: capture
+    // mode on the host; in the VM, the reference's own registration strings
+    // pre-registered, then the program under perf (checks::tpp::oracle).
+    Program {
+        name: "tpp_all",
+        sources: TPP_ALL,
+        standards: TPP_STANDARDS,
+        runs: &[RUN],
+        vm: &[VmRun {
+            name: "tpp_all",
+            args: &["../shared/testdata/reference/tpp/tpp_all.cmd"],
+            check: VmCheck::Script {
+                script: TPP_SCRIPT,
+                judge: Some(checks::tpp::oracle),
+            },
+            ..VM
+        }],
+        ..BASE
+    },
+    // The same sources linked with the test-only recorder instead of the
+    // library: what the header hands to tracepoint.h ({dir}/rec.cmd, .dat).
+    Program {
+        name: "tpp_all_rec",
+        sources: &[
+            "../shared/testdata/reference/tpp/tpp_all_c.c",
+            "../shared/testdata/reference/tpp/tpp_all_cpp.cpp",
+            "../shared/testdata/reference/tpp/tpp_all_main.c",
+            TPP_RECORDER,
+        ],
+        link: Link::None,
+        standards: TPP_STANDARDS,
+        runs: &[Run {
+            name: "record",
+            env: TPP_RECORD,
+            ..PLAIN_RUN
+        }],
+        ..BASE
+    },
+    // Three providers over C and C++ translation units. In the VM it
+    // registers with the kernel, nobody listening.
+    Program {
+        name: "tpp_multi",
+        sources: TPP_MULTI,
+        standards: TPP_STANDARDS,
+        runs: &[
+            Run {
+                args: &["capture"],
+                ..RUN
+            },
+            Run {
+                name: "plain",
+                args: &["plain"],
+                ..PLAIN_RUN
+            },
+        ],
+        vm: &[VmRun {
+            name: "tpp_multi",
+            args: &["plain"],
+            env: &[("TPP_EXPECT_REGISTERED", "1")],
+            check: SELF_CHECK,
+        }],
+        ..BASE
+    },
+    Program {
+        name: "tpp_multi_rec",
+        sources: &[
+            "c-tests/tpp/multi_a.c",
+            "c-tests/tpp/multi_b.cpp",
+            "c-tests/tpp/multi_main.c",
+            TPP_RECORDER,
+        ],
+        link: Link::None,
+        standards: TPP_STANDARDS,
+        runs: &[Run {
+            name: "recorder",
+            args: &["recorder", "{dir}/rec.cmd"],
+            env: TPP_RECORD,
+            ..PLAIN_RUN
+        }],
+        ..BASE
+    },
+    // The client layouts (.NET, OpenTelemetry); in the VM the clients' own
+    // strings (c-tests/tpp/layouts.regs) are pre-registered.
+    Program {
+        name: "tpp_layouts",
+        sources: &["c-tests/tpp/layouts.c"],
+        standards: TPP_STANDARDS,
+        runs: &[RUN],
+        vm: &[VmRun {
+            name: "tpp_layouts",
+            args: &["c-tests/tpp/layouts.regs"],
+            check: VmCheck::Script {
+                script: TPP_SCRIPT,
+                judge: Some(checks::tpp::layouts),
+            },
+            ..VM
+        }],
+        ..BASE
+    },
+    Program {
+        name: "tpp_custom",
+        sources: &["c-tests/tpp/custom.c"],
+        standards: TPP_STANDARDS,
+        runs: &[RUN],
+        vm: &[VmRun {
+            name: "tpp_custom",
+            args: &["c-tests/tpp/custom.regs"],
+            check: VmCheck::Script {
+                script: TPP_SCRIPT,
+                judge: Some(checks::tpp::custom),
+            },
+            ..VM
+        }],
+        ..BASE
+    },
     // --- samples/ ---------------------------------------------------------------
     Program {
         name: "c_sample",
@@ -563,6 +729,103 @@ pub static PROGRAMS: &[Program] = &[
         name: "cpp_sample",
         sources: &["samples/cpp/sample.cpp"],
         runs: &[RUN],
+        ..BASE
+    },
+    Program {
+        name: "tpp_sample",
+        sources: &["samples/tpp/tpp-sample.c"],
+        standards: TPP_STANDARDS,
+        runs: &[RUN],
+        ..BASE
+    },
+    Program {
+        name: "dyn_sample_c",
+        sources: &["samples/dynamic/sample.c"],
+        runs: &[RUN],
+        ..BASE
+    },
+    Program {
+        name: "dyn_sample_cpp",
+        sources: &["samples/dynamic/sample.cpp"],
+        runs: &[RUN],
+        ..BASE
+    },
+    // --- c-tests/dynamic: runtime-defined events (eventheader-dynamic.h, ----
+    // EventHeaderDynamic.h). C programs as C11 and gnu11, C++ as C++17 and 20.
+    Program {
+        name: "dyn_reference",
+        sources: &["c-tests/dynamic/dyn_reference.c"],
+        standards: DYNAMIC,
+        runs: &[RUN],
+        vm: &[VmRun {
+            name: "dynamic_c",
+            check: VmCheck::Identity { reference: false },
+            ..VM
+        }],
+        ..BASE
+    },
+    Program {
+        name: "dyn_reference_cpp",
+        sources: &["c-tests/dynamic/dyn_reference.cpp"],
+        standards: DYNAMIC,
+        runs: &[RUN],
+        vm: &[VmRun {
+            name: "dynamic_cpp",
+            check: VmCheck::Identity { reference: false },
+            ..VM
+        }],
+        ..BASE
+    },
+    Program {
+        name: "dyn_features",
+        sources: &["c-tests/dynamic/dyn_features.c"],
+        standards: DYNAMIC,
+        runs: &[RUN],
+        ..BASE
+    },
+    Program {
+        name: "dyn_features_cpp",
+        sources: &["c-tests/dynamic/dyn_features.cpp"],
+        standards: DYNAMIC,
+        runs: &[RUN],
+        ..BASE
+    },
+    Program {
+        name: "dyn_errors",
+        sources: &["c-tests/dynamic/dyn_errors.c"],
+        standards: DYNAMIC,
+        runs: &[Run {
+            not_under: ALLOC_HOOK,
+            ..RUN
+        }],
+        ..BASE
+    },
+    Program {
+        name: "dyn_errors_cpp",
+        sources: &["c-tests/dynamic/dyn_errors_cpp.cpp"],
+        standards: DYNAMIC,
+        runs: &[Run {
+            not_under: ALLOC_HOOK,
+            ..RUN
+        }],
+        ..BASE
+    },
+    Program {
+        name: "dyn_memory",
+        sources: &["c-tests/dynamic/dyn_memory.c"],
+        runs: &[Run {
+            not_under: ALLOC_HOOK,
+            ..RUN
+        }],
+        ..BASE
+    },
+    Program {
+        name: "dyn_threads",
+        sources: &["c-tests/dynamic/dyn_threads.c"],
+        runs: &[Run {
+            threads: true,
+            ..RUN
+        }],
         ..BASE
     },
     // --- c-tests/hardening: stress, fork, dlopen/dlclose, bad input ----------
@@ -789,6 +1052,14 @@ pub static PROGRAMS: &[Program] = &[
             },
             ..VM
         }],
+        ..BASE
+    },
+    // Runtime-defined events beside bench's TraceLoggingWrite modes (run by
+    // benches/run-callgrind.sh, modes dynamic*).
+    Program {
+        name: "dynamic",
+        sources: &["benches/c/dynamic.cpp"],
+        standards: GNU11,
         ..BASE
     },
     Program {

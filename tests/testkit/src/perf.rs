@@ -1,6 +1,7 @@
 //! perf.data files of the real-kernel suite: the user_events samples, decoded
 //! as EventHeader events, compared with capture files, counted, or reduced to
-//! chosen fields.
+//! chosen fields; or the samples of plain tracepoints, decoded through their
+//! tracefs formats ([`read_plain`]).
 //!
 //! Every reader fails when perf recorded that it lost samples
 //! (`PERF_RECORD_LOST`, `PERF_RECORD_LOST_SAMPLES`): counts would then be
@@ -10,10 +11,12 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
+use eventheader_types::FieldEncoding;
 use tracepoint_decode as td;
 use tracepoint_perf as tp;
 
 use crate::capture;
+use crate::layout::Value;
 
 const SYSTEM_PREFIX: &str = "user_events:";
 
@@ -45,10 +48,18 @@ impl Walk {
     }
 }
 
-/// All samples of the user_events system, in time order. Fails on any sample
-/// that cannot be attributed (missing metadata), on a tracepoint whose format
-/// is not the EventHeader layout, and when perf lost samples.
-pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
+/// Calls `each` with every sample of the user_events system, in time
+/// order, and its tracefs format. Fails on any sample that cannot be
+/// attributed (missing metadata or format), on `each`'s first error, and
+/// when perf lost samples.
+fn for_each_sample(
+    path: &Path,
+    each: &mut dyn FnMut(
+        &td::PerfSampleEventInfo,
+        &str,
+        &td::PerfEventFormat,
+    ) -> Result<(), String>,
+) -> Result<usize, String> {
     let shown = path.display();
     let mut reader = tp::PerfDataFileReader::new();
     let utf8 = path
@@ -57,7 +68,7 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
     reader
         .open_file(utf8, tp::PerfDataFileEventOrder::Time)
         .map_err(|e| format!("{shown}: open: {e}"))?;
-    let mut out = Vec::new();
+    let mut count = 0;
     let mut lost = 0u64;
     loop {
         match reader.move_next_event() {
@@ -94,10 +105,25 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
         let format = info
             .format()
             .ok_or_else(|| format!("{shown}: sample {full} has no tracefs format"))?;
+        each(&info, name, format).map_err(|e| format!("{shown}: {full}: {e}"))?;
+        count += 1;
+    }
+    if lost != 0 {
+        return Err(format!(
+            "{shown}: perf lost {lost} samples ({count} recorded): its buffers overflowed"
+        ));
+    }
+    Ok(count)
+}
+
+/// All samples of the user_events system, in time order. Fails on any sample
+/// that cannot be attributed (missing metadata), on a tracepoint whose format
+/// is not the EventHeader layout, and when perf lost samples.
+pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
+    let mut out = Vec::new();
+    for_each_sample(path, &mut |info, name, format| {
         if format.decoding_style() != td::PerfEventDecodingStyle::EventHeader {
-            return Err(format!(
-                "{shown}: {full}: tracefs format is not the EventHeader layout"
-            ));
+            return Err("tracefs format is not the EventHeader layout".into());
         }
         out.push(Sample {
             name: name.to_string(),
@@ -106,13 +132,115 @@ pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
             time: info.time,
             data: info.user_data().to_vec(),
         });
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// One sample of a plain (non-EventHeader) user_events tracepoint, its
+/// fields decoded through the tracefs format perf stored with it.
+pub struct PlainSample {
+    /// The tracepoint name, without `user_events:`.
+    pub name: String,
+    pub pid: u32,
+    pub tid: u32,
+    pub time: u64,
+    /// The trace entry as perf recorded it: the common fields, the event's
+    /// fields, their `__rel_loc`/`__data_loc` data, then perf's zero padding
+    /// (the u32 size and this are a multiple of 8 bytes).
+    pub raw: Vec<u8>,
+    /// Where the event's own fields start in `raw` (the common fields' size).
+    pub fields_at: usize,
+    /// The fields after the common ones, in format order, with their values.
+    pub fields: Vec<(String, Value)>,
+}
+
+impl PlainSample {
+    /// The bytes after the common fields.
+    pub fn payload(&self) -> &[u8] {
+        &self.raw[self.fields_at.min(self.raw.len())..]
     }
-    if lost != 0 {
-        return Err(format!(
-            "{shown}: perf lost {lost} samples ({} recorded): its buffers overflowed",
-            out.len()
-        ));
+}
+
+/// The value of one field of a tracefs format in `raw` (the whole trace
+/// entry): integers (no array, 1, 2, 4 or 8 bytes) by their `signed:` flag;
+/// everything else (fixed arrays, structs, the data of a `__rel_loc` or
+/// `__data_loc` field, the rest of the event) as bytes.
+///
+/// `__rel_loc` words of 4 bytes are resolved here, relative to the end of
+/// the word: tracepoint_decode 0.5 resolves them from the start of the
+/// entry, like `__data_loc`.
+pub fn plain_field(
+    field: &td::PerfFieldFormat,
+    raw: &[u8],
+    reader: td::PerfByteReader,
+) -> Result<Value, String> {
+    let at = usize::from(field.offset());
+    let size = usize::from(field.size());
+    let missing = || {
+        format!(
+            "field {} ({}) beyond the {} bytes of the entry",
+            field.name(),
+            field.field(),
+            raw.len()
+        )
+    };
+    let integer = [
+        FieldEncoding::Value8,
+        FieldEncoding::Value16,
+        FieldEncoding::Value32,
+        FieldEncoding::Value64,
+    ]
+    .contains(&field.deduced_encoding());
+    match field.array() {
+        td::PerfFieldArray::None if integer && matches!(size, 1 | 2 | 4 | 8) => {
+            let bytes = raw.get(at..at + size).ok_or_else(missing)?;
+            let mut v = [0u8; 8];
+            v[..size].copy_from_slice(bytes);
+            let v = u64::from_le_bytes(v);
+            Ok(if field.signed() == Some(true) {
+                let shift = 64 - 8 * size as u32;
+                Value::S(((v as i64) << shift) >> shift)
+            } else {
+                Value::U(v)
+            })
+        }
+        td::PerfFieldArray::RelLoc4 => {
+            crate::layout::rel_loc(raw, at).map(|data| Value::Bytes(data.to_vec()))
+        }
+        _ => field
+            .get_field_bytes(raw, reader)
+            .map(|b| Value::Bytes(b.to_vec()))
+            .ok_or_else(missing),
     }
+}
+
+/// All samples of the user_events system, in time order, each decoded
+/// through its tracefs format; fails on an EventHeader tracepoint, on a field
+/// that does not decode, and when perf lost samples.
+pub fn read_plain(path: &Path) -> Result<Vec<PlainSample>, String> {
+    let mut out = Vec::new();
+    for_each_sample(path, &mut |info, name, format| {
+        if format.decoding_style() != td::PerfEventDecodingStyle::TraceEventFormat {
+            return Err("an EventHeader tracepoint, not a plain one".into());
+        }
+        let raw = info.raw_data();
+        let mut fields = Vec::new();
+        for field in &format.fields()[format.common_field_count()..] {
+            let value = plain_field(field, raw, info.byte_reader())?;
+            fields.push((field.name().to_string(), value));
+        }
+        out.push(PlainSample {
+            name: name.to_string(),
+            pid: info.pid,
+            tid: info.tid,
+            time: info.time,
+            raw: raw.to_vec(),
+            fields_at: usize::from(format.common_fields_size()),
+            fields,
+        });
+        Ok(())
+    })?;
     Ok(out)
 }
 
@@ -427,5 +555,48 @@ pub fn fields(perf: &Path, fields: &[&str]) -> Result<Vec<Row>, String> {
     } else {
         errors.truncate(50);
         Err(errors.join("\n"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A user_events format as the kernel prints it, and an entry of it.
+    const FORMAT: &str = "name: t\nID: 1\nformat:\n\
+        \tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
+        \tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n\
+        \tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n\
+        \tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n\
+        \tfield:u16 port;\toffset:8;\tsize:2;\tsigned:0;\n\
+        \tfield:__rel_loc char[] path;\toffset:10;\tsize:4;\tsigned:1;\n\
+        \tfield:s8 x;\toffset:14;\tsize:1;\tsigned:1;\n\
+        \tfield:struct p pt;\toffset:15;\tsize:2;\tsigned:1;\n\n\
+        print fmt: \"\"\n";
+
+    #[test]
+    fn plain_fields_decode_and_rel_loc_counts_from_the_end_of_its_word() {
+        let format = td::PerfEventFormat::parse(true, "user_events", FORMAT).expect("format");
+        // common fields; port 8080; path: 3 bytes, 3 after the word (after x and pt);
+        // x = -1; pt = 01 02; "hi\0".
+        let mut raw = vec![0u8; 8];
+        raw.extend([
+            0x90, 0x1f, 0x03, 0x00, 0x03, 0x00, 0xff, 0x01, 0x02, b'h', b'i', 0,
+        ]);
+        let reader = td::PerfByteReader::new(false);
+        let values: Vec<Value> = format.fields()[format.common_field_count()..]
+            .iter()
+            .map(|f| plain_field(f, &raw, reader).unwrap())
+            .collect();
+        assert_eq!(
+            values,
+            vec![
+                Value::U(8080),
+                Value::Bytes(b"hi\0".to_vec()),
+                Value::S(-1),
+                Value::Bytes(vec![1, 2]),
+            ]
+        );
+        assert!(plain_field(&format.fields()[5], &raw[..16], reader).is_err());
     }
 }

@@ -1,5 +1,5 @@
-//! Preparing a run of a build: its arguments with the placeholders of
-//! [`crate::manifest`] replaced, its environment and its capture file.
+//! Preparing a run of a build: its arguments and environment values with
+//! the placeholders of [`crate::manifest`] replaced, and its capture file.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -106,6 +106,10 @@ pub fn prepare(
     for arg in run.args {
         argv.push(expand(arg, &mut lookup)?.into());
     }
+    let mut env = Vec::new();
+    for (key, value) in run.env {
+        env.push((key.to_string(), expand(value, &mut lookup)?));
+    }
     let capture = if run.capture {
         let path = dir.join("capture.dat");
         let _ = std::fs::remove_file(&path);
@@ -113,15 +117,7 @@ pub fn prepare(
     } else {
         None
     };
-    Ok(Prepared {
-        argv,
-        env: run
-            .env
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-        capture,
-    })
+    Ok(Prepared { argv, env, capture })
 }
 
 #[cfg(test)]

@@ -1,0 +1,405 @@
+//! A growable array of plain values on the C heap (`malloc`, `realloc`,
+//! `free`): the event builder's metadata and payload buffers and a provider's
+//! table of event sets. Growth that fails (or whose size would overflow) is
+//! an `ENOMEM` result, never an abort; nothing here can panic. Cleared
+//! buffers keep their memory, so a warm builder allocates nothing.
+#![deny(clippy::multiple_unsafe_ops_per_block)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+use core::ffi::c_int;
+use core::mem::size_of;
+use core::ptr::{self, NonNull};
+
+/// The fewest bytes a buffer grows to (small events never reallocate).
+const MIN_BYTES: usize = 64;
+
+/// A `Vec`-like array of `Copy` values in `malloc`ed memory.
+pub struct Buffer<T: Copy> {
+    /// `malloc`ed storage of `cap` values, or dangling when `cap` is 0.
+    ptr: NonNull<T>,
+    len: usize,
+    cap: usize,
+}
+
+impl<T: Copy> Buffer<T> {
+    /// Values this type may hold: any `Copy` type that `malloc`'s alignment
+    /// (16 on the supported targets) serves and that has a size.
+    const FITS: () = assert!(
+        size_of::<T>() > 0 && core::mem::align_of::<T>() <= 16,
+        "Buffer holds sized values with alignment up to 16"
+    );
+
+    /// An empty buffer; allocates nothing.
+    pub const fn new() -> Self {
+        // Evaluated at compile time for every T used (no run-time check).
+        let () = Self::FITS;
+        Buffer {
+            ptr: NonNull::dangling(),
+            len: 0,
+            cap: 0,
+        }
+    }
+
+    /// An empty buffer with room for `capacity` values. ENOMEM if that
+    /// cannot be allocated.
+    pub fn with_capacity(capacity: usize) -> Result<Self, c_int> {
+        let mut buf = Self::new();
+        buf.reserve(capacity)?;
+        Ok(buf)
+    }
+
+    /// Number of values.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the buffer holds no values.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Number of values the buffer holds without growing.
+    pub fn capacity(&self) -> usize {
+        self.cap
+    }
+
+    /// The values.
+    pub fn as_slice(&self) -> &[T] {
+        // SAFETY: `ptr` holds `len` initialized values (dangling but aligned
+        // when `len` is 0, which from_raw_parts allows).
+        unsafe { core::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+
+    /// The values, writable.
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        // SAFETY: as for as_slice, and `&mut self` makes the borrow unique.
+        unsafe { core::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+
+    /// Address of the first value (dangling if the capacity is 0).
+    pub fn as_ptr(&self) -> *const T {
+        self.ptr.as_ptr()
+    }
+
+    /// Removes every value; keeps the memory.
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Shortens the buffer to `len` values (no effect if it is not longer).
+    pub fn truncate(&mut self, len: usize) {
+        if len < self.len {
+            self.len = len;
+        }
+    }
+
+    /// Makes room for `additional` more values. ENOMEM if the size overflows
+    /// or the memory cannot be had; the buffer is unchanged then.
+    #[inline(always)]
+    pub fn reserve(&mut self, additional: usize) -> Result<(), c_int> {
+        let needed = self.len.checked_add(additional).ok_or(libc::ENOMEM)?;
+        if needed <= self.cap {
+            return Ok(());
+        }
+        self.grow(needed)
+    }
+
+    /// Reallocates to hold at least `needed` values: at least double the
+    /// old capacity and at least MIN_BYTES, so appends cost amortized O(1).
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, needed: usize) -> Result<(), c_int> {
+        let min = MIN_BYTES / size_of::<T>();
+        let cap = needed.max(self.cap.saturating_mul(2)).max(min);
+        let bytes = cap.checked_mul(size_of::<T>()).ok_or(libc::ENOMEM)?;
+        let old = if self.cap == 0 {
+            ptr::null_mut()
+        } else {
+            self.ptr.as_ptr().cast::<libc::c_void>()
+        };
+        // SAFETY: `old` is NULL or this buffer's own malloc'ed block; on
+        // failure realloc leaves it untouched (and we keep using it).
+        let new = unsafe { libc::realloc(old, bytes) };
+        let ptr = NonNull::new(new.cast::<T>()).ok_or(libc::ENOMEM)?;
+        self.ptr = ptr;
+        self.cap = cap;
+        Ok(())
+    }
+
+    /// Appends `items`. ENOMEM (nothing appended) if the buffer cannot grow.
+    #[inline]
+    pub fn extend_from_slice(&mut self, items: &[T]) -> Result<(), c_int> {
+        self.reserve(items.len())?;
+        // SAFETY: reserve made room for items.len() values after `len`, so
+        // the end of the values is in the allocation.
+        let end = unsafe { self.ptr.as_ptr().add(self.len) };
+        // SAFETY: `end` has room for items.len() values; `items` is another
+        // allocation (we hold `&mut self`, so it cannot borrow this buffer).
+        unsafe { copy(items.as_ptr(), end, items.len()) };
+        // Cannot wrap: reserve checked len + items.len() <= cap.
+        self.len = self.len.wrapping_add(items.len());
+        Ok(())
+    }
+
+    /// Appends one value.
+    pub fn push(&mut self, item: T) -> Result<(), c_int> {
+        self.extend_from_slice(core::slice::from_ref(&item))
+    }
+
+    /// Inserts `item` at `index` (at most `len`), moving the values after it
+    /// up by one. EINVAL for an index past the end, ENOMEM if the buffer
+    /// cannot grow.
+    pub fn insert(&mut self, index: usize, item: T) -> Result<(), c_int> {
+        if index > self.len {
+            return Err(libc::EINVAL);
+        }
+        self.reserve(1)?;
+        // SAFETY: index <= len and there is room for len + 1 values, so
+        // source [index, len) and destination [index + 1, len + 1) are in
+        // the allocation; ptr::copy allows the overlap.
+        let at = unsafe { self.ptr.as_ptr().add(index) };
+        // SAFETY: as above (index + 1 <= len + 1 <= cap).
+        let next = unsafe { at.add(1) };
+        // SAFETY: as above; ptr::copy allows the overlap.
+        unsafe { ptr::copy(at, next, self.len.wrapping_sub(index)) };
+        // SAFETY: `at` is in the allocation (index <= len < cap).
+        unsafe { at.write(item) };
+        self.len = self.len.wrapping_add(1);
+        Ok(())
+    }
+
+    /// A copy with the same values (and at least the same capacity, so a
+    /// copy of a warm builder is warm too). ENOMEM if it cannot be allocated.
+    pub fn try_clone(&self) -> Result<Self, c_int> {
+        let mut copy = Self::with_capacity(self.cap)?;
+        copy.extend_from_slice(self.as_slice())?;
+        Ok(copy)
+    }
+}
+
+impl Buffer<u8> {
+    /// Appends `bytes`, then the first `tail_len` (at most 8) bytes of
+    /// `tail`, with one capacity check; the tail is stored as one 8-byte
+    /// block. ENOMEM (nothing appended) if the buffer cannot grow.
+    #[inline]
+    pub fn extend_padded(
+        &mut self,
+        bytes: &[u8],
+        tail: [u8; 8],
+        tail_len: usize,
+    ) -> Result<(), c_int> {
+        self.reserve(bytes.len().saturating_add(8))?;
+        // SAFETY: reserve made room for bytes.len() + 8 bytes after `len`.
+        let end = unsafe { self.ptr.as_ptr().add(self.len) };
+        // SAFETY: room for bytes.len() bytes at `end`; `bytes` is another
+        // allocation (we hold `&mut self`).
+        unsafe { copy(bytes.as_ptr(), end, bytes.len()) };
+        // SAFETY: 8 more bytes of room after them (any alignment).
+        let tail_at = unsafe { end.add(bytes.len()) };
+        // SAFETY: as above.
+        unsafe { tail_at.cast::<[u8; 8]>().write_unaligned(tail) };
+        // Cannot wrap: reserve checked len + bytes.len() + 8 <= cap.
+        self.len = self
+            .len
+            .wrapping_add(bytes.len())
+            .wrapping_add(tail_len.min(8));
+        Ok(())
+    }
+
+    /// Appends a value of 1, 2, 4, 8 or 16 bytes as one fixed-size store
+    /// (other sizes as extend_from_slice). ENOMEM if the buffer cannot grow.
+    #[inline(always)]
+    pub fn extend_small(&mut self, value: &[u8]) -> Result<(), c_int> {
+        match value.len() {
+            1 => self.store(<[u8; 1]>::try_from(value)),
+            2 => self.store(<[u8; 2]>::try_from(value)),
+            4 => self.store(<[u8; 4]>::try_from(value)),
+            8 => self.store(<[u8; 8]>::try_from(value)),
+            16 => self.store(<[u8; 16]>::try_from(value)),
+            _ => self.extend_from_slice(value),
+        }
+    }
+
+    #[inline(always)]
+    fn store<const N: usize, E>(&mut self, value: Result<[u8; N], E>) -> Result<(), c_int> {
+        let value = value.map_err(|_| libc::EINVAL)?;
+        self.reserve(N)?;
+        // SAFETY: reserve made room for N bytes after `len` (any alignment).
+        let end = unsafe { self.ptr.as_ptr().add(self.len) };
+        // SAFETY: as above.
+        unsafe { end.cast::<[u8; N]>().write_unaligned(value) };
+        self.len = self.len.wrapping_add(N);
+        Ok(())
+    }
+}
+
+/// copy_nonoverlapping, with the short copies of names and values (under 16
+/// bytes) done inline as two overlapping loads and stores instead of a
+/// memcpy call.
+///
+/// # Safety
+/// As for ptr::copy_nonoverlapping.
+#[inline(always)]
+unsafe fn copy<T: Copy>(src: *const T, dst: *mut T, count: usize) {
+    let bytes = count.wrapping_mul(size_of::<T>());
+    if size_of::<T>() != 1 || bytes >= 16 {
+        // SAFETY: the caller's guarantee.
+        unsafe { ptr::copy_nonoverlapping(src, dst, count) };
+        return;
+    }
+    let (src, dst) = (src.cast::<u8>(), dst.cast::<u8>());
+    if bytes >= 8 {
+        // SAFETY: `bytes` (8 to 15) readable at `src`, writable at `dst`
+        // (the caller's guarantee).
+        unsafe { copy_head_tail::<u64>(src, dst, bytes) }
+    } else if bytes >= 4 {
+        // SAFETY: as above, 4 to 7 bytes.
+        unsafe { copy_head_tail::<u32>(src, dst, bytes) }
+    } else if bytes >= 2 {
+        // SAFETY: as above, 2 or 3 bytes.
+        unsafe { copy_head_tail::<u16>(src, dst, bytes) }
+    } else if bytes == 1 {
+        // SAFETY: as above, 1 byte.
+        unsafe { copy_head_tail::<u8>(src, dst, bytes) }
+    }
+}
+
+/// Copies `bytes` bytes (from size_of::<W>() to 2 * size_of::<W>()) as the
+/// first and the last W-sized word, which overlap unless `bytes` is twice
+/// the word size.
+///
+/// # Safety
+/// `bytes` readable at `src` and writable at `dst`, not overlapping;
+/// size_of::<W>() <= bytes <= 2 * size_of::<W>().
+#[inline(always)]
+unsafe fn copy_head_tail<W: Copy>(src: *const u8, dst: *mut u8, bytes: usize) {
+    let last = bytes.wrapping_sub(size_of::<W>());
+    // SAFETY: the first word is within the `bytes` bytes.
+    let head = unsafe { src.cast::<W>().read_unaligned() };
+    // SAFETY: the last word ends at `bytes`: `last` >= 0 by the contract.
+    let tail_src = unsafe { src.add(last) };
+    // SAFETY: as above.
+    let tail = unsafe { tail_src.cast::<W>().read_unaligned() };
+    // SAFETY: as for the source, at `dst`.
+    unsafe { dst.cast::<W>().write_unaligned(head) };
+    // SAFETY: as above.
+    let tail_dst = unsafe { dst.add(last) };
+    // SAFETY: as above.
+    unsafe { tail_dst.cast::<W>().write_unaligned(tail) };
+}
+
+impl<T: Copy> Default for Buffer<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Copy> Drop for Buffer<T> {
+    fn drop(&mut self) {
+        if self.cap != 0 {
+            // SAFETY: a non-zero capacity means `ptr` is our malloc'ed block,
+            // freed once, here.
+            unsafe { libc::free(self.ptr.as_ptr().cast()) };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grows_keeps_values_and_reuses_memory() {
+        let mut b = Buffer::<u8>::new();
+        assert_eq!(b.capacity(), 0);
+        b.extend_from_slice(b"hello").unwrap();
+        assert_eq!(b.as_slice(), b"hello");
+        assert_eq!(b.capacity(), MIN_BYTES);
+        for i in 0..1000u32 {
+            b.push(i as u8).unwrap();
+        }
+        assert_eq!(b.len(), 1005);
+        assert_eq!(b.as_slice()[5..8], [0, 1, 2]);
+        let cap = b.capacity();
+        let addr = b.as_ptr();
+        b.clear();
+        assert!(b.is_empty());
+        b.extend_from_slice(&[7; 1005]).unwrap();
+        assert_eq!(
+            (b.capacity(), b.as_ptr()),
+            (cap, addr),
+            "no reallocation once warm"
+        );
+    }
+
+    #[test]
+    fn insert_keeps_order() {
+        let mut b = Buffer::<u64>::new();
+        for v in [10, 30, 20] {
+            let at = b.as_slice().partition_point(|&x| x < v);
+            b.insert(at, v).unwrap();
+        }
+        b.insert(0, 5).unwrap();
+        b.insert(4, 40).unwrap();
+        assert_eq!(b.as_slice(), &[5, 10, 20, 30, 40]);
+        assert_eq!(b.insert(9, 1), Err(libc::EINVAL));
+    }
+
+    #[test]
+    fn impossible_sizes_are_enomem() {
+        let mut b = Buffer::<u64>::new();
+        b.push(1).unwrap();
+        assert_eq!(b.reserve(usize::MAX), Err(libc::ENOMEM));
+        assert_eq!(b.reserve(usize::MAX / 8), Err(libc::ENOMEM));
+        // A real allocation failure (more than the address space).
+        assert_eq!(b.reserve(usize::MAX / 16), Err(libc::ENOMEM));
+        assert_eq!(b.as_slice(), &[1], "unchanged after a failed growth");
+        assert!(Buffer::<u8>::with_capacity(usize::MAX).is_err());
+    }
+
+    #[test]
+    fn short_copies_of_every_length() {
+        let src: Vec<u8> = (1..=40).collect();
+        for len in 0..=40 {
+            let mut b = Buffer::<u8>::new();
+            b.push(0xee).unwrap();
+            b.extend_from_slice(&src[..len]).unwrap();
+            b.push(0xff).unwrap();
+            let mut want = vec![0xee];
+            want.extend_from_slice(&src[..len]);
+            want.push(0xff);
+            assert_eq!(b.as_slice(), &want[..], "length {len}");
+        }
+    }
+
+    #[test]
+    fn padded_and_small_appends() {
+        let mut b = Buffer::<u8>::new();
+        b.extend_padded(b"name", [0, 1, 2, 3, 4, 5, 6, 7], 3)
+            .unwrap();
+        b.extend_small(&[9]).unwrap();
+        b.extend_small(&[1, 2]).unwrap();
+        b.extend_small(&[3, 4, 5]).unwrap();
+        b.extend_small(&[6; 16]).unwrap();
+        b.extend_padded(b"", [7; 8], 9).unwrap();
+        let mut want = b"name\0\x01\x02\x09\x01\x02\x03\x04\x05".to_vec();
+        want.extend_from_slice(&[6; 16]);
+        want.extend_from_slice(&[7; 8]);
+        assert_eq!(b.as_slice(), &want[..]);
+    }
+
+    #[test]
+    fn clone_and_truncate() {
+        let mut b = Buffer::<u16>::new();
+        b.extend_from_slice(&[9, 9, 9]).unwrap();
+        b.push(1).unwrap();
+        let c = b.try_clone().unwrap();
+        assert_eq!(c.as_slice(), &[9, 9, 9, 1]);
+        assert!(c.capacity() >= b.capacity());
+        b.truncate(2);
+        b.truncate(10);
+        assert_eq!(b.as_slice(), &[9, 9]);
+        b.as_mut_slice()[0] = 4;
+        assert_eq!(b.as_slice(), &[4, 9]);
+    }
+}

@@ -1,0 +1,31 @@
+//! Single objects on the C heap: the providers, event sets and builders that
+//! C callers hold by pointer. `malloc` failure is ENOMEM.
+#![deny(clippy::multiple_unsafe_ops_per_block)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+use core::ffi::c_int;
+use core::mem::{align_of, size_of};
+use core::ptr::NonNull;
+
+/// Moves `value` into a new `malloc`ed block. ENOMEM if there is no memory.
+pub fn alloc<T>(value: T) -> Result<NonNull<T>, c_int> {
+    const { assert!(align_of::<T>() <= 16 && size_of::<T>() > 0) };
+    // SAFETY: malloc has no preconditions; the result is NULL or a block of
+    // size_of::<T>() bytes aligned for any type of alignment <= 16.
+    let block = unsafe { libc::malloc(size_of::<T>()) };
+    let ptr = NonNull::new(block.cast::<T>()).ok_or(libc::ENOMEM)?;
+    // SAFETY: `ptr` is a fresh, suitably aligned block of the right size.
+    unsafe { ptr.as_ptr().write(value) };
+    Ok(ptr)
+}
+
+/// Drops the object and frees its block.
+///
+/// # Safety
+/// `ptr` must come from [`alloc`] and not be used (or freed) again.
+pub unsafe fn free<T>(ptr: NonNull<T>) {
+    // SAFETY: a live object from alloc (the caller's guarantee), dropped once.
+    unsafe { ptr.as_ptr().drop_in_place() };
+    // SAFETY: the block came from malloc and is freed once.
+    unsafe { libc::free(ptr.as_ptr().cast()) };
+}
