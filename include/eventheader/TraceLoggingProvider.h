@@ -933,9 +933,19 @@ static inline size_t _tlgSiteCount(void) _tlgNOEXCEPT
     return (size_t)(((uintptr_t)__stop__tlgSites - (uintptr_t)__start__tlgSites) / sizeof(struct _tlgCallSite*));
 }
 
+/* The out-of-line helpers (_tlgConnectAll, _tlgHandleSlow,
+   _tlgProviderEnabledRt) are "static inline" as well as noinline: GCC emits
+   every plain static function even unused at -O0, and then a translation unit
+   that includes this header without using it would need the library's
+   symbols. GCC's C front end warns about inline with noinline: not here. */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__cplusplus)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wattributes"
+#endif
+
 /* TraceLoggingRegister: open the provider, then connect every call site of the
    module bound to it, and its queries. */
-static __attribute__((noinline, unused)) void _tlgConnectAll(TraceLoggingHProvider h) _tlgNOEXCEPT
+static inline __attribute__((noinline)) void _tlgConnectAll(TraceLoggingHProvider h) _tlgNOEXCEPT
 {
     size_t const count = _tlgSiteCount();
     struct _tlgCallSite* site;
@@ -1023,7 +1033,7 @@ static inline struct _tlgCallSite* _tlgSlotFor(struct _tlgCallSite* site, TraceL
 }
 
 /* Handle call site, slow path: find or make h's slot, connect it if needed. */
-static __attribute__((noinline, cold, unused)) eventheader_tracepoint const* _tlgHandleSlow(
+static inline __attribute__((noinline, cold)) eventheader_tracepoint const* _tlgHandleSlow(
     struct _tlgCallSite* site, TraceLoggingHProvider h) _tlgNOEXCEPT
 {
     struct _tlgCallSite* const slot = _tlgSlotFor(site, h);
@@ -1108,7 +1118,7 @@ static inline struct _tlgCallSite* _tlgQueryFor(TraceLoggingHProvider h, uint8_t
 }
 
 /* TraceLoggingProviderEnabled at run time. */
-static __attribute__((noinline, unused)) int _tlgProviderEnabledRt(
+static inline __attribute__((noinline)) int _tlgProviderEnabledRt(
     TraceLoggingHProvider h, unsigned level, uint64_t keyword) _tlgNOEXCEPT
 {
     struct _tlgCallSite* query;
@@ -1125,6 +1135,10 @@ static __attribute__((noinline, unused)) int _tlgProviderEnabledRt(
     _tlgConnect(query, h);
     return TRACEPOINT_ENABLED(&query->state) != 0;
 }
+
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__cplusplus)
+#pragma GCC diagnostic pop
+#endif
 
 #ifdef GUID_DEFINED
 static inline GUID _tlgProviderId(TraceLoggingHProvider h) _tlgNOEXCEPT
