@@ -15,6 +15,8 @@
 #   --modes "M ..."   subset of: loop disabled enabled5 empty fields64 string4k register
 #                     dynamic5 dynamic5cpp dynamic_disabled (runtime-defined events,
 #                     benches/c/dynamic.cpp; no floor)
+#                     handle-disabled handle-enabled5 symbol-disabled symbol-enabled5
+#                     (handles.c, a provider handle beside the symbol)
 #   -n N1             iterations of the short run (default 2000; register: N1/100,
 #                     at least 5); the long run does 2 x N1
 #   --no-build        use the programs already built in --bin-dir
@@ -27,14 +29,15 @@
 # built with `cargo build --release` unless --no-build).
 #
 # Output: a table of Ir per iteration for the library (bench.c, the public
-# TraceLogging API; dynamic.cpp for the dynamic* modes), the syscall floor
+# TraceLogging API; dynamic.cpp for the dynamic* modes, handles.c for the
+# handle-/symbol- modes), the syscall floor
 # (floor.c: the same writev calls from prebuilt iovecs, no library) and the
 # difference.
 set -euo pipefail
 export LC_ALL=C
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-MODES="loop disabled enabled5 empty fields64 string4k register dynamic5 dynamic5cpp dynamic_disabled"
+MODES="loop disabled enabled5 empty fields64 string4k register dynamic5 dynamic5cpp dynamic_disabled handle-disabled handle-enabled5"
 N1=2000
 BUILD=1
 BUILD_ONLY=0
@@ -66,6 +69,10 @@ if [ "$BUILD" = 1 ]; then
 fi
 [ "$BUILD_ONLY" = 1 ] && exit 0
 [ -x "$BIN/bench" ] && [ -x "$BIN/floor" ] || { echo "run-callgrind.sh: no programs in $BIN (build first)" >&2; exit 1; }
+case " $MODES " in
+*" handle-"* | *" symbol-"*)
+    [ -x "$BIN/handles" ] || { echo "run-callgrind.sh: no $BIN/handles (build first)" >&2; exit 1; } ;;
+esac
 command -v valgrind >/dev/null || { echo "run-callgrind.sh: valgrind is not installed" >&2; exit 1; }
 
 WORK=$(mktemp -d)
@@ -111,16 +118,18 @@ per_iter() { # prog mode
 echo "callgrind Ir per iteration, backend: $BACKEND, N = $N1 vs $((2 * N1)) (register: cycles of register + unregister)"
 printf '%-16s %12s %12s %12s\n' mode library floor overhead
 for m in $MODES; do
+    # handles.c's modes are "handle-MODE" / "symbol-MODE", with floor.c's MODE as floor.
     case $m in
     dynamic*) prog=$BIN/dynamic ;;
-    *) prog=$BIN/bench ;;
+    handle-* | symbol-*) prog=$BIN/handles floor_mode=${m#*-} ;;
+    *) prog=$BIN/bench floor_mode=$m ;;
     esac
     lib=$(per_iter "$prog" "$m")
     if [ "$m" = register ] || [ "$prog" = "$BIN/dynamic" ]; then
         floor=-
         over=-
     else
-        floor=$(per_iter "$BIN/floor" "$m")
+        floor=$(per_iter "$BIN/floor" "$floor_mode")
         over=$(awk -v a="$lib" -v b="$floor" 'BEGIN { printf "%+.2f", a - b }')
     fi
     printf '%-16s %12s %12s %12s\n' "$m" "$lib" "$floor" "$over"

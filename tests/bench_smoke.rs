@@ -7,6 +7,8 @@
 //! disabled 5-field event must cost at most 10 instructions per iteration
 //! including the loop. An enabled event is measured too, so a broken
 //! measurement (nothing written, nothing counted) fails instead of passing.
+//! `benches/c/handles.c` (the manifest's `handles`) measures the same
+//! disabled event through a provider handle beside the provider symbol.
 //!
 //! Skipped with a message when valgrind is not installed, unless
 //! `REQUIRE_VALGRIND=1`.
@@ -115,6 +117,49 @@ fn disabled_event_is_branch_only() {
             disabled <= DISABLED_MAX,
             "{}: a disabled TraceLoggingWrite costs {disabled:.2} instructions per iteration \
              (bound {DISABLED_MAX}): the disabled path is no longer a load and a branch",
+            tc.cc
+        );
+    }
+}
+
+/// The bound on a disabled write through a provider handle (a function
+/// parameter), instructions per loop iteration: the symbol path's bound plus
+/// the handle check (a load, a compare, a branch).
+const HANDLE_DISABLED_MAX: f64 = DISABLED_MAX + 4.0;
+
+/// `benches/c/handles.c`: the same disabled event through the provider
+/// symbol and through a provider handle, side by side.
+#[test]
+fn disabled_handle_write_is_a_few_instructions() {
+    if !support::optional(
+        testkit::available("valgrind"),
+        "REQUIRE_VALGRIND",
+        "valgrind (bench_smoke)",
+    ) {
+        return;
+    }
+    for tc in support::toolchains() {
+        let dir = support::temp_dir();
+        let build = support::build_flavour("handles", tc, Flavour::Optimized);
+        let symbol = per_iteration(&build.exe, "symbol-disabled", dir.path());
+        let handle = per_iteration(&build.exe, "handle-disabled", dir.path());
+        eprintln!(
+            "{}: disabled write, provider symbol {symbol:.2}, provider handle {handle:.2} instr/iteration",
+            tc.cc
+        );
+        assert!(
+            symbol > 0.5 && handle > symbol,
+            "{}: symbol {symbol:.2}, handle {handle:.2}: the measurement is broken",
+            tc.cc
+        );
+        assert!(
+            symbol <= DISABLED_MAX,
+            "{}: a disabled write naming the provider symbol costs {symbol:.2} instructions (bound {DISABLED_MAX})",
+            tc.cc
+        );
+        assert!(
+            handle <= HANDLE_DISABLED_MAX,
+            "{}: a disabled write through a handle costs {handle:.2} instructions (bound {HANDLE_DISABLED_MAX})",
             tc.cc
         );
     }

@@ -12,7 +12,7 @@ Quick start:
     TRACELOGGING_DEFINE_PROVIDER(         // defines the MyProvider symbol
         MyProvider,                       // provider symbol
         "MyCompany_MyComponent",          // provider name: no ' ' or ':'
-        // {b7aa4d18-240c-5f41-5852-817dbf477472} (the GUID is not used on Linux)
+        // {b7aa4d18-240c-5f41-5852-817dbf477472} (TraceLoggingProviderId; not in the events)
         (0xb7aa4d18, 0x240c, 0x5f41, 0x58, 0x52, 0x81, 0x7d, 0xbf, 0x47, 0x74, 0x72));
 
     int main(int argc, char* argv[])
@@ -26,55 +26,72 @@ Quick start:
         return 0;
     }
 
-How it works: every TraceLoggingWrite creates, at compile time, a static
-eventheader_tracepoint (with its tracepoint_state) and a static metadata block
-(event name and field descriptors), and puts a pointer to the event in a linker
-section named after the provider. TraceLoggingRegister hands that section
-(__start_/__stop_ bounds) to eventheader_open_provider_with_events, so all of a
-provider's tracepoints are registered with the kernel at once and a collector can
-enable them before the first write. At the call site a disabled event costs one
-relaxed load of the tracepoint's status word and one branch; the field value
-expressions are evaluated only when the event is enabled, and the payload is
-passed to eventheader_write as iovecs pointing at the caller's data (scalars are
-copied into locals, strings and arrays are not copied).
+How it works: every TraceLoggingWrite creates, at compile time, a static call
+site (an eventheader_tracepoint with its tracepoint_state) and a static metadata
+block (event name and field descriptors), and lists the call site in the linker
+section "_tlgSites" of the module (executable or shared object). A call site that
+names the provider symbol is bound to that provider at compile time:
+TraceLoggingRegister walks the section (__start_/__stop_ bounds) and registers
+every such call site of the provider with the kernel at once, so a collector can
+enable them before the first write, and at the call site a disabled event costs
+one relaxed load of the tracepoint's status word and one branch. A call site
+given a provider handle is bound when it first runs (see TraceLoggingHProvider).
+The field value expressions are evaluated only when the event is enabled, and
+the payload is passed to eventheader_write as iovecs pointing at the caller's
+data (scalars are copied into locals, strings and arrays are not copied;
+Windows FILETIME, SYSTEMTIME and GUID values are converted into locals).
 
 Names: every public name starts with TraceLogging or TRACELOGGING. Names that
 start with _tlg are private to this header and may change at any time.
 
-Differences from the Windows (ETW) TraceLoggingProvider.h:
+Porting from Windows (ETW): TraceLogging code written for Windows compiles
+unchanged with -I <prefix>/include/windows-compat added (that directory has
+small windows.h, winmeta.h, evntprov.h, winternl.h, MicrosoftTelemetry.h and
+TraceLoggingProvider.h headers with the Windows types and constants). README.md,
+"Porting from Windows", maps every Windows field type to its EventHeader
+encoding and format. The remaining differences from the Windows header:
 
-- Providers are referenced by symbol, not by handle: there is no
-  TraceLoggingHProvider, and the provider argument of every macro must be the
-  symbol given to TRACELOGGING_DEFINE_PROVIDER / TRACELOGGING_DECLARE_PROVIDER
-  (it cannot be stored in a variable or passed as a parameter).
-- The provider name must be shorter than EVENTHEADER_NAME_MAX (256) together with
+- Not provided, because they cannot exist on Linux: TraceLoggingSetInformation
+  and TraceLoggingOptionTrait (ETW runtime information classes and provider
+  traits), TraceLoggingCustom (ETW custom-serializer fields: EventHeader has no
+  such encoding), the TlgIn and TlgOut type constants (the packed-field macros
+  and TraceLoggingBinaryEx take event_field_encoding and event_field_format
+  values: ETW's counted types count bytes where EventHeader's count
+  characters), the TLG_* configuration macros (ETW API overrides) and the
+  thread's implicit activity id (EventActivityIdControl): an event has an
+  activity id only when TraceLoggingWriteActivity gives one.
+- Providers are registered by tracepoint name: "<name>_L<level>K<keyword><options>".
+  The provider name must be shorter than EVENTHEADER_NAME_MAX (256) together with
   the level/keyword suffix and the options, and may not contain ' ' or ':' (use
-  [A-Za-z0-9_] for best compatibility). The provider GUID is accepted and ignored.
-- Provider groups are named with TraceLoggingOptionGroupName("name") ([a-z0-9]
-  only) instead of TraceLoggingOptionGroup(guid).
-- Not provided: TRACELOGGING_DEFINE_PROVIDER_STORAGE, TraceLoggingRegisterEx
-  (no enable callbacks), TraceLoggingProviderId (use TraceLoggingProviderName),
-  TraceLoggingSetInformation, TraceLoggingWriteEx, TraceLoggingChannel,
-  TraceLoggingCustomAttribute, TraceLoggingCodePointer, TraceLoggingFileTime,
-  TraceLoggingFileTimeUtc, TraceLoggingSystemTime, TraceLoggingSystemTimeUtc (use
-  TraceLoggingTime32/TraceLoggingTime64), TraceLoggingTid (use TraceLoggingPid),
-  TraceLoggingWinError, TraceLoggingNTStatus, TraceLoggingHResult (use
-  TraceLoggingErrno), TraceLoggingAnsiString, TraceLoggingUnicodeString,
-  TraceLoggingSid, TraceLoggingBinaryBuffer, TraceLoggingCustom,
-  TraceLoggingPackedDataEx.
-- TraceLoggingProviderEnabled(provider, level, keyword) needs constant level and
-  keyword: it adds an inert tracepoint with that level and keyword to the provider
-  and reports whether a collector listens to it.
-- Event tags and field tags are 16-bit (ETW: 28-bit).
-- Beyond the reference: a provider left registered is unregistered automatically
-  when the program exits or its shared object is unloaded.
-- TraceLoggingDescription and the field "description" arguments are accepted and
-  ignored (they are not written to the event).
-- TraceLoggingGuid takes a pointer to 16 bytes in RFC 4122 (big-endian) order,
-  like uuid_t, not a GUID structure.
-- TraceLoggingValue does not accept GUID, FILETIME, SYSTEMTIME or SID values.
+  [A-Za-z0-9_] for best compatibility). The provider GUID is kept for
+  TraceLoggingProviderId and not written. A provider group is a name option:
+  TraceLoggingOptionGroup(guid) becomes "G" + the GUID's 32 hex digits.
+- TraceLoggingRegister returns 0 or an errno value, not an HRESULT;
+  TraceLoggingRegisterEx registers, and its callback is never called (no enable
+  notifications on Linux). TraceLoggingWriteEx ignores its filter and flags.
+- Levels are 1..255: WINEVENT_LEVEL_LOG_ALWAYS (0) is not a valid
+  TraceLoggingLevel. Event tags and field tags are 16-bit (ETW: 28-bit).
+- TraceLoggingProviderEnabled answers for one tracepoint, i.e. the exact level
+  and keyword; level 0 means any level (and then keyword 0 any keyword, another
+  keyword any tracepoint sharing a bit with it).
+- TraceLoggingChannel, TraceLoggingDescription and the field "description"
+  arguments are accepted and ignored; TraceLoggingCustomAttribute is written as
+  an EventHeader event attribute ("EventName;key=value"), not to a PDB.
+- FILETIME and SYSTEMTIME fields are written as 64-bit times in whole seconds
+  since 1970 (sub-second parts dropped); SID, sockaddr and binary-buffer fields
+  as hex bytes (see README.md for the whole mapping).
+- Type sizes follow Linux: TraceLoggingLong and TraceLoggingULong are long (64
+  bits on LP64, 32 on Windows), wchar_t (TraceLoggingWChar, TraceLoggingWideString,
+  UNICODE_STRING) is 32 bits (UTF-32); TraceLoggingString16 and char16_t are
+  UTF-16 as on Windows.
+- TRACELOGGING_DECLARE_PROVIDER must declare the symbol (a provider symbol is an
+  array of one provider object that converts to a handle, not a const handle
+  variable, so "extern const TraceLoggingHProvider g_h;" does not declare it).
 - TraceLoggingKeyword arguments are OR'ed together; for the other event options
-  the last one wins.
+  the last one wins (Windows OR's event tags).
+
+Beyond the reference and Windows: a provider left registered is unregistered
+automatically when the program exits or its shared object is unloaded.
 
 Additions specific to this implementation (not in Windows):
 
@@ -82,26 +99,33 @@ Additions specific to this implementation (not in Windows):
   TraceLoggingProviderOptions, TraceLoggingOptionGroupName, TraceLoggingErrno,
   TraceLoggingTime32, TraceLoggingTime64, TraceLoggingPid, TraceLoggingPort,
   TraceLoggingChar32, TraceLoggingString32, TraceLoggingCountedString32,
-  TraceLoggingUtf8String and the *FixedArray forms.
+  and the Pid, Port, Errno, Time32, Time64 and IPv4Address arrays.
+- TraceLoggingGuid (and its arrays) also takes a pointer to 16 bytes in RFC 4122
+  (big-endian) order, like uuid_t, written as is (the reference's form).
 - TraceLoggingValue is also available in C (via C11 _Generic). In C, char16_t,
   char32_t and wchar_t are typedefs of integer types, so a char16_t, char32_t or
   wchar_t value is logged as the integer it is (UInt16, UInt32, Int32 on glibc),
   while pointers to those types are logged as UTF-16/UTF-32/wide strings, exactly
-  as in C++. Any other pointer is logged as TraceLoggingPointer.
+  as in C++. Any other pointer is logged as TraceLoggingPointer. GUID, FILETIME
+  and SYSTEMTIME values are accepted when their types are declared (GUID_DEFINED,
+  _FILETIME_, _SYSTEMTIME_) before this header; in C++ a SID pointer is refused
+  (use TraceLoggingSid) rather than logged as a pointer.
 
 Compile-time checks: the event name and field names must be string literals; the
 provider name must be a string literal and short enough; the level must be a
 constant 1..255; TraceLoggingStruct field counts must be constants 1..127;
-fixed-array counts must be constants 1..65535. In C++ the provider name is also
-checked for ' ' and ':' and the group name for [a-z0-9]. (C cannot inspect string
-literals at compile time: there TraceLoggingRegister fails with EINVAL for a
-provider name with ' ' or ':', and the group name is not checked.)
+fixed-array counts must be constants 1..65535; FILETIME and SYSTEMTIME fields
+must be given values of those sizes. In C++ the provider name is also checked
+for ' ' and ':', the group name for [a-z0-9] and custom attributes for ';'. (C
+cannot inspect string literals at compile time: there TraceLoggingRegister fails
+with EINVAL for a provider name with ' ' or ':', and the group name is not
+checked.)
 
-Known limitation (g++ only, shared with the reference header): within one C++
-translation unit, events of the same provider may not be written both from
-inline or template functions and from ordinary functions; g++ then reports a
-"section type conflict" because the event pointers would go to one section
-once as COMDAT data and once as ordinary data. clang++ has no such limitation.
+Inline functions and templates: TraceLoggingWrite works in C static inline
+functions and C++ inline functions and templates, with g++ and clang++, mixed
+with ordinary call sites in one translation unit and instantiated from several;
+their call sites are registered like any other (with g++, one per translation
+unit that compiles the function).
 
 Thread safety: TraceLoggingWrite and TraceLoggingProviderEnabled may run on any
 thread at any time. TraceLoggingRegister and TraceLoggingUnregister of one
@@ -115,6 +139,8 @@ provider must not run concurrently with each other or with writes to it.
 #include <eventheader/eventheader-tracepoint.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 #ifndef __cplusplus
@@ -124,27 +150,57 @@ provider must not run concurrently with each other or with writes to it.
 /*==== Providers ============================================================*/
 
 /*
+TraceLoggingHProvider:
+A provider handle: a pointer-sized value that refers to a provider defined with
+TRACELOGGING_DEFINE_PROVIDER or TRACELOGGING_DEFINE_PROVIDER_STORAGE. It can be
+stored in variables, passed to and returned from functions, and given to every
+macro that takes a provider (TraceLoggingWrite, TraceLoggingRegister, ...).
+
+Two kinds of provider arguments, told apart at compile time:
+- The provider symbol itself (the name given to TRACELOGGING_DEFINE_PROVIDER or
+  TRACELOGGING_DECLARE_PROVIDER): the event is bound to that provider at compile
+  time. TraceLoggingRegister registers it with all of the provider's events, and
+  a disabled write costs one load and one branch.
+- Any other expression of type TraceLoggingHProvider (a variable, a parameter,
+  a function's result, &storage): the call site is bound to the provider the
+  first time it runs with it (see "Registration" below); a disabled write
+  costs a few instructions more (two loads, a compare and two branches).
+
+Registration: TraceLoggingRegister(h) registers, before any write, the
+tracepoints of every event of the module (executable or shared object) written
+with h's provider symbol, and those of every call site that has run with h
+before (writes or TraceLoggingProviderEnabled queries made earlier, also
+before an unregister/register cycle). A call site that has never run with h
+registers its tracepoint the first time it runs while h is registered: that
+same write is written if a collector already listens to the tracepoint's name
+(which exists if any other event of h with the same level and keyword, or a
+TraceLoggingProviderEnabled query for them, registered it). As on Windows, a
+handle is meant for the module that defines the provider; a handle used in
+another module works there, but that module must not be unloaded while the
+provider stays registered.
+*/
+typedef struct _tlgProvider const* TraceLoggingHProvider;
+
+/*
 TRACELOGGING_DECLARE_PROVIDER(providerSymbol):
 Declares a provider defined (by TRACELOGGING_DEFINE_PROVIDER) in some .c or .cpp
 file of the same executable or shared object. Use it in headers; the provider can
-then be used from C and C++ translation units alike.
+then be used from C and C++ translation units alike. The symbol converts to a
+TraceLoggingHProvider (like an array converts to a pointer); it cannot be
+assigned to.
 */
 #define TRACELOGGING_DECLARE_PROVIDER(providerSymbol) \
-    _tlgEXTERN_C eventheader_tracepoint const* _tlgPASTE(__start__tlgEvts_, providerSymbol)[] \
-        __attribute__((weak, visibility("hidden"))); \
-    _tlgEXTERN_C eventheader_tracepoint const* _tlgPASTE(__stop__tlgEvts_, providerSymbol)[] \
-        __attribute__((weak, visibility("hidden"))); \
-    _tlgEXTERN_C eventheader_provider const _tlgPASTE(_tlgProv_, providerSymbol) \
-        __attribute__((visibility("hidden")))
+    _tlgEXTERN_C struct _tlgProvider providerSymbol[1] __attribute__((visibility("hidden")))
 
 /*
 TRACELOGGING_DEFINE_PROVIDER(providerSymbol, "ProviderName", (providerId) [, option]):
-Defines a provider (at file scope, once per program or shared object).
+Defines a provider (at file or namespace scope, once per program or shared object).
 - "ProviderName" must be a string literal without ' ' or ':'.
 - providerId is the provider GUID as a parenthesized list of 11 integers, e.g.
   (0xb3864c38, 0x4273, 0x58c5, 0x54, 0x5b, 0x8b, 0x36, 0x08, 0x34, 0x34, 0x71).
-  It is checked for shape and otherwise ignored.
-- option may be TraceLoggingOptionGroupName("groupname").
+  It is kept for TraceLoggingProviderId; the tracepoints do not use it.
+- option may be TraceLoggingOptionGroupName("groupname") or
+  TraceLoggingOptionGroup(g1, ..., g11).
 The provider starts unregistered: writes are no-ops until TraceLoggingRegister.
 It is unregistered automatically when the program exits or the shared object
 that defines it is unloaded (a late destructor, priority 101, so destructors of
@@ -153,23 +209,20 @@ TraceLoggingUnregister leaves no registration pointing into unmapped memory.
 */
 #define TRACELOGGING_DEFINE_PROVIDER(providerSymbol, providerName, providerId, ...) \
     TRACELOGGING_DECLARE_PROVIDER(providerSymbol); \
-    _tlgGUID_SHAPE providerId \
-    _tlgSTATIC_ASSERT( \
-        sizeof("" providerName "_LffKffffffffffffffff" __VA_ARGS__) <= EVENTHEADER_NAME_MAX, \
-        "TRACELOGGING_DEFINE_PROVIDER: provider name + options too long (limit EVENTHEADER_NAME_MAX)"); \
-    _tlgCHECK_PROVIDER_NAMES("" providerName, "" __VA_ARGS__) \
-    static tracepoint_provider_state _tlgPASTE(_tlgProvState_, providerSymbol) = \
-        TRACEPOINT_PROVIDER_STATE_INIT; \
-    _tlgEXTERN_C_DEF eventheader_provider const _tlgPASTE(_tlgProv_, providerSymbol) = { \
-        &_tlgPASTE(_tlgProvState_, providerSymbol), \
-        "" __VA_ARGS__, \
-        "" providerName \
-    }; \
-    __attribute__((destructor(101), used)) static void _tlgPASTE(_tlgProvClose_, providerSymbol)(void) \
-    { \
-        eventheader_close_provider(&_tlgPASTE(_tlgProv_, providerSymbol)); \
-    } \
-    _tlgEXTERN_C eventheader_provider const _tlgPASTE(_tlgProv_, providerSymbol)
+    _tlgDEFINE_STORAGE(, providerSymbol[1], _tlgBRACE, &providerSymbol[0], providerSymbol, \
+        providerName, providerId, ##__VA_ARGS__)
+
+/*
+TRACELOGGING_DEFINE_PROVIDER_STORAGE(storageVariable, "ProviderName", (providerId) [, option]):
+Defines the provider's storage as a static variable of this translation unit,
+without a provider symbol; &storageVariable is its TraceLoggingHProvider. For
+handles that TRACELOGGING_DEFINE_PROVIDER cannot define (e.g. a C++ class's
+static member: const TraceLoggingHProvider MyClass::s_provider = &storage;).
+Every call site of such a provider uses a handle (see TraceLoggingHProvider).
+*/
+#define TRACELOGGING_DEFINE_PROVIDER_STORAGE(storageVariable, providerName, providerId, ...) \
+    _tlgDEFINE_STORAGE(static, storageVariable, _tlgUNPAREN, &storageVariable, storageVariable, \
+        providerName, providerId, ##__VA_ARGS__)
 
 /*
 TraceLoggingOptionGroupName("groupname"):
@@ -177,77 +230,124 @@ Option for TRACELOGGING_DEFINE_PROVIDER: makes the provider a member of the name
 provider group (the tracepoint names get the suffix "G" + groupname). The group
 name must be a string literal of lowercase ASCII letters and digits.
 */
-#define TraceLoggingOptionGroupName(groupName) "G" groupName
+#define TraceLoggingOptionGroupName(groupName) (_tlgOPTNAME, groupName)
 
 /*
-TraceLoggingRegister(providerSymbol):
-Registers the provider and all of its events with the kernel. Returns 0 for
-success, else an errno value (the result is for diagnostics; after a failure,
-writes and TraceLoggingUnregister are safe no-ops). Must not be called on a
-provider that is already registered.
+TraceLoggingOptionGroup(g1, g2, ..., g11):
+Option for TRACELOGGING_DEFINE_PROVIDER (Windows form): makes the provider a
+member of the provider group whose GUID is given as 11 integers, like the
+provider id. On Linux a group is a name: the group name is the GUID's 32
+lowercase hex digits in the usual text order (Data1, Data2, Data3, Data4), e.g.
+TraceLoggingOptionGroup(0x4f50731a, 0x89cf, 0x4782, 0xb3, 0xe0, 0xdc, 0xe8,
+0xc9, 0x04, 0x76, 0xba) gives the option "G4f50731a89cf4782b3e0dce8c90476ba".
 */
-#define TraceLoggingRegister(providerSymbol) \
-    (eventheader_open_provider_with_events( \
-        &_tlgPASTE(_tlgProv_, providerSymbol), \
-        _tlgPASTE(__start__tlgEvts_, providerSymbol), \
-        _tlgPASTE(__stop__tlgEvts_, providerSymbol)))
+#define TraceLoggingOptionGroup(g1, g2, g3, g4, g5, g6, g7, g8, g9, g10, g11) \
+    (_tlgOPTGUID, g1, g2, g3, g4, g5, g6, g7, g8, g9, g10, g11)
 
 /*
-TraceLoggingUnregister(providerSymbol):
+TraceLoggingRegister(hProvider):
+Registers the provider with the kernel, with the tracepoints of its events (see
+TraceLoggingHProvider for which ones). Returns 0 for success, else an errno
+value (the result is for diagnostics; after a failure, writes and
+TraceLoggingUnregister are safe no-ops). Must not be called on a provider that
+is already registered (returns EALREADY); a NULL handle returns EINVAL.
+Windows returns an HRESULT; here the
+result is 0 or a positive errno, so SUCCEEDED() is true for every result.
+*/
+#define TraceLoggingRegister(hProvider) _tlgRegister(hProvider)
+
+/*
+TraceLoggingRegisterEx(hProvider, pEnableCallback, pCallbackContext):
+Registers like TraceLoggingRegister. The callback is never called: user_events
+has no enable notification (the kernel sets and clears each tracepoint's
+status word, which TraceLoggingWrite and TraceLoggingProviderEnabled read).
+Poll TraceLoggingProviderEnabled instead.
+*/
+#define TraceLoggingRegisterEx(hProvider, pEnableCallback, pCallbackContext) \
+    ((void)(pEnableCallback), (void)(pCallbackContext), _tlgRegister(hProvider))
+
+/*
+TraceLoggingUnregister(hProvider):
 Unregisters the provider and its events. Safe on a provider that is not
-registered (idempotent). The provider may be registered again afterwards.
+registered (idempotent), and a no-op for a NULL handle. The provider may be registered again afterwards.
 Providers are also unregistered automatically at exit or unload (see
 TRACELOGGING_DEFINE_PROVIDER).
 */
-#define TraceLoggingUnregister(providerSymbol) \
-    (eventheader_close_provider(&_tlgPASTE(_tlgProv_, providerSymbol)))
+#define TraceLoggingUnregister(hProvider) _tlgUnregister(hProvider)
 
 /*
-TraceLoggingProviderEnabled(providerSymbol, eventLevel, eventKeyword):
-True (non-zero) if a TraceLoggingWrite to this provider with this level and
-keyword would currently be written. eventLevel (1..255) and eventKeyword must be
-compile-time constants. Use it to skip expensive preparation of event data;
-TraceLoggingWrite itself already skips disabled events cheaply.
+TraceLoggingProviderEnabled(hProvider, eventLevel, eventKeyword):
+True (non-zero) if a TraceLoggingWrite with this provider, level and keyword
+would currently be written, i.e. a collector listens to the tracepoint
+"<provider>_L<level>K<keyword><options>". Use it to skip expensive preparation of
+event data; TraceLoggingWrite itself already skips disabled events cheaply.
+- Provider symbol with constant level (1..255) and keyword: one load. The
+  tracepoint is registered by TraceLoggingRegister.
+- A handle, or a level or keyword that is not a compile-time constant: a
+  function call that looks the tracepoint up among the provider's queried
+  tracepoints and registers it on first use (a few dozen instructions).
+- Level 0 (Windows: any level): true if any tracepoint of the provider that
+  this module registered is enabled, of any level, and of any keyword if
+  eventKeyword is 0, else of a keyword sharing a bit with eventKeyword. Costs
+  a scan of the module's call sites.
+A level above 255 is never enabled.
 */
-#define TraceLoggingProviderEnabled(providerSymbol, eventLevel, eventKeyword) \
-    _tlgPROVIDER_ENABLED(providerSymbol, eventLevel, eventKeyword)
+#define TraceLoggingProviderEnabled(hProvider, eventLevel, eventKeyword) \
+    _tlgPROVIDER_ENABLED(hProvider, eventLevel, eventKeyword)
 
 /*
-TraceLoggingProviderName(providerSymbol):
+TraceLoggingProviderName(hProvider):
 The provider's name as a nul-terminated char const*.
 */
-#define TraceLoggingProviderName(providerSymbol) \
-    (_tlgPASTE(_tlgProv_, providerSymbol).name)
+#define TraceLoggingProviderName(hProvider) ((hProvider)->provider.name)
 
 /*
-TraceLoggingProviderOptions(providerSymbol):
+TraceLoggingProviderOptions(hProvider):
 The provider's options (e.g. "Gmygroup", or "") as a nul-terminated char const*.
 */
-#define TraceLoggingProviderOptions(providerSymbol) \
-    (_tlgPASTE(_tlgProv_, providerSymbol).options)
+#define TraceLoggingProviderOptions(hProvider) ((hProvider)->provider.options)
+
+/*
+TraceLoggingProviderId(hProvider):
+The provider id given to TRACELOGGING_DEFINE_PROVIDER, as a GUID value.
+Available when GUID is declared (GUID_DEFINED, e.g. by the Windows-types
+header <windows.h> of include/windows-compat) before this header.
+*/
+#define TraceLoggingProviderId(hProvider) _tlgProviderId(hProvider)
 
 /*==== Writing events =======================================================*/
 
 /*
-TraceLoggingWrite(providerSymbol, "EventName", args...):
+TraceLoggingWrite(hProvider, "EventName", args...):
 Writes an event if a collector listens to its tracepoint (provider + level +
 keyword). "EventName" must be a string literal without ';'. args (up to 99) are
 event options (TraceLoggingLevel, ...) and fields (TraceLoggingInt32, ...).
-Field values are evaluated only when the event is enabled. The expression
-yields an int: 0, or an errno value from eventheader_write (EBADF when nobody
-listens); it may be ignored.
+Field values are evaluated only when the event is enabled; hProvider is
+evaluated once. The expression yields an int: 0, or an errno value from
+eventheader_write (EBADF when nobody listens); it may be ignored.
 */
-#define TraceLoggingWrite(providerSymbol, eventName, ...) \
-    _tlgWRITE(providerSymbol, eventName, NULL, NULL, ##__VA_ARGS__)
+#define TraceLoggingWrite(hProvider, eventName, ...) \
+    _tlgWRITE(hProvider, eventName, NULL, NULL, ##__VA_ARGS__)
 
 /*
-TraceLoggingWriteActivity(providerSymbol, "EventName", pActivityId, pRelatedActivityId, args...):
+TraceLoggingWriteActivity(hProvider, "EventName", pActivityId, pRelatedActivityId, args...):
 Like TraceLoggingWrite, and adds an activity id extension: pActivityId points at
 a 16-byte id (or is NULL for none); pRelatedActivityId points at the 16-byte id
 of the parent activity, or is NULL (it must be NULL if pActivityId is NULL).
+There is no implicit per-thread activity id: NULL means no activity id.
 */
-#define TraceLoggingWriteActivity(providerSymbol, eventName, pActivityId, pRelatedActivityId, ...) \
-    _tlgWRITE(providerSymbol, eventName, pActivityId, pRelatedActivityId, ##__VA_ARGS__)
+#define TraceLoggingWriteActivity(hProvider, eventName, pActivityId, pRelatedActivityId, ...) \
+    _tlgWRITE(hProvider, eventName, pActivityId, pRelatedActivityId, ##__VA_ARGS__)
+
+/*
+TraceLoggingWriteEx(hProvider, "EventName", filter, flags, pActivityId, pRelatedActivityId, args...):
+Windows form of TraceLoggingWriteActivity with ETW's session filter and
+EVENT_WRITE_FLAG_* flags: both are accepted and ignored (not evaluated); user_events
+has no per-session filtering and none of those flags' meanings.
+*/
+#define TraceLoggingWriteEx(hProvider, eventName, filter, flags, pActivityId, pRelatedActivityId, ...) \
+    ((void)sizeof(filter), (void)sizeof(flags), \
+     _tlgWRITE(hProvider, eventName, pActivityId, pRelatedActivityId, ##__VA_ARGS__))
 
 /*==== Event options ========================================================*/
 
@@ -290,6 +390,21 @@ TraceLoggingDescription("description"):
 Documents the event in the source. Accepted and ignored (not written).
 */
 #define TraceLoggingDescription(description) (_tlgK_NONE, description)
+
+/*
+TraceLoggingCustomAttribute("key", "value"):
+Adds the attribute key=value to the event: the metadata's event name becomes
+"EventName;key=value" (EventHeader event attributes, shown by decoders; on
+Windows the attribute goes to the PDB only). Both must be string literals
+without ';' (C++ checks this at compile time). Several are written in order.
+*/
+#define TraceLoggingCustomAttribute(key, value) (_tlgK_CATTR, key, value)
+
+/*
+TraceLoggingChannel(eventChannel):
+Accepted (a constant 0..255) and ignored: Linux tracepoints have no channels.
+*/
+#define TraceLoggingChannel(eventChannel) (_tlgK_CHANNEL, eventChannel)
 
 /*==== Fields ===============================================================
 
@@ -401,10 +516,64 @@ WideString, any other pointer -> Pointer. Other types do not compile.
 #define TraceLoggingTime64(value, ...)     _tlgVAL(int64_t, value, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
 /* TraceLoggingIPv4Address(value, ...): IPv4 address, 32-bit in network byte order (e.g. sin_addr.s_addr). */
 #define TraceLoggingIPv4Address(value, ...) _tlgVAL(uint32_t, value, event_field_encoding_value32, 1, event_field_format_ipv4, ##__VA_ARGS__)
-/* TraceLoggingGuid(pValue, ...): UUID: pValue points at 16 bytes in RFC 4122 (big-endian) order. */
-#define TraceLoggingGuid(pValue, ...)      _tlgPTRFIELD(pValue, 16, event_field_encoding_value128, 1, event_field_format_uuid, ##__VA_ARGS__)
+/* TraceLoggingGuid(value, ...): UUID. value is either a pointer to 16 bytes in
+   RFC 4122 (big-endian) order, like uuid_t (written as is), or, when GUID is
+   declared before this header (GUID_DEFINED), a Windows GUID structure or a
+   pointer to one (written in RFC 4122 order: Data1..Data3 big-endian). */
+#define TraceLoggingGuid(value, ...)       _tlgGUIDF(value, ##__VA_ARGS__)
 /* TraceLoggingIPv6Address(pValue, ...): IPv6 address: pValue points at 16 bytes (e.g. &sin6_addr). */
 #define TraceLoggingIPv6Address(pValue, ...) _tlgPTRFIELD(pValue, 16, event_field_encoding_value128, 1, event_field_format_ipv6, ##__VA_ARGS__)
+
+/* Windows value types (see "Porting from Windows" in README.md for the mapping).
+   The FILETIME, SYSTEMTIME and GUID forms need no Windows header: they check the
+   value's size; in C the value must be an lvalue, as on Windows. */
+/* TraceLoggingHResult(value, ...): HRESULT (32-bit, signed), shown in hex. */
+#define TraceLoggingHResult(value, ...)    _tlgVAL(int32_t, value, event_field_encoding_value32, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingNTStatus(value, ...): NTSTATUS (32-bit), shown in hex. */
+#define TraceLoggingNTStatus(value, ...)   _tlgVAL(uint32_t, value, event_field_encoding_value32, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingWinError(value, ...): Win32 error code (32-bit unsigned, decimal). */
+#define TraceLoggingWinError(value, ...)   _tlgVAL(uint32_t, value, event_field_encoding_value32, 0, 0, ##__VA_ARGS__)
+/* TraceLoggingTid(value, ...): thread id (32-bit), like TraceLoggingPid. */
+#define TraceLoggingTid(value, ...)        _tlgVAL(int32_t, value, event_field_encoding_value32, 1, event_field_format_pid, ##__VA_ARGS__)
+/* TraceLoggingCodePointer(value, ...): a code address, shown in hex (not symbolized). */
+#define TraceLoggingCodePointer(value, ...) _tlgVAL(void const*, value, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingFileTime(value, ...), TraceLoggingFileTimeUtc(value, ...): a FILETIME
+   (100 ns intervals since 1601), written as a 64-bit time: whole seconds since 1970
+   (the fraction is dropped). Both forms write the same field: EventHeader times
+   carry no time zone. */
+#define TraceLoggingFileTime(value, ...)   _tlgCONVF(int64_t, _tlgFileTimeToTime, 8, value, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
+#define TraceLoggingFileTimeUtc(value, ...) _tlgCONVF(int64_t, _tlgFileTimeToTime, 8, value, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
+/* TraceLoggingSystemTime(value, ...), TraceLoggingSystemTimeUtc(value, ...): a
+   SYSTEMTIME (calendar date and time), written as a 64-bit time: seconds since
+   1970 of that date and time read as UTC (milliseconds and wDayOfWeek are dropped,
+   fields are not validated). */
+#define TraceLoggingSystemTime(value, ...) _tlgCONVF(int64_t, _tlgSystemTimeToTime, 16, value, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
+#define TraceLoggingSystemTimeUtc(value, ...) _tlgCONVF(int64_t, _tlgSystemTimeToTime, 16, value, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
+/* TraceLoggingSid(pSid, ...): a SID (pSid points at a valid SID: 8 + 4 *
+   SubAuthorityCount bytes), written as binary (hex bytes). */
+#define TraceLoggingSid(pSid, ...)         _tlgSIDF(pSid, ##__VA_ARGS__)
+/* TraceLoggingSocketAddress(pValue, cbValue, ...): cbValue bytes of a sockaddr, written as
+   binary (hex bytes). */
+#define TraceLoggingSocketAddress(pValue, cbValue, ...) \
+    _tlgCOUNTED(void, 1, pValue, cbValue, event_field_encoding_string_length16_char8, 1, event_field_format_hex_bytes, ##__VA_ARGS__)
+/* TraceLoggingBinaryBuffer(pValue, StructType, ...): the pValue->Length bytes at
+   pValue->Buffer (pValue: StructType const*), written as binary (hex bytes).
+   TraceLoggingBinaryBufferEx(pValue, StructType, format, ...): with an event_field_format. */
+#define TraceLoggingBinaryBuffer(pValue, StructType, ...) \
+    _tlgBUFF(pValue, (StructType const*)(pValue), 1, event_field_encoding_string_length16_char8, 1, event_field_format_hex_bytes, ##__VA_ARGS__)
+#define TraceLoggingBinaryBufferEx(pValue, StructType, format, ...) \
+    _tlgBUFF(pValue, (StructType const*)(pValue), 1, event_field_encoding_string_length16_char8, 1, format, ##__VA_ARGS__)
+/* TraceLoggingAnsiString(pValue, ...): an ANSI_STRING / STRING (Length bytes at Buffer),
+   written like TraceLoggingCountedString. */
+#define TraceLoggingAnsiString(pValue, ...) \
+    _tlgBUFF(pValue, pValue, 1, event_field_encoding_string_length16_char8, 1, event_field_format_string8, ##__VA_ARGS__)
+/* TraceLoggingUnicodeString(pValue, ...): a UNICODE_STRING (Length bytes of wide
+   characters at Buffer), written like TraceLoggingCountedWideString (or
+   TraceLoggingCountedString16 if Buffer's elements are 16-bit). */
+#define TraceLoggingUnicodeString(pValue, ...) \
+    _tlgBUFF(pValue, pValue, sizeof(*(pValue)->Buffer), \
+        (sizeof(*(pValue)->Buffer) == 2 ? event_field_encoding_string_length16_char16 : event_field_encoding_string_length16_char32), \
+        0, 0, ##__VA_ARGS__)
 
 /* Nul-terminated strings: TraceLoggingString(psz [, "name" [, "description" [, tag]]]).
    A NULL pointer is written as an empty string. */
@@ -563,9 +732,26 @@ WideString, any other pointer -> Pointer. Other types do not compile.
 /* TraceLoggingIPv4AddressFixedArray / TraceLoggingIPv4AddressArray: uint32_t IPv4 address elements (network byte order). */
 #define TraceLoggingIPv4AddressFixedArray(pValues, cValues, ...) _tlgCARR(uint32_t, sizeof(uint32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_ipv4, ##__VA_ARGS__)
 #define TraceLoggingIPv4AddressArray(pValues, cValues, ...)     _tlgVARR(uint32_t, sizeof(uint32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_ipv4, ##__VA_ARGS__)
-/* TraceLoggingGuidFixedArray / TraceLoggingGuidArray: 16-byte UUID elements (pValues points at cValues * 16 bytes). */
-#define TraceLoggingGuidFixedArray(pValues, cValues, ...)       _tlgCARR(void, 16, pValues, cValues, event_field_encoding_value128, 1, event_field_format_uuid, ##__VA_ARGS__)
-#define TraceLoggingGuidArray(pValues, cValues, ...)            _tlgVARR(void, 16, pValues, cValues, event_field_encoding_value128, 1, event_field_format_uuid, ##__VA_ARGS__)
+/* TraceLoggingGuidFixedArray / TraceLoggingGuidArray: UUID elements: pValues points at
+   cValues * 16 bytes in RFC 4122 order, or at cValues GUID structures (GUID const*,
+   converted as for TraceLoggingGuid). */
+#define TraceLoggingGuidFixedArray(pValues, cValues, ...)       _tlgGUIDARR(pValues, cValues, 1, ##__VA_ARGS__)
+#define TraceLoggingGuidArray(pValues, cValues, ...)            _tlgGUIDARR(pValues, cValues, 0, ##__VA_ARGS__)
+/* TraceLoggingCodePointerFixedArray / TraceLoggingCodePointerArray: code addresses (hex). */
+#define TraceLoggingCodePointerFixedArray(pValues, cValues, ...) _tlgCARR(void const*, sizeof(void*), pValues, cValues, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingCodePointerArray(pValues, cValues, ...)     _tlgVARR(void const*, sizeof(void*), pValues, cValues, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
+/* TraceLoggingFileTime[Utc]FixedArray / TraceLoggingFileTime[Utc]Array: FILETIME elements,
+   each written as TraceLoggingFileTime does. */
+#define TraceLoggingFileTimeFixedArray(pValues, cValues, ...)   _tlgCONVARR(int64_t, _tlgFileTimeToTime, 8, pValues, cValues, 1, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
+#define TraceLoggingFileTimeArray(pValues, cValues, ...)        _tlgCONVARR(int64_t, _tlgFileTimeToTime, 8, pValues, cValues, 0, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
+#define TraceLoggingFileTimeUtcFixedArray(pValues, cValues, ...) _tlgCONVARR(int64_t, _tlgFileTimeToTime, 8, pValues, cValues, 1, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
+#define TraceLoggingFileTimeUtcArray(pValues, cValues, ...)     _tlgCONVARR(int64_t, _tlgFileTimeToTime, 8, pValues, cValues, 0, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
+/* TraceLoggingSystemTime[Utc]FixedArray / TraceLoggingSystemTime[Utc]Array: SYSTEMTIME elements,
+   each written as TraceLoggingSystemTime does. */
+#define TraceLoggingSystemTimeFixedArray(pValues, cValues, ...) _tlgCONVARR(int64_t, _tlgSystemTimeToTime, 16, pValues, cValues, 1, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
+#define TraceLoggingSystemTimeArray(pValues, cValues, ...)      _tlgCONVARR(int64_t, _tlgSystemTimeToTime, 16, pValues, cValues, 0, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
+#define TraceLoggingSystemTimeUtcFixedArray(pValues, cValues, ...) _tlgCONVARR(int64_t, _tlgSystemTimeToTime, 16, pValues, cValues, 1, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
+#define TraceLoggingSystemTimeUtcArray(pValues, cValues, ...)   _tlgCONVARR(int64_t, _tlgSystemTimeToTime, 16, pValues, cValues, 0, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
 
 /*==== Packed fields (advanced) =============================================
 
@@ -606,6 +792,9 @@ one run of bytes. Arrays are a uint16_t element count followed by the elements
 /* TraceLoggingPackedData(pValue, cbValue):
    data only: appends cbValue bytes at pValue to the payload. */
 #define TraceLoggingPackedData(pValue, cbValue) (_tlgK_PDATA, pValue, cbValue)
+/* TraceLoggingPackedDataEx(pValue, cbValue, dataDescType): TraceLoggingPackedData; the ETW
+   EVENT_DATA_DESCRIPTOR type is accepted and ignored (not evaluated). */
+#define TraceLoggingPackedDataEx(pValue, cbValue, dataDescType) (_tlgK_PDATA, pValue, cbValue)
 
 /*==== Implementation (private: everything below may change) ===============*/
 
@@ -631,8 +820,379 @@ one run of bytes. Arrays are a uint16_t element count followed by the elements
 #define _tlgSTR_(x) #x
 #define _tlgUNPAREN(...) __VA_ARGS__
 
-/* The provider GUID must be a parenthesized list of 11 values; it is not used. */
+#ifdef __cplusplus
+#define _tlgBOOL bool
+#define _tlgCONSTEXPR constexpr
+#define _tlgMUTABLE(type, expr) const_cast<type>(expr)
+#else
+#define _tlgBOOL _Bool
+#define _tlgCONSTEXPR
+#define _tlgMUTABLE(type, expr) ((type)(expr))
+#endif
+
+/* The provider GUID must be a parenthesized list of 11 values. */
 #define _tlgGUID_SHAPE(a, b, c, d, e, f, g, h, i, j, k)
+#define _tlgGUID_INIT(a, b, c, d, e, f, g, h, i, j, k) \
+    { (uint32_t)(a), (uint16_t)(b), (uint16_t)(c), \
+      { (uint8_t)(d), (uint8_t)(e), (uint8_t)(f), (uint8_t)(g), \
+        (uint8_t)(h), (uint8_t)(i), (uint8_t)(j), (uint8_t)(k) } }
+
+/*
+Provider storage. A TraceLoggingHProvider points at one; a provider symbol is an
+array of one (so that it converts to a handle, has a constant address usable in
+static initializers, and can be told from a handle by its size).
+*/
+struct _tlgGuid {
+    uint32_t data1;
+    uint16_t data2;
+    uint16_t data3;
+    uint8_t data4[8];
+};
+struct _tlgCallSite;
+struct _tlgProvider {
+    eventheader_provider provider; /* what the eventheader API takes; .state points at state */
+    tracepoint_provider_state state;
+    struct _tlgGuid id;            /* TraceLoggingProviderId */
+    struct _tlgCallSite* queries;  /* TraceLoggingProviderEnabled tracepoints (atomic list via .more) */
+};
+_tlgSTATIC_ASSERT(sizeof(struct _tlgProvider) != sizeof(TraceLoggingHProvider),
+    "a provider symbol must differ in size from a handle");
+
+/* Non-zero (an integer constant expression) if hProvider is a provider symbol. */
+#define _tlgIS_SYMBOL(hProvider) (sizeof(hProvider) == sizeof(struct _tlgProvider))
+
+/*
+A call site: one static per TraceLoggingWrite / TraceLoggingProviderEnabled, and
+one heap block per further provider of a handle call site or per queried
+level/keyword of a provider. The module's call sites are listed (one pointer
+each) in the linker section "_tlgSites", whose __start_/__stop_ bounds
+TraceLoggingRegister walks.
+- Symbol call site: provider is the provider symbol (constant); more is NULL.
+- Handle call site: provider is NULL until the site first runs, then the first
+  provider it ran with (set once, atomically); more lists the slots (heap call
+  sites) of further providers, each owned by its provider for good.
+- Query (TraceLoggingProviderEnabled at run time): provider is the provider;
+  more is the next query of the provider's list.
+A call site is connected (its state registered) only to its own provider.
+*/
+struct _tlgCallSite {
+    tracepoint_state state;
+    eventheader_tracepoint event;  /* event.state == &state */
+    TraceLoggingHProvider provider;
+    struct _tlgCallSite* more;
+};
+
+_tlgEXTERN_C struct _tlgCallSite* const __start__tlgSites[] __attribute__((weak, visibility("hidden")));
+_tlgEXTERN_C struct _tlgCallSite* const __stop__tlgSites[] __attribute__((weak, visibility("hidden")));
+
+#if defined(__cplusplus) && !defined(__clang__)
+/*
+g++ ignores the section attribute of static variables in templates (its bug
+70435) and refuses, in one translation unit, section variables of both inline
+(COMDAT) and ordinary functions ("section type conflict"). So in g++ the call
+site is a static of an anonymous-namespace type, which g++ gives internal
+linkage even in inline functions and templates, and its entry in "_tlgSites" is
+emitted by an asm statement, whose operand may then name it even in PIC code.
+An inline function compiled in several translation units thus has one call
+site per unit (each registered; the code the linker keeps uses one of them).
+*/
+namespace {
+struct _tlgSiteHolder {
+    struct _tlgCallSite s;
+};
+}
+#define _tlgSITE_DECL(...) static _tlgSiteHolder _tlgSite = { { __VA_ARGS__ } }
+#define _tlgSITE (&_tlgSite.s)
+#define _tlgSITE_ENTRY() \
+    __asm__ __volatile__(".pushsection _tlgSites,\"aw\"\n\t.balign " _tlgSTR(__SIZEOF_POINTER__) \
+        "\n\t.dc.a %c0\n\t.popsection" : : "i"(_tlgSITE))
+#else
+#define _tlgSITE_DECL(...) static struct _tlgCallSite _tlgSite = { __VA_ARGS__ }
+#define _tlgSITE (&_tlgSite)
+#define _tlgSITE_ENTRY() \
+    static struct _tlgCallSite* const _tlgSiteEntry __attribute__((section("_tlgSites"), used)) = _tlgSITE; \
+    (void)_tlgSiteEntry
+#endif
+
+/* The provider a call site is bound to at compile time: the symbol, or NULL. */
+#define _tlgSITE_PROVIDER(hProvider, cond) ((_tlgIS_SYMBOL(hProvider) && (cond)) ? (hProvider) : NULL)
+
+#define _tlgATOMIC_LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+
+/* Connects a call site to its provider h unless it is connected to it already. */
+static inline void _tlgConnect(struct _tlgCallSite* site, TraceLoggingHProvider h) _tlgNOEXCEPT
+{
+    if (__atomic_load_n(&site->state.provider_state, __ATOMIC_RELAXED) != &h->state) {
+        (void)eventheader_connect(&site->event, &h->provider);
+    }
+}
+
+/* Number of entries of the module's "_tlgSites" section. */
+static inline size_t _tlgSiteCount(void) _tlgNOEXCEPT
+{
+    return (size_t)(((uintptr_t)__stop__tlgSites - (uintptr_t)__start__tlgSites) / sizeof(struct _tlgCallSite*));
+}
+
+/* The out-of-line helpers (_tlgConnectAll, _tlgHandleSlow,
+   _tlgProviderEnabledRt) are "static inline" as well as noinline: GCC emits
+   every plain static function even unused at -O0, and then a translation unit
+   that includes this header without using it would need the library's
+   symbols. GCC's C front end warns about inline with noinline: not here. */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__cplusplus)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wattributes"
+#endif
+
+/* TraceLoggingRegister: open the provider, then connect every call site of the
+   module bound to it, and its queries. */
+static inline __attribute__((noinline)) void _tlgConnectAll(TraceLoggingHProvider h) _tlgNOEXCEPT
+{
+    size_t const count = _tlgSiteCount();
+    struct _tlgCallSite* site;
+    size_t i;
+    for (i = 0; i != count; i += 1) {
+        for (site = __start__tlgSites[i]; site != NULL; site = _tlgATOMIC_LOAD(&site->more)) {
+            if (_tlgATOMIC_LOAD(&site->provider) == h) {
+                _tlgConnect(site, h);
+            }
+        }
+    }
+    for (site = _tlgATOMIC_LOAD(&h->queries); site != NULL; site = _tlgATOMIC_LOAD(&site->more)) {
+        _tlgConnect(site, h);
+    }
+}
+
+static inline int _tlgRegister(TraceLoggingHProvider h) _tlgNOEXCEPT
+{
+    int err = EINVAL;
+    if (h != NULL) {
+        err = eventheader_open_provider(&h->provider);
+        if (err == 0) {
+            _tlgConnectAll(h);
+        }
+    }
+    return err;
+}
+
+static inline void _tlgUnregister(TraceLoggingHProvider h) _tlgNOEXCEPT
+{
+    if (h != NULL) {
+        eventheader_close_provider(&h->provider);
+    }
+}
+
+/* A fresh heap call site for provider h, copying a call site's event. NULL if out of memory. */
+static inline struct _tlgCallSite* _tlgNewSite(
+    TraceLoggingHProvider h, eventheader_tracepoint const* event) _tlgNOEXCEPT
+{
+    struct _tlgCallSite* const site = _tlgCAST(struct _tlgCallSite*, calloc(1, sizeof(struct _tlgCallSite)));
+    if (site != NULL) {
+        site->state.write_index = -1;
+        site->event = *event;
+        site->event.state = &site->state;
+        site->provider = h;
+    }
+    return site;
+}
+
+/* The slot (call site) of handle call site `site` owned by provider h: the site
+   itself if h is (or now becomes) its first provider, else a heap slot of its
+   list (added if missing). NULL if h is NULL or out of memory. */
+static inline struct _tlgCallSite* _tlgSlotFor(struct _tlgCallSite* site, TraceLoggingHProvider h) _tlgNOEXCEPT
+{
+    TraceLoggingHProvider owner = NULL;
+    struct _tlgCallSite* fresh = NULL;
+    struct _tlgCallSite* head;
+    struct _tlgCallSite* slot;
+    if (h == NULL) {
+        return NULL;
+    }
+    if (__atomic_compare_exchange_n(&site->provider, &owner, h, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ||
+        owner == h) {
+        return site;
+    }
+    for (;;) {
+        head = _tlgATOMIC_LOAD(&site->more);
+        for (slot = head; slot != NULL; slot = _tlgATOMIC_LOAD(&slot->more)) {
+            if (slot->provider == h) {
+                free(fresh);
+                return slot;
+            }
+        }
+        if (fresh == NULL) {
+            fresh = _tlgNewSite(h, &site->event);
+            if (fresh == NULL) {
+                return NULL;
+            }
+        }
+        fresh->more = head;
+        if (__atomic_compare_exchange_n(&site->more, &head, fresh, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+            return fresh;
+        }
+    }
+}
+
+/* Handle call site, slow path: find or make h's slot, connect it if needed. */
+static inline __attribute__((noinline, cold)) eventheader_tracepoint const* _tlgHandleSlow(
+    struct _tlgCallSite* site, TraceLoggingHProvider h) _tlgNOEXCEPT
+{
+    struct _tlgCallSite* const slot = _tlgSlotFor(site, h);
+    if (slot == NULL) {
+        return NULL;
+    }
+    _tlgConnect(slot, h);
+    return TRACEPOINT_ENABLED(&slot->state) ? &slot->event : NULL;
+}
+
+/* The event to write at a symbol call site, or NULL if disabled: one load. */
+static inline __attribute__((always_inline)) eventheader_tracepoint const* _tlgSymbolEvent(
+    struct _tlgCallSite* site) _tlgNOEXCEPT
+{
+    return TRACEPOINT_ENABLED(&site->state) ? &site->event : NULL;
+}
+
+/* The event to write at a handle call site for provider h, or NULL if disabled.
+   Fast path: the site's first slot is connected to h (two loads, a compare). */
+static inline __attribute__((always_inline)) eventheader_tracepoint const* _tlgHandleEvent(
+    struct _tlgCallSite* site, TraceLoggingHProvider h) _tlgNOEXCEPT
+{
+    /* &h->state, computed as an integer so that a NULL handle is no undefined behavior. */
+    uintptr_t const state = (uintptr_t)h + offsetof(struct _tlgProvider, state);
+    if (__builtin_expect((uintptr_t)__atomic_load_n(&site->state.provider_state, __ATOMIC_RELAXED) == state, 1)) {
+        return TRACEPOINT_ENABLED(&site->state) ? &site->event : NULL;
+    }
+    return _tlgHandleSlow(site, h);
+}
+
+/* TraceLoggingProviderEnabled with level 0: any enabled tracepoint of h in this module. */
+static inline int _tlgAnyEnabled(TraceLoggingHProvider h, uint64_t keyword) _tlgNOEXCEPT
+{
+    size_t const count = _tlgSiteCount();
+    struct _tlgCallSite* site;
+    size_t i;
+    for (i = 0; i != count + 1; i += 1) {
+        site = i != count ? __start__tlgSites[i] : _tlgATOMIC_LOAD(&h->queries);
+        for (; site != NULL; site = _tlgATOMIC_LOAD(&site->more)) {
+            if (_tlgATOMIC_LOAD(&site->provider) == h &&
+                __atomic_load_n(&site->state.provider_state, __ATOMIC_RELAXED) == &h->state &&
+                (keyword == 0 || (site->event.keyword & keyword) != 0) &&
+                TRACEPOINT_ENABLED(&site->state)) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The query call site of h for (level, keyword), added to h's list if missing. */
+static inline struct _tlgCallSite* _tlgQueryFor(TraceLoggingHProvider h, uint8_t level, uint64_t keyword) _tlgNOEXCEPT
+{
+    struct _tlgCallSite** const list = &_tlgMUTABLE(struct _tlgProvider*, h)->queries;
+    struct _tlgCallSite* fresh = NULL;
+    struct _tlgCallSite* head;
+    struct _tlgCallSite* query;
+    eventheader_tracepoint event;
+    for (;;) {
+        head = _tlgATOMIC_LOAD(list);
+        for (query = head; query != NULL; query = _tlgATOMIC_LOAD(&query->more)) {
+            if (query->event.header.level == level && query->event.keyword == keyword) {
+                free(fresh);
+                return query;
+            }
+        }
+        if (fresh == NULL) {
+            memset(&event, 0, sizeof(event));
+            event.header.flags = (uint8_t)eventheader_flag_default;
+            event.header.level = level;
+            event.keyword = keyword;
+            fresh = _tlgNewSite(h, &event);
+            if (fresh == NULL) {
+                return NULL;
+            }
+        }
+        fresh->more = head;
+        if (__atomic_compare_exchange_n(list, &head, fresh, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+            return fresh;
+        }
+    }
+}
+
+/* TraceLoggingProviderEnabled at run time. */
+static inline __attribute__((noinline)) int _tlgProviderEnabledRt(
+    TraceLoggingHProvider h, unsigned level, uint64_t keyword) _tlgNOEXCEPT
+{
+    struct _tlgCallSite* query;
+    if (h == NULL || level > 255) {
+        return 0;
+    }
+    if (level == 0) {
+        return _tlgAnyEnabled(h, keyword);
+    }
+    query = _tlgQueryFor(h, (uint8_t)level, keyword);
+    if (query == NULL) {
+        return 0;
+    }
+    _tlgConnect(query, h);
+    return TRACEPOINT_ENABLED(&query->state) != 0;
+}
+
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__cplusplus)
+#pragma GCC diagnostic pop
+#endif
+
+#ifdef GUID_DEFINED
+static inline GUID _tlgProviderId(TraceLoggingHProvider h) _tlgNOEXCEPT
+{
+    GUID id;
+    _tlgSTATIC_ASSERT(sizeof(GUID) == sizeof(struct _tlgGuid), "GUID must be 16 bytes");
+    memcpy(&id, &h->id, sizeof(id));
+    return id;
+}
+#endif
+
+/*
+Provider definition: the options string, compile-time checks, the storage and
+its closing destructor. The last declaration absorbs the caller's semicolon.
+*/
+#define _tlgBRACE(...) { __VA_ARGS__ }
+#define _tlgDEFINE_STORAGE(linkage, declarator, wrap, self, name, providerName, providerId, ...) \
+    _tlgGUID_SHAPE providerId \
+    static _tlgCONSTEXPR char const _tlgPASTE(_tlgOpts_, name)[] = _tlgOPTS_INIT(__VA_ARGS__); \
+    _tlgSTATIC_ASSERT( \
+        sizeof("" providerName "_LffKffffffffffffffff") + sizeof(_tlgPASTE(_tlgOpts_, name)) - 1 \
+            <= EVENTHEADER_NAME_MAX, \
+        "TRACELOGGING_DEFINE_PROVIDER: provider name + options too long (limit EVENTHEADER_NAME_MAX)"); \
+    _tlgCHECK_PROVIDER_NAMES("" providerName, _tlgPASTE(_tlgOpts_, name)) \
+    linkage struct _tlgProvider declarator = { wrap( \
+        { &(self)->state, _tlgPASTE(_tlgOpts_, name), "" providerName }, \
+        TRACEPOINT_PROVIDER_STATE_INIT, \
+        _tlgGUID_INIT providerId, \
+        NULL \
+    ) }; \
+    __attribute__((destructor(101), used)) static void _tlgPASTE(_tlgProvClose_, name)(void) _tlgNOEXCEPT \
+    { \
+        eventheader_close_provider(&(self)->provider); \
+    } \
+    _tlgSTATIC_ASSERT(1, "")
+
+/*
+Provider options: nothing, a string literal (the reference's form), or one
+(_tlgOPTNAME, "name") or (_tlgOPTGUID, 11 integers) tuple. The GUID form
+becomes "G" + 32 lowercase hex digits.
+*/
+#define _tlgOPTS_INIT(...) _tlgFEPASTE(_tlgOPTS_, _tlgHASARGS(__VA_ARGS__))(__VA_ARGS__)
+#define _tlgOPTS_0(...) "" __VA_ARGS__
+#define _tlgOPTS_1(option) _tlgOPTS_KIND(_tlgUNPAREN option)
+#define _tlgOPTS_KIND(...) _tlgOPTS_KIND_(__VA_ARGS__)
+#define _tlgOPTS_KIND_(kind, ...) _tlgPASTE(_tlgOPTS, kind)(__VA_ARGS__)
+#define _tlgOPTS_tlgOPTNAME(groupName) "G" groupName
+#define _tlgOPTS_tlgOPTGUID(a, b, c, d, e, f, g, h, i, j, k) \
+    { 'G', _tlgHEX8(a), _tlgHEX4(b), _tlgHEX4(c), _tlgHEX2(d), _tlgHEX2(e), _tlgHEX2(f), _tlgHEX2(g), \
+      _tlgHEX2(h), _tlgHEX2(i), _tlgHEX2(j), _tlgHEX2(k), '\0' }
+#define _tlgHEXD(v) (char)((((v) & 15) < 10) ? ('0' + ((v) & 15)) : ('a' + ((v) & 15) - 10))
+#define _tlgHEX2(v) _tlgHEXD((v) >> 4), _tlgHEXD(v)
+#define _tlgHEX4(v) _tlgHEX2((v) >> 8), _tlgHEX2(v)
+#define _tlgHEX8(v) _tlgHEX4((v) >> 16), _tlgHEX4(v)
 
 /*
 Name/description/tag: _tlgNDT(implicitName, [name [, description [, tag]]])
@@ -686,6 +1246,23 @@ implicit field name is the macro-expanded expression.
     _tlgPTRFIELD_(p, size, enc, hasfmt, fmt, p, ##__VA_ARGS__)
 #define _tlgPTRFIELD_(p, size, enc, hasfmt, fmt, vname, ...) \
     (_tlgK_PFLD, p, size, enc, hasfmt, fmt, _tlgNDT(#vname, ##__VA_ARGS__))
+#define _tlgGUIDF(value, ...) _tlgGUIDF_(value, value, ##__VA_ARGS__)
+#define _tlgGUIDF_(value, vname, ...) (_tlgK_GUID, value, _tlgNDT(#vname, ##__VA_ARGS__))
+#define _tlgGUIDARR(p, count, fixed, ...) _tlgGUIDARR_(p, count, fixed, p, ##__VA_ARGS__)
+#define _tlgGUIDARR_(p, count, fixed, vname, ...) (_tlgK_GUIDA, p, count, fixed, _tlgNDT(#vname, ##__VA_ARGS__))
+#define _tlgCONVF(ltype, convfn, srcsize, value, enc, hasfmt, fmt, ...) \
+    _tlgCONVF_(ltype, convfn, srcsize, value, enc, hasfmt, fmt, value, ##__VA_ARGS__)
+#define _tlgCONVF_(ltype, convfn, srcsize, value, enc, hasfmt, fmt, vname, ...) \
+    (_tlgK_CONV, ltype, convfn, srcsize, value, enc, hasfmt, fmt, _tlgNDT(#vname, ##__VA_ARGS__))
+#define _tlgCONVARR(ltype, convfn, srcsize, p, count, fixed, enc, hasfmt, fmt, ...) \
+    _tlgCONVARR_(ltype, convfn, srcsize, p, count, fixed, enc, hasfmt, fmt, p, ##__VA_ARGS__)
+#define _tlgCONVARR_(ltype, convfn, srcsize, p, count, fixed, enc, hasfmt, fmt, vname, ...) \
+    (_tlgK_CONVA, ltype, convfn, srcsize, p, count, fixed, enc, hasfmt, fmt, _tlgNDT(#vname, ##__VA_ARGS__))
+#define _tlgBUFF(vname0, p, elemsize, enc, hasfmt, fmt, ...) _tlgBUFF_(vname0, p, elemsize, enc, hasfmt, fmt, ##__VA_ARGS__)
+#define _tlgBUFF_(vname, p, elemsize, enc, hasfmt, fmt, ...) \
+    (_tlgK_BUF, p, elemsize, enc, hasfmt, fmt, _tlgNDT(#vname, ##__VA_ARGS__))
+#define _tlgSIDF(p, ...) _tlgSIDF_(p, p, ##__VA_ARGS__)
+#define _tlgSIDF_(p, vname, ...) (_tlgK_SID, p, _tlgNDT(#vname, ##__VA_ARGS__))
 #define _tlgAUTO(value, ...) _tlgAUTO_(value, value, ##__VA_ARGS__)
 #define _tlgAUTO_(value, vname, ...) (_tlgK_AUTO, value, _tlgNDT(#vname, ##__VA_ARGS__))
 
@@ -695,6 +1272,7 @@ implicit field name is the macro-expanded expression.
 #define _tlgDISPATCH3(pass, i, p, kind, ...) pass##kind(i, p, __VA_ARGS__)
 #define _tlgP_ENUM(i, p, tuple) _tlgDISPATCH(_tlgD_ENUM, i, p, tuple)
 #define _tlgP_KW(i, p, tuple)   _tlgDISPATCH(_tlgD_KW, i, p, tuple)
+#define _tlgP_ATTR(i, p, tuple) _tlgDISPATCH(_tlgD_ATTR, i, p, tuple)
 #define _tlgP_DECL(i, p, tuple) _tlgDISPATCH(_tlgD_DECL, i, p, tuple)
 #define _tlgP_INIT(i, p, tuple) _tlgDISPATCH(_tlgD_INIT, i, p, tuple)
 #define _tlgP_NVEC(i, p, tuple) _tlgDISPATCH(_tlgD_NVEC, i, p, tuple)
@@ -739,6 +1317,14 @@ n + 1 and the value at label 1 is the result (last one wins).
 #define _tlgD_ENUM_tlgK_STRUCT(i, p, ...)   _tlgE_KEEP(i, p)
 #define _tlgD_ENUM_tlgK_PDATA(i, p, ...)    _tlgE_KEEP(i, p)
 #define _tlgD_ENUM_tlgK_AUTO(i, p, ...)     _tlgE_KEEP(i, p)
+#define _tlgD_ENUM_tlgK_CATTR(i, p, ...)    _tlgE_KEEP(i, p)
+#define _tlgD_ENUM_tlgK_CHANNEL(i, p, ...)  _tlgE_KEEP(i, p)
+#define _tlgD_ENUM_tlgK_GUID(i, p, ...)     _tlgE_KEEP(i, p)
+#define _tlgD_ENUM_tlgK_GUIDA(i, p, ...)    _tlgE_KEEP(i, p)
+#define _tlgD_ENUM_tlgK_CONV(i, p, ...)     _tlgE_KEEP(i, p)
+#define _tlgD_ENUM_tlgK_CONVA(i, p, ...)    _tlgE_KEEP(i, p)
+#define _tlgD_ENUM_tlgK_BUF(i, p, ...)      _tlgE_KEEP(i, p)
+#define _tlgD_ENUM_tlgK_SID(i, p, ...)      _tlgE_KEEP(i, p)
 
 /* Pass KW: keyword bits, OR'ed. */
 #define _tlgD_KW_tlgK_KEYWORD(i, p, v) | (uint64_t)(v)
@@ -756,6 +1342,39 @@ n + 1 and the value at label 1 is the result (last one wins).
 #define _tlgD_KW_tlgK_STRUCT(i, p, ...)
 #define _tlgD_KW_tlgK_PDATA(i, p, ...)
 #define _tlgD_KW_tlgK_AUTO(i, p, ...)
+#define _tlgD_KW_tlgK_CATTR(i, p, ...)
+#define _tlgD_KW_tlgK_CHANNEL(i, p, ...)
+#define _tlgD_KW_tlgK_GUID(i, p, ...)
+#define _tlgD_KW_tlgK_GUIDA(i, p, ...)
+#define _tlgD_KW_tlgK_CONV(i, p, ...)
+#define _tlgD_KW_tlgK_CONVA(i, p, ...)
+#define _tlgD_KW_tlgK_BUF(i, p, ...)
+#define _tlgD_KW_tlgK_SID(i, p, ...)
+
+/* Pass ATTR: event attributes (";key=value"), appended to the event name. */
+#define _tlgD_ATTR_tlgK_CATTR(i, p, key, value) ";" key "=" value
+#define _tlgD_ATTR_tlgK_LEVEL(i, p, ...)
+#define _tlgD_ATTR_tlgK_KEYWORD(i, p, ...)
+#define _tlgD_ATTR_tlgK_OPCODE(i, p, ...)
+#define _tlgD_ATTR_tlgK_EVTAG(i, p, ...)
+#define _tlgD_ATTR_tlgK_IDVER(i, p, ...)
+#define _tlgD_ATTR_tlgK_NONE(i, p, ...)
+#define _tlgD_ATTR_tlgK_VAL(i, p, ...)
+#define _tlgD_ATTR_tlgK_ZSTR(i, p, ...)
+#define _tlgD_ATTR_tlgK_VARR(i, p, ...)
+#define _tlgD_ATTR_tlgK_CARR(i, p, ...)
+#define _tlgD_ATTR_tlgK_PFLD(i, p, ...)
+#define _tlgD_ATTR_tlgK_PMETA(i, p, ...)
+#define _tlgD_ATTR_tlgK_STRUCT(i, p, ...)
+#define _tlgD_ATTR_tlgK_PDATA(i, p, ...)
+#define _tlgD_ATTR_tlgK_AUTO(i, p, ...)
+#define _tlgD_ATTR_tlgK_CHANNEL(i, p, ...)
+#define _tlgD_ATTR_tlgK_GUID(i, p, ...)
+#define _tlgD_ATTR_tlgK_GUIDA(i, p, ...)
+#define _tlgD_ATTR_tlgK_CONV(i, p, ...)
+#define _tlgD_ATTR_tlgK_CONVA(i, p, ...)
+#define _tlgD_ATTR_tlgK_BUF(i, p, ...)
+#define _tlgD_ATTR_tlgK_SID(i, p, ...)
 
 /*
 Passes DECL and INIT: the members of the metadata struct and their initializers.
@@ -814,6 +1433,20 @@ chain bit); the count is present for constant-length arrays.
     _tlgFD_DECL(i, name, 1, hastag, 0)
 #define _tlgD_DECL_tlgK_AUTO(i, p, value, name, hastag, tag) \
     _tlgAUTO_DECL##hastag(i, value, name)
+#define _tlgD_DECL_tlgK_CATTR(i, p, ...)
+#define _tlgD_DECL_tlgK_CHANNEL(i, p, ...)
+#define _tlgD_DECL_tlgK_GUID(i, p, value, name, hastag, tag) \
+    _tlgFD_DECL(i, name, 1, hastag, 0)
+#define _tlgD_DECL_tlgK_GUIDA(i, p, ptr, count, fixed, name, hastag, tag) \
+    _tlgFD_DECL(i, name, 1, hastag, fixed)
+#define _tlgD_DECL_tlgK_CONV(i, p, ltype, convfn, srcsize, value, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgFD_DECL(i, name, hasfmt, hastag, 0)
+#define _tlgD_DECL_tlgK_CONVA(i, p, ltype, convfn, srcsize, ptr, count, fixed, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgFD_DECL(i, name, hasfmt, hastag, fixed)
+#define _tlgD_DECL_tlgK_BUF(i, p, ptr, elemsize, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgFD_DECL(i, name, hasfmt, hastag, 0)
+#define _tlgD_DECL_tlgK_SID(i, p, ptr, name, hastag, tag) \
+    _tlgFD_DECL(i, name, 1, hastag, 0)
 
 #define _tlgD_INIT_tlgK_LEVEL(i, p, ...)
 #define _tlgD_INIT_tlgK_KEYWORD(i, p, ...)
@@ -838,6 +1471,24 @@ chain bit); the count is present for constant-length arrays.
     _tlgFD_INIT(name, enc, 1, count, hastag, tag, 0, 0)
 #define _tlgD_INIT_tlgK_AUTO(i, p, value, name, hastag, tag) \
     _tlgAUTO_INIT##hastag(value, name, tag)
+#define _tlgD_INIT_tlgK_CATTR(i, p, ...)
+#define _tlgD_INIT_tlgK_CHANNEL(i, p, ...)
+#define _tlgD_INIT_tlgK_GUID(i, p, value, name, hastag, tag) \
+    _tlgFD_INIT(name, event_field_encoding_value128, 1, event_field_format_uuid, hastag, tag, 0, 0)
+#define _tlgD_INIT_tlgK_GUIDA(i, p, ptr, count, fixed, name, hastag, tag) \
+    _tlgFD_INIT(name, event_field_encoding_value128 | _tlgARRFLAG##fixed, 1, event_field_format_uuid, \
+        hastag, tag, fixed, count)
+#define _tlgD_INIT_tlgK_CONV(i, p, ltype, convfn, srcsize, value, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgFD_INIT(name, enc, hasfmt, fmt, hastag, tag, 0, 0)
+#define _tlgD_INIT_tlgK_CONVA(i, p, ltype, convfn, srcsize, ptr, count, fixed, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgFD_INIT(name, (enc) | _tlgARRFLAG##fixed, hasfmt, fmt, hastag, tag, fixed, count)
+#define _tlgD_INIT_tlgK_BUF(i, p, ptr, elemsize, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgFD_INIT(name, enc, hasfmt, fmt, hastag, tag, 0, 0)
+#define _tlgD_INIT_tlgK_SID(i, p, ptr, name, hastag, tag) \
+    _tlgFD_INIT(name, event_field_encoding_string_length16_char8, 1, event_field_format_hex_bytes, \
+        hastag, tag, 0, 0)
+#define _tlgARRFLAG0 event_field_encoding_varray_flag
+#define _tlgARRFLAG1 event_field_encoding_carray_flag
 
 /* Pass NVEC: number of payload iovecs of each argument. */
 #define _tlgD_NVEC_tlgK_LEVEL(i, p, ...)
@@ -855,6 +1506,16 @@ chain bit); the count is present for constant-length arrays.
 #define _tlgD_NVEC_tlgK_PFLD(i, p, ...) + 1
 #define _tlgD_NVEC_tlgK_PDATA(i, p, ...) + 1
 #define _tlgD_NVEC_tlgK_AUTO(i, p, ...) + 1
+#define _tlgD_NVEC_tlgK_CATTR(i, p, ...)
+#define _tlgD_NVEC_tlgK_CHANNEL(i, p, ...)
+#define _tlgD_NVEC_tlgK_GUID(i, p, ...) + 1
+#define _tlgD_NVEC_tlgK_GUIDA(i, p, ptr, count, fixed, ...) _tlgNVEC_ARR##fixed
+#define _tlgD_NVEC_tlgK_CONV(i, p, ...) + 1
+#define _tlgD_NVEC_tlgK_CONVA(i, p, ltype, convfn, srcsize, ptr, count, fixed, ...) _tlgNVEC_ARR##fixed
+#define _tlgD_NVEC_tlgK_BUF(i, p, ...) + 2
+#define _tlgD_NVEC_tlgK_SID(i, p, ...) + 2
+#define _tlgNVEC_ARR0 + 2
+#define _tlgNVEC_ARR1 + 1
 
 /* Pass DATA: statements run only when the event is enabled; they evaluate the
    values (each once) and point the payload iovecs at them. Also holds the
@@ -891,25 +1552,66 @@ chain bit); the count is present for constant-length arrays.
 #define _tlgD_DATA_tlgK_AUTO(i, p, value, name, hastag, tag) \
     union _tlgAutoStore _tlgV##i; \
     _tlgAUTO_DATA(&_tlgVecs[_tlgIdx++], &_tlgV##i, value);
+#define _tlgD_DATA_tlgK_CATTR(i, p, key, value) _tlgCHECK_ATTR("" key, "" value)
+#define _tlgD_DATA_tlgK_CHANNEL(i, p, channel) \
+    _tlgSTATIC_ASSERT((channel) >= 0 && (channel) <= 255, "TraceLoggingChannel must be a constant 0..255");
+#define _tlgD_DATA_tlgK_GUID(i, p, value, name, hastag, tag) \
+    uint8_t _tlgV##i[16]; \
+    _tlgGUID_DATA(&_tlgVecs[_tlgIdx++], _tlgV##i, value);
+#define _tlgD_DATA_tlgK_GUIDA(i, p, ptr, count, fixed, name, hastag, tag) \
+    _tlgARR_COUNT##fixed(i, count) \
+    _tlgVLA_BEGIN uint8_t _tlgV##i[_tlgIS_GUIDPTR(ptr) ? _tlgARR_N##fixed(i, count) : 1][16]; _tlgVLA_END \
+    _tlgGUIDS_DATA(&_tlgVecs[_tlgIdx++], &_tlgV##i[0][0], ptr, _tlgARR_N##fixed(i, count));
+#define _tlgD_DATA_tlgK_CONV(i, p, ltype, convfn, srcsize, value, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgSTATIC_ASSERT(sizeof(value) == (srcsize), "TraceLogging: the value has the wrong size for this field"); \
+    ltype _tlgV##i; \
+    convfn(&_tlgV##i, _tlgADDR(value)); \
+    _tlgSetVec(&_tlgVecs[_tlgIdx++], &_tlgV##i, sizeof(_tlgV##i));
+#define _tlgD_DATA_tlgK_CONVA(i, p, ltype, convfn, srcsize, ptr, count, fixed, enc, hasfmt, fmt, name, hastag, tag) \
+    _tlgSTATIC_ASSERT(sizeof(*(ptr)) == (srcsize), "TraceLogging: the array has the wrong element type for this field"); \
+    _tlgARR_COUNT##fixed(i, count) \
+    _tlgVLA_BEGIN ltype _tlgV##i[_tlgARR_N##fixed(i, count) ? _tlgARR_N##fixed(i, count) : 1]; _tlgVLA_END \
+    _tlgConvArray(_tlgV##i, sizeof(ltype), convfn, (ptr), (srcsize), _tlgARR_N##fixed(i, count)); \
+    _tlgSetVec(&_tlgVecs[_tlgIdx++], _tlgV##i, (size_t)_tlgARR_N##fixed(i, count) * sizeof(ltype));
+#define _tlgD_DATA_tlgK_BUF(i, p, ptr, elemsize, enc, hasfmt, fmt, name, hastag, tag) \
+    __typeof__(ptr) const _tlgB##i = (ptr); \
+    uint16_t const _tlgC##i = (uint16_t)(_tlgB##i->Length / (elemsize)); \
+    _tlgSetVec(&_tlgVecs[_tlgIdx++], &_tlgC##i, sizeof(uint16_t)); \
+    _tlgSetVec(&_tlgVecs[_tlgIdx++], _tlgB##i->Buffer, (size_t)_tlgC##i * (elemsize));
+#define _tlgD_DATA_tlgK_SID(i, p, ptr, name, hastag, tag) \
+    uint8_t const* const _tlgB##i = _tlgBYTES(ptr); \
+    uint16_t const _tlgC##i = (uint16_t)(8u + 4u * _tlgB##i[1]); \
+    _tlgSetVec(&_tlgVecs[_tlgIdx++], &_tlgC##i, sizeof(uint16_t)); \
+    _tlgSetVec(&_tlgVecs[_tlgIdx++], _tlgB##i, _tlgC##i);
+/* Element count of a converted array: a constant (fixed) or evaluated once (variable,
+   written to the payload first). */
+#define _tlgARR_COUNT1(i, count) \
+    _tlgSTATIC_ASSERT((count) >= 1 && (count) <= 65535, "TraceLogging*FixedArray: count must be a constant 1..65535");
+#define _tlgARR_COUNT0(i, count) \
+    uint16_t const _tlgC##i = (uint16_t)(count); \
+    _tlgSetVec(&_tlgVecs[_tlgIdx++], &_tlgC##i, sizeof(uint16_t));
+#define _tlgARR_N1(i, count) (count)
+#define _tlgARR_N0(i, count) _tlgC##i
 
 /*
 The write itself. In one statement expression:
 - an enum with the event options, checked at compile time;
-- the static tracepoint state, metadata block and eventheader_tracepoint, and a
-  pointer to the event in the provider's section "_tlgEvts_<provider>";
-- one relaxed load of the status word; only if it is non-zero, the payload
-  iovecs are filled and eventheader_write is called.
+- the static metadata block and call site (tracepoint state and
+  eventheader_tracepoint), and the call site's entry in "_tlgSites";
+- the enabled check: one relaxed load of the status word for a provider
+  symbol, the handle fast path otherwise; only if enabled are the payload
+  iovecs filled and eventheader_write called (at one place, below).
 */
-#define _tlgWRITE(providerSymbol, eventName, pActivityId, pRelatedActivityId, ...) \
-    _tlgWRITE_X(providerSymbol, eventName, pActivityId, pRelatedActivityId, __VA_ARGS__)
+#define _tlgWRITE(hProvider, eventName, pActivityId, pRelatedActivityId, ...) \
+    _tlgWRITE_X(hProvider, eventName, pActivityId, pRelatedActivityId, __VA_ARGS__)
 /* (_tlgWRITE forwards without ## so that arguments which are macros expanding to
    several TraceLogging arguments are expanded before they are counted.) */
-#define _tlgWRITE_X(providerSymbol, eventName, pActivityId, pRelatedActivityId, ...) \
-    _tlgWRITE_N(providerSymbol, eventName, pActivityId, pRelatedActivityId, \
+#define _tlgWRITE_X(hProvider, eventName, pActivityId, pRelatedActivityId, ...) \
+    _tlgWRITE_N(hProvider, eventName, pActivityId, pRelatedActivityId, \
         _tlgNARGS(__VA_ARGS__), _tlgNARGS1(__VA_ARGS__), __VA_ARGS__)
-#define _tlgWRITE_N(providerSymbol, eventName, pActivityId, pRelatedActivityId, n, n1, ...) \
-    _tlgWRITE_IMPL(providerSymbol, eventName, pActivityId, pRelatedActivityId, n, n1, __VA_ARGS__)
-#define _tlgWRITE_IMPL(providerSymbol, eventName, pActivityId, pRelatedActivityId, n, n1, ...) ({ \
+#define _tlgWRITE_N(hProvider, eventName, pActivityId, pRelatedActivityId, n, n1, ...) \
+    _tlgWRITE_IMPL(hProvider, eventName, pActivityId, pRelatedActivityId, n, n1, __VA_ARGS__)
+#define _tlgWRITE_IMPL(hProvider, eventName, pActivityId, pRelatedActivityId, n, n1, ...) ({ \
     enum { \
         _tlgLv##n1 = event_level_verbose, _tlgOp##n1 = 0, _tlgId##n1 = 0, _tlgVer##n1 = 0, _tlgTag##n1 = 0, \
         _tlgFOREACH(_tlgP_ENUM, n, __VA_ARGS__) \
@@ -920,54 +1622,71 @@ The write itself. In one statement expression:
     _tlgSTATIC_ASSERT(_tlgId1 >= 0 && _tlgId1 <= 65535, "TraceLoggingIdVersion id must be a constant 0..65535"); \
     _tlgSTATIC_ASSERT(_tlgVer1 >= 0 && _tlgVer1 <= 255, "TraceLoggingIdVersion version must be a constant 0..255"); \
     _tlgSTATIC_ASSERT(_tlgTag1 >= 0 && _tlgTag1 <= 65535, "TraceLoggingEventTag must be a constant 0..65535"); \
-    static tracepoint_state _tlgState = TRACEPOINT_STATE_INIT; \
     struct _tlgMetaT { \
         eventheader_extension _tlgExt; \
-        char _tlgEvName[sizeof("" eventName)]; \
+        char _tlgEvName[sizeof("" eventName _tlgFOREACH(_tlgP_ATTR, n, __VA_ARGS__))]; \
         _tlgFOREACH(_tlgP_DECL, n, __VA_ARGS__) \
         char _tlgEnd[]; \
     }; \
     static struct _tlgMetaT const _tlgMeta = { \
         { (uint16_t)(offsetof(struct _tlgMetaT, _tlgEnd) - sizeof(eventheader_extension)), \
           (uint16_t)eventheader_extension_kind_metadata }, \
-        "" eventName, \
+        "" eventName _tlgFOREACH(_tlgP_ATTR, n, __VA_ARGS__), \
         _tlgFOREACH(_tlgP_INIT, n, __VA_ARGS__) \
     }; \
-    static eventheader_tracepoint const _tlgEvent = { \
-        &_tlgState, \
-        &_tlgMeta._tlgExt, \
-        { (uint8_t)(eventheader_flag_default | eventheader_flag_extension), (uint8_t)_tlgVer1, \
-          (uint16_t)_tlgId1, (uint16_t)_tlgTag1, (uint8_t)_tlgOp1, (uint8_t)_tlgLv1 }, \
-        (uint64_t)0 _tlgFOREACH(_tlgP_KW, n, __VA_ARGS__) \
-    }; \
-    static eventheader_tracepoint const* const _tlgEventPtr \
-        __attribute__((section("_tlgEvts_" _tlgSTR(providerSymbol)), used)) = &_tlgEvent; \
-    (void)_tlgEventPtr; \
+    _tlgSITE_DECL( \
+        TRACEPOINT_STATE_INIT, \
+        { &_tlgSITE->state, \
+          &_tlgMeta._tlgExt, \
+          { (uint8_t)(eventheader_flag_default | eventheader_flag_extension), (uint8_t)_tlgVer1, \
+            (uint16_t)_tlgId1, (uint16_t)_tlgTag1, (uint8_t)_tlgOp1, (uint8_t)_tlgLv1 }, \
+          (uint64_t)0 _tlgFOREACH(_tlgP_KW, n, __VA_ARGS__) }, \
+        _tlgSITE_PROVIDER(hProvider, 1), \
+        NULL); \
+    _tlgSITE_ENTRY(); \
+    eventheader_tracepoint const* const _tlgEv = _tlgIS_SYMBOL(hProvider) \
+        ? _tlgSymbolEvent(_tlgSITE) \
+        : _tlgHandleEvent(_tlgSITE, (hProvider)); \
     int _tlgResult = 0; \
-    if (__builtin_expect(TRACEPOINT_ENABLED(&_tlgState) != 0, 0)) { \
+    if (__builtin_expect(_tlgEv != NULL, 0)) { \
         struct iovec _tlgVecs[EVENTHEADER_PREFIX_DATAVEC_COUNT _tlgFOREACH(_tlgP_NVEC, n, __VA_ARGS__)]; \
         uint32_t _tlgIdx = EVENTHEADER_PREFIX_DATAVEC_COUNT; \
         _tlgFOREACH(_tlgP_DATA, n, __VA_ARGS__) \
-        _tlgResult = eventheader_write(&_tlgEvent, (pActivityId), (pRelatedActivityId), _tlgIdx, _tlgVecs); \
+        uint8_t _tlgActIds[2][16]; \
+        /* The write: this header's only call of eventheader_write. */ \
+        _tlgResult = eventheader_write(_tlgEv, _tlgACTIVITY_ID(pActivityId, _tlgActIds[0]), \
+            _tlgACTIVITY_ID(pRelatedActivityId, _tlgActIds[1]), _tlgIdx, _tlgVecs); \
     } \
     _tlgResult; \
     })
 
-#define _tlgPROVIDER_ENABLED(providerSymbol, eventLevel, eventKeyword) ({ \
-    enum { _tlgLevel = (int)(eventLevel) }; \
-    _tlgSTATIC_ASSERT(_tlgLevel >= 1 && _tlgLevel <= 255, \
-        "TraceLoggingProviderEnabled: level must be a constant 1..255"); \
-    static tracepoint_state _tlgState = TRACEPOINT_STATE_INIT; \
-    static eventheader_tracepoint const _tlgEvent = { \
-        &_tlgState, \
-        NULL, \
-        { (uint8_t)eventheader_flag_default, 0, 0, 0, 0, (uint8_t)_tlgLevel }, \
-        (uint64_t)(eventKeyword) \
-    }; \
-    static eventheader_tracepoint const* const _tlgEventPtr \
-        __attribute__((section("_tlgEvts_" _tlgSTR(providerSymbol)), used)) = &_tlgEvent; \
-    (void)_tlgEventPtr; \
-    TRACEPOINT_ENABLED(&_tlgState) != 0; \
+/*
+TraceLoggingProviderEnabled. With a provider symbol and a constant level 1..255
+and keyword, a static tracepoint with that level and keyword, registered with
+the provider's events (an inert call site, metadata NULL), answers with one
+load; otherwise _tlgProviderEnabledRt answers at run time. Whether level and
+keyword are constants is decided once, in constant initializers (where
+__builtin_constant_p answers at compile time, also inside templates), so that
+the registration and the check agree.
+*/
+#define _tlgCONSTVAL(x, otherwise) (__builtin_constant_p(x) ? (x) : (otherwise))
+#define _tlgQCONST(hProvider, eventLevel, eventKeyword) \
+    (_tlgIS_SYMBOL(hProvider) && __builtin_constant_p(eventLevel) && __builtin_constant_p(eventKeyword) && \
+     _tlgCONSTVAL(eventLevel, 0) >= 1 && _tlgCONSTVAL(eventLevel, 0) <= 255)
+#define _tlgPROVIDER_ENABLED(hProvider, eventLevel, eventKeyword) ({ \
+    static _tlgBOOL const _tlgConst = _tlgQCONST(hProvider, eventLevel, eventKeyword); \
+    _tlgSITE_DECL( \
+        TRACEPOINT_STATE_INIT, \
+        { &_tlgSITE->state, \
+          NULL, \
+          { (uint8_t)eventheader_flag_default, 0, 0, 0, 0, (uint8_t)_tlgCONSTVAL(eventLevel, 1) }, \
+          (uint64_t)_tlgCONSTVAL(eventKeyword, 0) }, \
+        _tlgSITE_PROVIDER(hProvider, _tlgQCONST(hProvider, eventLevel, eventKeyword)), \
+        NULL); \
+    _tlgSITE_ENTRY(); \
+    _tlgConst \
+        ? TRACEPOINT_ENABLED(&_tlgSITE->state) != 0 \
+        : _tlgProviderEnabledRt((hProvider), (unsigned)(eventLevel), (uint64_t)(eventKeyword)) != 0; \
     })
 
 /* Provider name checks. C++: at compile time. C: the library checks at registration. */
@@ -1042,6 +1761,183 @@ _tlgZSTR_SETTER(_tlgZStr32, char32_t, _tlgStrLen32)
 _tlgZSTR_SETTER(_tlgZStrW, wchar_t, wcslen)
 
 /*
+Windows value conversions. FILETIME: two 32-bit halves (low first), 100 ns
+intervals since 1601-01-01 UTC -> seconds since 1970 (floor). SYSTEMTIME: eight
+16-bit fields (year, month, day of week, day, hour, minute, second,
+milliseconds) -> seconds since 1970, the date and time read as UTC (days from
+the proleptic Gregorian calendar). GUID: {u32, u16, u16, u8[8]} in host order
+-> the 16 bytes of RFC 4122 (fields big-endian).
+*/
+static inline void _tlgFileTimeToTime(void* dst, void const* src) _tlgNOEXCEPT
+{
+    uint32_t half[2];
+    uint64_t ticks;
+    int64_t seconds;
+    memcpy(half, src, sizeof(half));
+    ticks = ((uint64_t)half[1] << 32) | half[0];
+    seconds = (int64_t)(ticks / 10000000u) - INT64_C(11644473600);
+    memcpy(dst, &seconds, sizeof(seconds));
+}
+
+static inline void _tlgSystemTimeToTime(void* dst, void const* src) _tlgNOEXCEPT
+{
+    uint16_t f[8];
+    int64_t year, month, era, yearOfEra, dayOfYear, dayOfEra, days, seconds;
+    memcpy(f, src, sizeof(f));
+    month = f[1];
+    year = (int64_t)f[0] - (month <= 2 ? 1 : 0);
+    era = (year >= 0 ? year : year - 399) / 400;
+    yearOfEra = year - era * 400;
+    dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + f[3] - 1;
+    dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear;
+    days = era * 146097 + dayOfEra - 719468;
+    seconds = days * 86400 + (int64_t)f[4] * 3600 + (int64_t)f[5] * 60 + f[6];
+    memcpy(dst, &seconds, sizeof(seconds));
+}
+
+static inline void _tlgGuidToUuid(uint8_t* dst, void const* src) _tlgNOEXCEPT
+{
+    struct _tlgGuid g;
+    memcpy(&g, src, sizeof(g));
+    dst[0] = (uint8_t)(g.data1 >> 24);
+    dst[1] = (uint8_t)(g.data1 >> 16);
+    dst[2] = (uint8_t)(g.data1 >> 8);
+    dst[3] = (uint8_t)g.data1;
+    dst[4] = (uint8_t)(g.data2 >> 8);
+    dst[5] = (uint8_t)g.data2;
+    dst[6] = (uint8_t)(g.data3 >> 8);
+    dst[7] = (uint8_t)g.data3;
+    memcpy(dst + 8, g.data4, sizeof(g.data4));
+}
+
+/* Converts count elements of srcsize bytes at src into elements of dstsize bytes at dst. */
+static inline void _tlgConvArray(void* dst, size_t dstsize, void (*convert)(void*, void const*),
+    void const* src, size_t srcsize, unsigned count) _tlgNOEXCEPT
+{
+    unsigned k;
+    for (k = 0; k != count; k += 1) {
+        convert(_tlgCAST(char*, dst) + k * dstsize, _tlgCAST(char const*, src) + k * srcsize);
+    }
+}
+
+static inline uint8_t const* _tlgBytes(void const* p) _tlgNOEXCEPT
+{
+    return _tlgCAST(uint8_t const*, p);
+}
+#define _tlgBYTES(p) _tlgBytes(p)
+
+/* A UUID field: 16 bytes as they are (a pointer), or converted from a GUID. */
+static inline void _tlgGuidRaw(struct iovec* vec, uint8_t* buf, void const* p) _tlgNOEXCEPT
+{
+    (void)buf;
+    _tlgSetVec(vec, p, 16);
+}
+static inline void _tlgGuidsRaw(struct iovec* vec, uint8_t* buf, void const* p, unsigned count) _tlgNOEXCEPT
+{
+    (void)buf;
+    _tlgSetVec(vec, p, (size_t)count * 16);
+}
+static inline void _tlgGuidsConv(struct iovec* vec, uint8_t* buf, void const* p, unsigned count) _tlgNOEXCEPT
+{
+    unsigned k;
+    for (k = 0; k != count; k += 1) {
+        _tlgGuidToUuid(buf + k * 16, _tlgCAST(uint8_t const*, p) + k * 16);
+    }
+    _tlgSetVec(vec, buf, (size_t)count * 16);
+}
+static inline void _tlgGuidConvP(struct iovec* vec, uint8_t* buf, void const* p) _tlgNOEXCEPT
+{
+    _tlgGuidsConv(vec, buf, p, 1);
+}
+
+/* Activity ids: a pointer to 16 bytes (passed on), or a GUID* (converted to RFC 4122 order). */
+static inline void const* _tlgActivityRaw(void const* id, uint8_t* buf) _tlgNOEXCEPT
+{
+    (void)buf;
+    return id;
+}
+static inline void const* _tlgActivityConv(void const* id, uint8_t* buf) _tlgNOEXCEPT
+{
+    if (id == NULL) {
+        return NULL;
+    }
+    _tlgGuidToUuid(buf, id);
+    return buf;
+}
+
+#if defined(__cplusplus)
+template<class T>
+static inline void const* _tlgAddr(T const& value) noexcept
+{
+    return __builtin_addressof(value);
+}
+#define _tlgADDR(value) ::_tlgAddr(value)
+static inline void _tlgGuidData(struct iovec* vec, uint8_t* buf, void const* p) noexcept { _tlgGuidRaw(vec, buf, p); }
+/* _tlgIsGuidPtr<T>::value: T is (a reference to) a possibly const GUID pointer or GUID array. */
+template<class T> struct _tlgIsGuidPtr { static constexpr bool value = false; };
+template<class T> struct _tlgIsGuidPtr<T&> : _tlgIsGuidPtr<T> {};
+template<class T> struct _tlgIsGuidPtr<T&&> : _tlgIsGuidPtr<T> {};
+template<class T> struct _tlgIsGuidPtr<T const> : _tlgIsGuidPtr<T> {};
+#ifdef GUID_DEFINED
+template<> struct _tlgIsGuidPtr<GUID*> { static constexpr bool value = true; };
+template<> struct _tlgIsGuidPtr<GUID const*> { static constexpr bool value = true; };
+template<size_t N> struct _tlgIsGuidPtr<GUID[N]> { static constexpr bool value = true; };
+template<size_t N> struct _tlgIsGuidPtr<GUID const[N]> { static constexpr bool value = true; };
+static inline void _tlgGuidData(struct iovec* vec, uint8_t* buf, GUID const& g) noexcept { _tlgGuidConvP(vec, buf, &g); }
+static inline void _tlgGuidData(struct iovec* vec, uint8_t* buf, GUID const* p) noexcept { _tlgGuidConvP(vec, buf, p); }
+static inline void _tlgGuidData(struct iovec* vec, uint8_t* buf, GUID* p) noexcept { _tlgGuidConvP(vec, buf, p); }
+#endif
+#define _tlgGUID_DATA(vec, buf, value) ::_tlgGuidData(vec, buf, value)
+#define _tlgIS_GUIDPTR(p) (::_tlgIsGuidPtr<decltype(p)>::value)
+#define _tlgGUIDS_DATA(vec, buf, p, count) \
+    (_tlgIS_GUIDPTR(p) ? _tlgGuidsConv(vec, buf, p, count) : _tlgGuidsRaw(vec, buf, p, count))
+#define _tlgACTIVITY_ID(p, buf) (_tlgIS_GUIDPTR(p) ? _tlgActivityConv(p, buf) : _tlgActivityRaw(p, buf))
+constexpr bool _tlgAttrOk(char const* s, bool isKey) noexcept
+{
+    return *s == 0 ? true : (*s != ';' && !(isKey && *s == '=') && _tlgAttrOk(s + 1, isKey));
+}
+#define _tlgCHECK_ATTR(key, value) \
+    static_assert(_tlgAttrOk(key, true) && _tlgAttrOk(value, false), \
+        "TraceLoggingCustomAttribute: key and value must not contain ';' (nor the key '=')");
+#else
+#define _tlgADDR(value) (&(value))
+#ifdef GUID_DEFINED
+#define _tlgGUID_DATA(vec, buf, value) \
+    _Generic((value), GUID: _tlgGuidConvValue, GUID*: _tlgGuidConvP, GUID const*: _tlgGuidConvP, \
+        default: _tlgGuidRaw)(vec, buf, value)
+static inline void _tlgGuidConvValue(struct iovec* vec, uint8_t* buf, GUID g)
+{
+    _tlgGuidToUuid(buf, &g);
+    _tlgSetVec(vec, buf, 16);
+}
+#define _tlgIS_GUIDPTR(p) _Generic((p), GUID*: 1, GUID const*: 1, default: 0)
+#else
+#define _tlgGUID_DATA(vec, buf, value) _tlgGuidRaw(vec, buf, value)
+#define _tlgIS_GUIDPTR(p) 0
+#endif
+#define _tlgGUIDS_DATA(vec, buf, p, count) \
+    (_tlgIS_GUIDPTR(p) ? _tlgGuidsConv(vec, buf, p, count) : _tlgGuidsRaw(vec, buf, p, count))
+#ifdef GUID_DEFINED
+#define _tlgACTIVITY_ID(p, buf) \
+    _Generic((p), GUID*: _tlgActivityConv, GUID const*: _tlgActivityConv, default: _tlgActivityRaw)(p, buf)
+#else
+#define _tlgACTIVITY_ID(p, buf) _tlgActivityRaw(p, buf)
+#endif
+#define _tlgCHECK_ATTR(key, value)
+#endif
+
+/* Variable-length arrays (converted arrays of run-time length) are a C feature that
+   g++ and clang++ support as an extension; silence the warnings some versions give. */
+#if defined(__clang__)
+#define _tlgVLA_BEGIN _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Wvla\"") \
+    _Pragma("clang diagnostic ignored \"-Wvla-extension\"")
+#define _tlgVLA_END _Pragma("clang diagnostic pop")
+#else
+#define _tlgVLA_BEGIN _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wvla\"")
+#define _tlgVLA_END _Pragma("GCC diagnostic pop")
+#endif
+
+/*
 TraceLoggingValue support. Each supported type maps to a store function that
 copies a scalar into the union (or takes a string pointer) and sets one iovec,
 and to an encoding and format.
@@ -1054,6 +1950,7 @@ union _tlgAutoStore {
     float f32;
     double f64;
     void const* ptr;
+    uint8_t b16[16];
 };
 
 #define _tlgAUTO_SCALAR(fn, type, member) \
@@ -1149,6 +2046,19 @@ _tlgAutoInfo<7, 10> _tlgAutoPick(char const*) _tlgNOEXCEPT;
 _tlgAutoInfo<8, 0> _tlgAutoPick(char16_t const*) _tlgNOEXCEPT;
 _tlgAutoInfo<9, 0> _tlgAutoPick(char32_t const*) _tlgNOEXCEPT;
 _tlgAutoInfo<_tlgENC_ZWCHAR, 0> _tlgAutoPick(wchar_t const*) _tlgNOEXCEPT;
+#ifdef GUID_DEFINED
+_tlgAutoInfo<6, 15> _tlgAutoPick(GUID const&) _tlgNOEXCEPT;
+#endif
+#ifdef _FILETIME_
+_tlgAutoInfo<5, 6> _tlgAutoPick(FILETIME const&) _tlgNOEXCEPT;
+#endif
+#ifdef _SYSTEMTIME_
+_tlgAutoInfo<5, 6> _tlgAutoPick(SYSTEMTIME const&) _tlgNOEXCEPT;
+#endif
+#ifdef SID_DEFINED
+/* Windows logs a SID* as a SID; here use TraceLoggingSid (a SID* must not become a Pointer). */
+void _tlgAutoPick(SID const*) _tlgNOEXCEPT = delete;
+#endif
 
 static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, bool x) noexcept { _tlgAutoBool8(v, s, x); }
 static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, char x) noexcept { _tlgAutoChar8(v, s, x); }
@@ -1177,6 +2087,27 @@ static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, char co
 static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, char16_t const* x) noexcept { _tlgAutoSz16(v, s, x); }
 static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, char32_t const* x) noexcept { _tlgAutoSz32(v, s, x); }
 static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, wchar_t const* x) noexcept { _tlgAutoSzW(v, s, x); }
+#ifdef GUID_DEFINED
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, GUID const& x) noexcept
+{
+    _tlgGuidToUuid(s->b16, &x);
+    _tlgSetVec(v, s->b16, 16);
+}
+#endif
+#ifdef _FILETIME_
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, FILETIME const& x) noexcept
+{
+    _tlgFileTimeToTime(&s->u64, &x);
+    _tlgSetVec(v, &s->u64, 8);
+}
+#endif
+#ifdef _SYSTEMTIME_
+static inline void _tlgAutoData(struct iovec* v, union _tlgAutoStore* s, SYSTEMTIME const& x) noexcept
+{
+    _tlgSystemTimeToTime(&s->u64, &x);
+    _tlgSetVec(v, &s->u64, 8);
+}
+#endif
 
 /* Encoding (+ format) bytes of a TraceLoggingValue field descriptor. */
 template<bool HasFormat>
@@ -1240,8 +2171,38 @@ encoding and format are selected as numbers.
 #else
 #define _tlgAUTO_GEN_WSTR(on_wstr) wchar_t*: on_wstr, wchar_t const*: on_wstr,
 #endif
+#ifdef GUID_DEFINED
+#define _tlgAUTO_GEN_GUID(on_guid) GUID: on_guid,
+static inline void _tlgAutoGuid(struct iovec* v, union _tlgAutoStore* s, GUID x)
+{
+    _tlgGuidToUuid(s->b16, &x);
+    _tlgSetVec(v, s->b16, 16);
+}
+#else
+#define _tlgAUTO_GEN_GUID(on_guid)
+#endif
+#ifdef _FILETIME_
+#define _tlgAUTO_GEN_FT(on_time) FILETIME: on_time,
+static inline void _tlgAutoFileTime(struct iovec* v, union _tlgAutoStore* s, FILETIME x)
+{
+    _tlgFileTimeToTime(&s->u64, &x);
+    _tlgSetVec(v, &s->u64, 8);
+}
+#else
+#define _tlgAUTO_GEN_FT(on_time)
+#endif
+#ifdef _SYSTEMTIME_
+#define _tlgAUTO_GEN_ST(on_time) SYSTEMTIME: on_time,
+static inline void _tlgAutoSystemTime(struct iovec* v, union _tlgAutoStore* s, SYSTEMTIME x)
+{
+    _tlgSystemTimeToTime(&s->u64, &x);
+    _tlgSetVec(v, &s->u64, 8);
+}
+#else
+#define _tlgAUTO_GEN_ST(on_time)
+#endif
 #define _tlgAUTO_GENERIC(value, b8, c8, i8, u8, i16, u16, i32, u32, il, ul, i64, u64, f32, f64, \
-                         sz8, sz16, sz32, szw, ptr) \
+                         sz8, sz16, sz32, szw, ptr, guid, ft, st) \
     _Generic((value), \
         _Bool: b8, char: c8, signed char: i8, unsigned char: u8, \
         short: i16, unsigned short: u16, int: i32, unsigned int: u32, \
@@ -1251,6 +2212,7 @@ encoding and format are selected as numbers.
         char16_t*: sz16, char16_t const*: sz16, \
         char32_t*: sz32, char32_t const*: sz32, \
         _tlgAUTO_GEN_WSTR(szw) \
+        _tlgAUTO_GEN_GUID(guid) _tlgAUTO_GEN_FT(ft) _tlgAUTO_GEN_ST(st) \
         default: ptr)
 #define _tlgAUTO_META_STR(value, name) \
     _tlgAUTO_GENERIC(value, \
@@ -1260,12 +2222,13 @@ encoding and format are selected as numbers.
         name "\0" "\x85" "\x02", name "\0" "\x05", \
         name "\0" "\x84" "\x08", name "\0" "\x85" "\x08", \
         name "\0" "\x87" "\x0a", name "\0" "\x08", name "\0" "\x09", name "\0" _tlgENC_ZWCHAR_S, \
-        name "\0" _tlgENC_PTR_CS "\x03")
+        name "\0" _tlgENC_PTR_CS "\x03", \
+        name "\0" "\x86" "\x0f", name "\0" "\x85" "\x06", name "\0" "\x85" "\x06")
 #define _tlgAUTO_ENC(value) \
     _tlgAUTO_GENERIC(value, 2, 2, 2, 2, 3, 3, 4, 4, _tlgENC_LONG, _tlgENC_LONG, 5, 5, 4, 5, \
-        7, 8, 9, _tlgENC_ZWCHAR, _tlgENC_PTR)
+        7, 8, 9, _tlgENC_ZWCHAR, _tlgENC_PTR, 6, 5, 5)
 #define _tlgAUTO_FMT(value) \
-    _tlgAUTO_GENERIC(value, 7, 10, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 8, 8, 10, 0, 0, 0, 3)
+    _tlgAUTO_GENERIC(value, 7, 10, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 8, 8, 10, 0, 0, 0, 3, 15, 6, 6)
 #define _tlgAUTO_DECL0(i, value, name) \
     char _tlgN##i[sizeof(_tlgAUTO_META_STR(value, "" name)) - 1];
 #define _tlgAUTO_INIT0(value, name, tag) \
@@ -1284,7 +2247,8 @@ encoding and format are selected as numbers.
     _tlgAUTO_GENERIC(value, _tlgAutoBool8, _tlgAutoChar8, _tlgAutoI8, _tlgAutoU8, \
         _tlgAutoI16, _tlgAutoU16, _tlgAutoI32, _tlgAutoU32, _tlgAutoILong, _tlgAutoULong, \
         _tlgAutoI64, _tlgAutoU64, _tlgAutoF32, _tlgAutoF64, \
-        _tlgAutoSz8, _tlgAutoSz16, _tlgAutoSz32, _tlgAutoSzW, _tlgAutoPtr)(vec, store, (value))
+        _tlgAutoSz8, _tlgAutoSz16, _tlgAutoSz32, _tlgAutoSzW, _tlgAutoPtr, \
+        _tlgAutoGuid, _tlgAutoFileTime, _tlgAutoSystemTime)(vec, store, (value))
 
 #endif /* C */
 

@@ -165,6 +165,10 @@ pub fn build(
         let mut v: Vec<OsString> = vec![format!("-std={std}").into()];
         v.extend(STRICT.iter().map(OsString::from));
         v.push("-g".into());
+        for dir in program.include_dirs {
+            v.push("-I".into());
+            v.push(root.join(dir).into());
+        }
         v.push("-I".into());
         v.push(crate::include_dir().into());
         v.extend(flavour_flags(config.flavour).iter().map(OsString::from));

@@ -183,7 +183,8 @@ pub fn render(item: &EventHeaderItemInfo) -> String {
 }
 
 /// One line per event: `Provider:Event level=L keyword=0xK opcode=O
-/// [activity=HEX] {fields}`, the fields as tracepoint_decode's JSON. Panics
+/// [activity=HEX] [related=HEX] {fields}`, the fields as tracepoint_decode's
+/// JSON. Panics
 /// if the record is not a valid EventHeader event.
 pub fn json_line(record: &Record) -> String {
     let mut ctx = EventHeaderEnumeratorContext::new();
@@ -203,9 +204,12 @@ pub fn json_line(record: &Record) -> String {
         info.keyword(),
         header.opcode.as_int()
     );
+    let id_hex = |id: &[u8; 16]| -> String { id.iter().map(|b| format!("{b:02x}")).collect() };
     if let Some(id) = info.activity_id() {
-        let hex: String = id.iter().map(|b| format!("{b:02x}")).collect();
-        write!(out, " activity={hex}").unwrap();
+        write!(out, " activity={}", id_hex(id)).unwrap();
+    }
+    if let Some(id) = info.related_activity_id() {
+        write!(out, " related={}", id_hex(id)).unwrap();
     }
     out.push_str(" {");
     e.write_json_item_and_move_next_sibling(&mut out, false, PerfConvertOptions::Default)

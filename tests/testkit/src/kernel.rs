@@ -11,6 +11,9 @@
 //! - `identity`: a capture-mode run (`NAME.capture`, capture file
 //!   `NAME.cap`), then `record` of the tracepoints it captured, both pinned to
 //!   CPU 0;
+//! - `identity-registered`: the same without pre-registration: the program
+//!   runs with `EHK_READY_FILE`/`EHK_GO_FILE`, perf starts once it is ready
+//!   (status `NAME rc perf_rc 0`);
 //! - `record`: `perf record` of NAMES while INSTANCES copies of the command
 //!   run (status `NAME rc perf_rc holder_rc`; `NAME.perf.data`, and the
 //!   program's expectation `NAME.expect`).
@@ -87,6 +90,9 @@ pub fn plan(bin: &Path, reference: &Path) -> Result<String, String> {
                 ("run", "-".into(), "-".into(), 1)
             }
             VmCheck::Identity { .. } => ("identity", "-".into(), "-".into(), 1),
+            VmCheck::IdentityAfterRegistration => {
+                ("identity-registered", "-".into(), "-".into(), 1)
+            }
             VmCheck::Summary { instances, .. } => ("record", "?".into(), "-".into(), *instances),
             VmCheck::Fields {
                 names, perf_opts, ..
@@ -408,6 +414,7 @@ pub fn judge(results: &Path, reference: &Path) -> bool {
             VmCheck::Identity { reference: with } => {
                 v.judge_compare(name, with.then_some(reference))
             }
+            VmCheck::IdentityAfterRegistration => v.judge_compare(name, None),
             VmCheck::Summary { detail, .. } => v.judge_summary(name, detail),
             VmCheck::Fields { fields, check, .. } => v.judge_fields(name, fields, *check),
         }

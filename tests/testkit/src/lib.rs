@@ -25,11 +25,13 @@
 //! # How to add a test program
 //!
 //! Add one [`manifest::Program`] entry to [`manifest::PROGRAMS`]: its
-//! sources (C and C++ mixed), standards, compilers, linkage, and its runs —
+//! sources (C and C++ mixed), include directories beyond `include/`,
+//! standards, compilers, linkage, and its runs —
 //! host modes by name (arguments, environment, capture file or not; every
 //! sanitizer flavour runs them unless the run says why not) and VM runs with
 //! how they are judged (self-checking, perf byte identity against capture
-//! mode, perf counts against the program's expectation file, perf fields
+//! mode (the tracepoints pre-registered by the guest, or registered only by
+//! the program itself), perf counts against the program's expectation file, perf fields
 //! judged by a check in [`checks`], or a guest script). A cargo test then
 //! gets its builds with `support::builds("NAME")` and runs a mode with
 //! `build.run("MODE")`; the sanitizer and VM suites pick the new runs up

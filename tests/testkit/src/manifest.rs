@@ -26,6 +26,9 @@ pub struct Program {
     pub link: Link,
     /// Extra compiler flags (defines).
     pub flags: &'static [&'static str],
+    /// Include directories, relative to the repository root, searched before
+    /// `include/` (e.g. `include/windows-compat` for ported Windows code).
+    pub include_dirs: &'static [&'static str],
     /// The standards the cargo tests build it with. The first is the one of
     /// the sanitizer, benchmark and VM builds.
     pub standards: &'static [Standard],
@@ -156,6 +159,15 @@ pub enum VmCheck {
     /// bytes of its capture record; with `reference`, the capture must also
     /// equal the reference capture file.
     Identity { reference: bool },
+    /// Like [`VmCheck::Identity`] without the reference, but perf attaches
+    /// only to what the program registered itself: the guest pre-registers
+    /// nothing and starts the program with `EHK_READY_FILE` and
+    /// `EHK_GO_FILE` set; the program registers its providers, creates the
+    /// READY file and waits until the GO file exists before its first write.
+    /// perf, started in between on the tracepoints of the capture-mode run,
+    /// fails unless every one of them was registered by then. For programs
+    /// whose tracepoints exist before their first write (at least two).
+    IdentityAfterRegistration,
     /// Under `perf record` of the tracepoints `PROGRAM --names` prints,
     /// `instances` processes at once: the samples per (tracepoint, pid) must
     /// be what the program wrote to `EHK_EXPECT_FILE`; `pid` fields equal the
@@ -260,6 +272,7 @@ const BASE: Program = Program {
     output: Output::Executable,
     link: Link::Shared,
     flags: &[],
+    include_dirs: &[],
     standards: C11,
     compilers: Compilers::All,
     runs: &[],
@@ -337,6 +350,16 @@ const TPP_RECORD: &[(&str, &str)] = &[("TPP_RECORD_PREFIX", "{dir}/rec")];
 /// The TPP programs' guest script: `tpp.sh PROGRAM REGS` (REGS relative to
 /// the repository).
 const TPP_SCRIPT: &str = "tests/kernel/tpp.sh";
+
+/// The porting suite's sources (issue 17): one program.
+const WINPORT_SOURCES: &[&str] = &[
+    "c-tests/windows-port/wp_main.c",
+    "c-tests/windows-port/wp_helpers.c",
+    "c-tests/windows-port/wp_harness.c",
+];
+
+/// The only change a Windows TraceLogging program needs to build here.
+const WINPORT_INCLUDE: &[&str] = &["include/windows-compat"];
 
 /// Every C/C++ test program. The VM suite runs their `vm` runs in this
 /// order: the benchmark last, because it leaves its tracepoint enabled.
@@ -958,6 +981,63 @@ pub static PROGRAMS: &[Program] = &[
         ],
         ..BASE
     },
+    // --- c-tests/windows-port, benches/c/handles.c: porting from Windows ------
+    // (issue 17; kept together as one block.) The porting suite is
+    // Windows-style TraceLogging code built with only include/windows-compat
+    // added to the include path: as C (winport_c) and, the same .c files,
+    // as C++ (winport_cpp; also its templates). In the VM perf attaches only
+    // to what its registration created, before its first write.
+    Program {
+        name: "winport_c",
+        sources: WINPORT_SOURCES,
+        include_dirs: WINPORT_INCLUDE,
+        standards: &[std("c11", "c++17"), std("gnu17", "c++17")],
+        runs: &[RUN],
+        vm: &[VmRun {
+            name: "winport_c",
+            check: VmCheck::IdentityAfterRegistration,
+            ..VM
+        }],
+        ..BASE
+    },
+    Program {
+        name: "winport_cpp",
+        sources: WINPORT_SOURCES,
+        include_dirs: WINPORT_INCLUDE,
+        standards: &[
+            std("c++17", "c++17"),
+            std("c++11", "c++11"),
+            std("c++20", "c++20"),
+        ],
+        runs: &[RUN],
+        vm: &[VmRun {
+            name: "winport_cpp",
+            check: VmCheck::IdentityAfterRegistration,
+            ..VM
+        }],
+        ..BASE
+    },
+    // Provider handles under racing threads: 8 threads, one provider each,
+    // 2000 writes each through one handle call site; C and (-x c++) C++.
+    Program {
+        name: "winport_handles",
+        sources: &["c-tests/windows-port/wp_handles.c"],
+        standards: &[std("c11", "c++17"), std("c++17", "c++17")],
+        runs: &[Run {
+            args: &["8", "2000"],
+            threads: true,
+            ..RUN
+        }],
+        ..BASE
+    },
+    // The disabled-cost benchmark of a provider handle beside the provider
+    // symbol (benches/run-callgrind.sh modes handle-*, symbol-*).
+    Program {
+        name: "handles",
+        sources: &["benches/c/handles.c"],
+        standards: GNU11,
+        ..BASE
+    },
     // --- cli/tests/vm: the command-line tool (cli/) against the real kernel ---
     // The guest script drives `eventheader` (register, collect, decode, perf
     // record and script, the error cases) with this writer; checks::cli
@@ -1030,6 +1110,9 @@ mod tests {
             );
             for s in p.sources {
                 assert!(root.join(s).is_file(), "{}: no {s}", p.name);
+            }
+            for d in p.include_dirs {
+                assert!(root.join(d).is_dir(), "{}: no directory {d}", p.name);
             }
             let mut runs = HashSet::new();
             for r in p.runs {

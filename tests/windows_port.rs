@@ -1,0 +1,345 @@
+//! The porting suite (`c-tests/windows-port/`): TraceLogging code written the way it is
+//! written for Windows (provider handle globals passed to helpers, winmeta levels, HRESULT
+//! fields, FILETIME/SYSTEMTIME/GUID structures, custom attributes, inline helpers in a header
+//! used by two translation units, templates in C++), compiled with only the include path
+//! changed (`include/windows-compat`), as C and as C++, with gcc and clang: the manifest's
+//! programs `winport_c` and `winport_cpp` (and `winport_handles`).
+//!
+//! - `events_decode_as_the_component_wrote_them`: every build runs in capture mode; its
+//!   events, decoded with `tracepoint_decode`, must be exactly the list below, which comes
+//!   from what the component's sources write (values restated here, not taken from a run).
+//! - `one_handle_call_site_serves_racing_threads_and_providers`: `wp_handles`, threads racing
+//!   through one handle call site, each with its own provider.
+//!
+//! The real-kernel part is the manifest's VM runs `winport_c` and `winport_cpp`
+//! (`bash tests/kernel/run.sh`): perf, attached to the tracepoints the program registered
+//! before its first write, must record exactly the bytes of its capture-mode run.
+
+mod support;
+
+use support::{Build, Record};
+use tracepoint_decode::EventHeaderEnumeratorContext;
+
+/// "TRACEPOINT Provider:Event level=L keyword=0xK opcode=O [activity=ID] [related=ID]
+/// {FIELDS}", the fields as tracepoint_decode's JSON.
+fn decode(record: &Record) -> String {
+    format!("{} {}", record.name, support::decode::json_line(record))
+}
+
+/// A GUID written as `{Data1, Data2, Data3, {Data4...}}` in the sources, in its usual text form.
+fn guid_text(d1: u32, d2: u16, d3: u16, d4: [u8; 8]) -> String {
+    format!(
+        "{d1:08x}-{d2:04x}-{d3:04x}-{:02x}{:02x}-{}",
+        d4[0],
+        d4[1],
+        d4[2..]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    )
+}
+
+/// Days since 1970-01-01 of a date, by counting (independent of the header's arithmetic).
+fn days_since_1970(year: i64, month: i64, day: i64) -> i64 {
+    let leap = |y: i64| (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let mut days: i64 = (1970..year).map(|y| if leap(y) { 366 } else { 365 }).sum();
+    let lengths = [
+        31,
+        if leap(year) { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
+    days += lengths[..(month - 1) as usize].iter().sum::<i64>();
+    days + day - 1
+}
+
+/// The FILETIME (100 ns since 1601-01-01) of a UTC date and time plus `ticks` of 100 ns.
+fn filetime(date: (i64, i64, i64), time: (i64, i64, i64), ticks: i64) -> u64 {
+    let seconds =
+        days_since_1970(date.0, date.1, date.2) * 86400 + time.0 * 3600 + time.1 * 60 + time.2;
+    ((seconds + 11_644_473_600) * 10_000_000 + ticks) as u64
+}
+
+/// What the component writes, in order (see c-tests/windows-port/*.c).
+fn expected_events(cpp: bool) -> Vec<String> {
+    // TRACELOGGING_DEFINE_PROVIDER(g_hWinPortProvider, "WinPort", ..., TraceLoggingOptionGroup(
+    // 0x1d3b1c9e, 0x8a42, 0x4f61, 0xa5, 0x09, 0x33, 0x21, 0x7c, 0x45, 0x90, 0xee)): the group
+    // name is the group GUID's hex digits.
+    let group = guid_text(
+        0x1d3b1c9e,
+        0x8a42,
+        0x4f61,
+        [0xa5, 0x09, 0x33, 0x21, 0x7c, 0x45, 0x90, 0xee],
+    )
+    .replace('-', "");
+    let telemetry_group = guid_text(
+        0x4f50731a,
+        0x89cf,
+        0x4782,
+        [0xb3, 0xe0, 0xdc, 0xe8, 0xc9, 0x04, 0x76, 0xba],
+    )
+    .replace('-', "");
+    let wp = |level: u8, keyword: u64| format!("WinPort_L{level:x}K{keyword:x}G{group}");
+    let sec = |level: u8, keyword: u64| format!("WinPortSecondary_L{level:x}K{keyword:x}");
+    // Levels (winmeta.h) and the component's keywords.
+    let (error, warning, info, verbose) = (2u8, 3u8, 4u8, 5u8);
+    let (lifecycle, storage, ops) = (0x1u64, 0x2u64, 0x4u64);
+    let ev = |tp: String, event: &str, level: u8, keyword: u64, extra: &str, fields: &str| {
+        format!("{tp} {event} level={level} keyword={keyword:#x} opcode=0{extra} {{{fields}}}")
+    };
+
+    let session = guid_text(
+        0x12345678,
+        0x9abc,
+        0xdef0,
+        [0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef],
+    );
+    let activity = guid_text(
+        0x0f1e2d3c,
+        0x4b5a,
+        0x4978,
+        [0x87, 0x96, 0xa5, 0xb4, 0xc3, 0xd2, 0xe1, 0xf0],
+    );
+    let parent = guid_text(
+        0x6b3c2f10,
+        0x8a41,
+        0x4e5d,
+        [0x9c, 0x01, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77],
+    );
+    let provider_id = guid_text(
+        0x3c8d5a31,
+        0x1f27,
+        0x5c4e,
+        [0x9d, 0x4b, 0x7a, 0x10, 0x22, 0x5e, 0x6f, 0x81],
+    );
+    // The FILETIMEs of wp_main.c, {low, high}: whole seconds survive (time format).
+    assert_eq!(
+        filetime((2024, 3, 15), (12, 34, 56), 1_234_567),
+        0x01da76d5_2fb32e87
+    );
+    assert_eq!(
+        filetime((1999, 12, 31), (23, 59, 59), 0),
+        0x01bf53eb_24d4a980
+    );
+    let t2024 = "2024-03-15T12:34:56Z";
+    let t1999 = "1999-12-31T23:59:59Z";
+    let t2000 = "2000-02-29T06:07:08Z"; // SYSTEMTIME {2000, 2, 2, 29, 6, 7, 8, 0}
+
+    let mut out = vec![
+        ev(
+            wp(info, lifecycle),
+            "WinPort:Started;Owner=Porting;Area=Diagnostics",
+            info,
+            lifecycle,
+            "",
+            &format!(
+                "\"component\": \"winport\", \"registerResult\": \"0x0\", \"sessionId\": \"{session}\", \
+                 \"providerId\": \"{provider_id}\", \"startTime\": \"{t2024}\", \"startTimeUtc\": \"{t2024}\", \
+                 \"localTime\": \"{t2024}\", \"utcTime\": \"{t2024}\""
+            ),
+        ),
+        ev(wp(error, ops), "WinPort:OperationFailed", error, ops, "", "\"operation\": \"open\", \"hr\": \"0x80070005\""),
+        ev(sec(info, ops), "WinPortSecondary:OperationSucceeded", info, ops, "", "\"operation\": \"read\", \"hr\": \"0x0\""),
+        ev(sec(error, ops), "WinPortSecondary:OperationFailed", error, ops, "", "\"operation\": \"write\", \"hr\": \"0x80004005\""),
+        ev(wp(verbose, storage), "WinPort:Step", verbose, storage, "", "\"step\": 1"),
+        ev(wp(verbose, storage), "WinPort:GlobalStep", verbose, storage, "", "\"step\": 2"),
+        ev(sec(verbose, storage), "WinPortSecondary:Step", verbose, storage, "", "\"step\": 3"),
+        ev(wp(verbose, storage), "WinPort:GlobalStep", verbose, storage, "", "\"step\": 4"),
+        ev(wp(info, 0), "WinPort:HelperDirect", info, 0, "", "\"step\": 5"),
+    ];
+    if cpp {
+        out.push(ev(
+            wp(info, 0),
+            "WinPort:TemplateGlobal",
+            info,
+            0,
+            "",
+            "\"value\": 6",
+        ));
+        out.push(ev(
+            sec(verbose, 0),
+            "WinPortSecondary:TemplateValue",
+            verbose,
+            0,
+            "",
+            "\"value\": 7",
+        ));
+    }
+    out.extend([
+        ev(
+            wp(warning, ops),
+            "WinPort:Details",
+            warning,
+            ops,
+            "",
+            // ERROR_ACCESS_DENIED 5; STATUS_ACCESS_VIOLATION; the SID S-1-5-21-1004-1005, the
+            // sockaddr_in 192.0.2.7:443, the strings and the blob, as the sources spell them.
+            "\"win32\": 5, \"status\": \"0xC0000005\", \"tid\": 4321, \"code\": \"0x401000\", \
+             \"sid\": \"01 02 00 00 00 00 00 05 15 00 00 00 EC 03 00 00\", \"peer\": \"02 00 01 BB C0 00 02 07\", \
+             \"ansi\": \"ansi text\", \"unicode\": \"wide text\", \"blob\": \"DE AD 01\"",
+        ),
+        ev(
+            wp(verbose, storage),
+            "WinPort:Arrays",
+            verbose,
+            storage,
+            "",
+            &format!(
+                "\"guids\": [ \"{session}\", \"{activity}\" ], \"fixedGuids\": [ \"{session}\", \"{activity}\" ], \
+                 \"times\": [ \"{t2024}\", \"{t1999}\" ], \"fixedTimes\": [ \"{t2024}\", \"{t1999}\" ], \
+                 \"dates\": [ \"{t2024}\", \"{t2000}\" ], \"fixedDates\": [ \"{t2024}\", \"{t2000}\" ], \
+                 \"code\": [ \"0x401000\", \"0x402000\" ]"
+            ),
+        ),
+        ev(
+            wp(verbose, storage),
+            "WinPort:Values",
+            verbose,
+            storage,
+            "",
+            &format!("\"guid\": \"{session}\", \"fileTime\": \"{t2024}\", \"systemTime\": \"{t2024}\""),
+        ),
+        ev(
+            wp(info, lifecycle),
+            "WinPort:Enabled",
+            info,
+            lifecycle,
+            "",
+            "\"beforeRegister\": false, \"runtimeLevel\": true, \"handle\": true, \"anyLevel\": true, \
+             \"enableCallbacks\": 0",
+        ),
+        format!(
+            "{} WinPort:ActivityStart level={info} keyword={lifecycle:#x} opcode=1 activity={} related={} {{}}",
+            wp(info, lifecycle),
+            activity.replace('-', ""),
+            parent.replace('-', "")
+        ),
+        format!(
+            "{} WinPort:ActivityStop level={info} keyword={lifecycle:#x} opcode=2 activity={} {{}}",
+            wp(info, lifecycle),
+            activity.replace('-', "")
+        ),
+        // MICROSOFT_KEYWORD_MEASURES (bit 46), PDT_ProductAndServiceUsage (0x2000000).
+        ev(
+            format!("WinPortTelemetry_L4K{:x}G{telemetry_group}", 1u64 << 46),
+            "WinPortTelemetry:Usage",
+            info,
+            1 << 46,
+            "",
+            &format!("\"PartA_PrivTags\": {}, \"name\": \"feature\"", 0x2000000),
+        ),
+    ]);
+    if cpp {
+        out.push(ev(
+            wp(info, 0),
+            "WinPort:TemplateGlobal",
+            info,
+            0,
+            "",
+            "\"value\": 8",
+        ));
+        out.push(ev(
+            wp(verbose, 0),
+            "WinPort:TemplateValue",
+            verbose,
+            0,
+            "",
+            "\"value\": 9.5",
+        ));
+    }
+    out.push(ev(
+        sec(error, ops),
+        "WinPortSecondary:OperationFailed",
+        error,
+        ops,
+        "",
+        "\"operation\": \"again\", \"hr\": \"0x80004005\"",
+    ));
+    out
+}
+
+fn assert_same(label: &str, got: &[String], want: &[String]) {
+    let diffs: Vec<String> = (0..got.len().max(want.len()))
+        .filter(|&i| got.get(i) != want.get(i))
+        .map(|i| format!("#{i}:\n   got  {:?}\n   want {:?}", got.get(i), want.get(i)))
+        .collect();
+    assert!(
+        diffs.is_empty(),
+        "{label}: {} events, {} expected; differences:\n{}",
+        got.len(),
+        want.len(),
+        diffs.join("\n")
+    );
+}
+
+#[test]
+fn events_decode_as_the_component_wrote_them() {
+    for (program, cpp) in [("winport_c", false), ("winport_cpp", true)] {
+        for build in support::builds(program) {
+            let got: Vec<String> = build.run("capture").records.iter().map(decode).collect();
+            assert_same(&build.label, &got, &expected_events(cpp));
+            println!("{}: {} events as expected", build.label, got.len());
+        }
+    }
+}
+
+/// The run's `THREADS WRITES` arguments (c-tests/windows-port/wp_handles.c).
+fn handle_run_args(build: &Build) -> (usize, usize) {
+    let args: Vec<usize> = build
+        .program
+        .run("capture")
+        .args
+        .iter()
+        .map(|a| a.parse().expect("a number"))
+        .collect();
+    let [threads, writes] = args[..] else {
+        panic!("wp_handles takes THREADS WRITES, the manifest gives {args:?}")
+    };
+    (threads, writes)
+}
+
+#[test]
+fn one_handle_call_site_serves_racing_threads_and_providers() {
+    for build in support::builds("winport_handles") {
+        let (threads, writes) = handle_run_args(&build);
+        let label = &build.label;
+        let records = build.run("capture").records;
+        // seen[t][seq]: how often thread t's event seq arrived (thread 1 writes one more
+        // after its provider was registered again).
+        let mut seen = vec![vec![0u32; writes + 1]; threads];
+        let mut ctx = EventHeaderEnumeratorContext::new();
+        for record in &records {
+            let walk = testkit::perf::walk(&mut ctx, &record.name, &record.event)
+                .unwrap_or_else(|e| panic!("{label}: {}: {e}", record.name));
+            let (Some(thread), Some(seq)) = (walk.value(b"thread"), walk.value(b"seq")) else {
+                panic!("{label}: {}: fields {:?}", record.name, walk.values)
+            };
+            assert_eq!(
+                record.name,
+                format!("WpHandles{thread}_L4K2"),
+                "{label}: event of thread {thread} on another provider"
+            );
+            seen[thread as usize][seq as usize] += 1;
+        }
+        for (t, counts) in seen.iter().enumerate() {
+            let want = if t == 1 { writes + 1 } else { writes };
+            assert!(
+                counts[..want].iter().all(|&c| c == 1) && counts[want..].iter().all(|&c| c == 0),
+                "{label}: thread {t}: events missing or duplicated"
+            );
+        }
+        assert_eq!(records.len(), threads * writes + 1, "{label}");
+        println!(
+            "{label}: {} events, each on its thread's provider once",
+            records.len()
+        );
+    }
+}
