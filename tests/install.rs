@@ -3,7 +3,8 @@
 //! that prefix the way users of the reference do — `samples/cmake-consumer`
 //! with `find_package` and `samples/pkgconfig-consumer` with pkg-config, each
 //! linked shared and static, with every available C compiler — runs them in
-//! capture mode and checks their decoded events.
+//! capture mode and checks their decoded events. The command-line tool
+//! `eventheader` is installed too, unless `-DEVENTHEADER_BUILD_CLI=OFF`.
 //!
 //! Needs cmake, pkg-config, make and binutils (readelf). The CMake build runs
 //! its own cargo with a separate target directory
@@ -140,49 +141,60 @@ fn install() -> &'static Install {
     }
 }
 
+/// The directory of the install runs.
+fn base_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("install-test")
+}
+
 fn build_and_install() -> Install {
-    let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("install-test");
-    let run_dir = base.join("run");
+    let run_dir = base_dir().join("run");
     if run_dir.exists() {
         fs::remove_dir_all(&run_dir).expect("removing the previous run's directory");
     }
     fs::create_dir_all(&run_dir).expect("creating the run directory");
     let build_dir = run_dir.join("build");
     let prefix = run_dir.join("prefix");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-
-    // No CMAKE_BUILD_TYPE: the default (Release, cargo's release profile) is
-    // what a user gets.
-    run(command("cmake")
-        .arg("-S")
-        .arg(support::root())
-        .arg("-B")
-        .arg(&build_dir)
-        .arg(format!(
-            "-DCARGO_EXECUTABLE={}",
-            Path::new(&cargo).display()
-        ))
-        .arg(format!(
-            "-DTRACEPOINT_CARGO_TARGET_DIR={}",
-            base.join("cargo-target").display()
-        )));
-    let output = run(command("cmake").arg("--build").arg(&build_dir));
-    let build_log = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    run(command("cmake")
-        .arg("--install")
-        .arg(&build_dir)
-        .arg("--prefix")
-        .arg(&prefix));
+    let build_log = cmake_build_and_install(&build_dir, &prefix, &[]);
     Install {
         run_dir,
         build_dir,
         prefix,
         build_log,
     }
+}
+
+/// Configures the repository in `build_dir` with `options` (cargo's target
+/// directory shared by every configuration here), builds, installs to
+/// `prefix`; returns what the build printed.
+fn cmake_build_and_install(build_dir: &Path, prefix: &Path, options: &[&str]) -> String {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    // No CMAKE_BUILD_TYPE: the default (Release, cargo's release profile) is
+    // what a user gets.
+    run(command("cmake")
+        .arg("-S")
+        .arg(support::root())
+        .arg("-B")
+        .arg(build_dir)
+        .arg(format!(
+            "-DCARGO_EXECUTABLE={}",
+            Path::new(&cargo).display()
+        ))
+        .arg(format!(
+            "-DTRACEPOINT_CARGO_TARGET_DIR={}",
+            base_dir().join("cargo-target").display()
+        ))
+        .args(options));
+    let output = run(command("cmake").arg("--build").arg(build_dir));
+    run(command("cmake")
+        .arg("--install")
+        .arg(build_dir)
+        .arg("--prefix")
+        .arg(prefix));
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
 }
 
 /// `readelf -d` lines of `file` with `tag` (NEEDED, SONAME, RUNPATH), values only.
@@ -371,6 +383,45 @@ fn installs_headers_libraries_and_package_files() {
     assert!(
         staged_pc.starts_with("prefix=/opt/eventheader-tracepoint\n"),
         "{staged_pc}"
+    );
+}
+
+/// `bin/eventheader` is installed and runs; `-DEVENTHEADER_BUILD_CLI=OFF`
+/// installs the library without it (the same cargo target directory: only
+/// CMake's part runs again).
+#[test]
+fn installs_the_command_line_tool_unless_switched_off() {
+    use std::os::unix::fs::PermissionsExt;
+
+    let install = install();
+    let cli = install.prefix.join("bin/eventheader");
+    let meta = fs::metadata(&cli).unwrap_or_else(|e| panic!("{}: {e}", cli.display()));
+    assert!(
+        meta.is_file() && meta.permissions().mode() & 0o111 == 0o111,
+        "{} should be an executable file",
+        cli.display()
+    );
+    assert_eq!(
+        stdout_of(command(&cli).arg("--version")).trim(),
+        format!("eventheader {VERSION}")
+    );
+    let entries: Vec<_> = fs::read_dir(install.prefix.join("bin"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(entries, ["eventheader"], "bin/ holds the tool only");
+
+    let build_dir = install.run_dir.join("build-without-cli");
+    let prefix = install.run_dir.join("prefix-without-cli");
+    cmake_build_and_install(&build_dir, &prefix, &["-DEVENTHEADER_BUILD_CLI=OFF"]);
+    assert!(
+        prefix.join("lib").join(SONAME).exists(),
+        "no library installed"
+    );
+    assert!(
+        !prefix.join("bin").exists(),
+        "-DEVENTHEADER_BUILD_CLI=OFF installed {}",
+        prefix.join("bin").display()
     );
 }
 

@@ -116,12 +116,16 @@ build_kernel() {
 # The programs and runs come from the manifest (tests/testkit/src/manifest.rs):
 # `testkit build --vm` builds every program the VM suite needs (optimized,
 # gcc, linked to the release library), `testkit kernel-plan` writes the plan
-# guest.sh executes.
+# guest.sh executes. The command-line tool (cli/, run by the VM run `cli`) is
+# built with testkit, in the dev profile (the build `cargo test` already made;
+# the workspace optimizes the tool and its decoding crates in that profile):
+# testkit finds it beside itself.
 build_tests() {
     quiet "cargo build --release (library)" cargo build --release --manifest-path "$REPO/Cargo.toml"
     local lib=$REPO/target/release
     [ -r "$lib/libeventheader_tracepoint.so" ] || die "no $lib/libeventheader_tracepoint.so"
-    quiet "build testkit" cargo build --locked --manifest-path "$REPO/Cargo.toml" -p testkit
+    quiet "build testkit and eventheader" cargo build --locked --manifest-path "$REPO/Cargo.toml" \
+        -p testkit -p eventheader-cli
     TESTKIT=$REPO/target/debug/testkit
     rm -rf "$OUT/bin"
     quiet "build the programs" "$TESTKIT" build --vm --lib "$lib" --out "$OUT/bin"

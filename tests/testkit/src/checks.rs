@@ -9,6 +9,9 @@ use crate::perf::Row;
 
 pub mod tpp;
 
+// --- the command-line tool (cli/): its own module ----------------------------
+pub mod cli;
+
 /// Judges the rows of `testkit fields` (the samples' chosen fields) against
 /// the program's output.
 pub type FieldsCheck = fn(log: &str, rows: &[Row]) -> Result<String, String>;

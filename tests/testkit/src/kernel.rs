@@ -63,6 +63,7 @@ pub fn plan(bin: &Path, reference: &Path) -> Result<String, String> {
             match key {
                 "results" => Ok("{results}".into()),
                 "reference" => Ok(reference.display().to_string()),
+                "eventheader" => Ok(crate::cli_binary()?.display().to_string()),
                 _ => match key.strip_prefix("path:") {
                     Some(name) => Ok(bin
                         .join(manifest::program(name).file_name())

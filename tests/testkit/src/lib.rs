@@ -11,8 +11,10 @@
 //! - [`capture`]: capture files; [`decode`]: EventHeader events as text for
 //!   tests; [`layout`]: plain tracepoint payloads against their declared
 //!   fields; [`perf`]: perf.data files (EventHeader and plain tracepoints);
-//!   [`checks`]: the VM suite's checks of recorded samples; [`tpp`]: what
-//!   the tracepoint-provider.h programs declare and write;
+//!   [`checks`]: the VM suite's checks of recorded samples (in
+//!   [`checks::cli`]: of the command-line tool); [`tpp`]: what the
+//!   tracepoint-provider.h programs declare and write;
+//! - [`json`]: JSON with ordered, possibly repeated members (decoders' output);
 //! - [`sanitize`], [`kernel`]: what the `testkit` binary's `sanitize`,
 //!   `kernel-plan` and `kernel-judge` do.
 //!
@@ -40,6 +42,7 @@ pub mod build;
 pub mod capture;
 pub mod checks;
 pub mod decode;
+pub mod json;
 pub mod kernel;
 pub mod layout;
 pub mod manifest;
@@ -74,6 +77,23 @@ pub fn reference_dir() -> PathBuf {
 /// events): `EventHeaderInterceptorLE64.dat` in [`reference_dir`].
 pub fn reference_capture() -> PathBuf {
     reference_dir().join("EventHeaderInterceptorLE64.dat")
+}
+
+/// The command-line tool `eventheader` (`cli/`) of the cargo build the
+/// running program belongs to: `cargo build -p testkit -p eventheader-cli`
+/// puts it beside the `testkit` binary (`tests/kernel/run.sh` builds both so;
+/// the VM suite runs it and judges its recordings with it).
+pub fn cli_binary() -> Result<PathBuf, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("the running program's path: {e}"))?;
+    let cli = exe.with_file_name("eventheader");
+    if cli.is_file() {
+        Ok(cli)
+    } else {
+        Err(format!(
+            "no {} (build it with `cargo build -p testkit -p eventheader-cli`)",
+            cli.display()
+        ))
+    }
 }
 
 /// A C and C++ compiler pair.

@@ -8,8 +8,9 @@
 //! program NAME in the same configuration: a shared library the program
 //! loads, a helper it starts), `{stress_seconds}`, `{stress_rate}`,
 //! `{dl_loops}` (set per runner, see [`crate::run::Vars`]), and in the VM suite
-//! `{results}` (the guest's results directory) and `{reference}` (the
-//! reference capture file).
+//! `{results}` (the guest's results directory), `{reference}` (the
+//! reference capture file) and `{eventheader}` (the command-line tool,
+//! [`crate::cli_binary`]).
 
 use crate::checks;
 
@@ -1036,6 +1037,24 @@ pub static PROGRAMS: &[Program] = &[
         sources: &["benches/c/handles.c"],
         standards: GNU11,
         ..BASE
+    },
+    // --- cli/tests/vm: the command-line tool (cli/) against the real kernel ---
+    // The guest script drives `eventheader` (register, collect, decode, perf
+    // record and script, the error cases) with this writer; checks::cli
+    // judges what it left in RESULTS/cli/.
+    Program {
+        name: "cli_writer",
+        sources: &["cli/tests/vm/cli_writer.c"],
+        vm: &[VmRun {
+            name: "cli",
+            args: &["{eventheader}", "{reference}"],
+            check: VmCheck::Script {
+                script: "cli/tests/vm/guest.sh",
+                judge: Some(checks::cli::judge),
+            },
+            ..VM
+        }],
+        ..KERNEL
     },
     // --- benches/c: the benchmark and its syscall floor ----------------------
     // The VM runs benches/run-callgrind.sh against user_events.

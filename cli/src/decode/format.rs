@@ -1,0 +1,398 @@
+//! One event as one JSON object, with `tracepoint_decode`'s JSON writers:
+//!
+//! ```text
+//! { "n": "Provider:Event", "field": value, ..., "meta": { "time": ..., "level": 4, ... } }
+//! ```
+//!
+//! EventHeader events are decoded from their own metadata; other tracepoints
+//! from the tracefs format the perf.data file carries. An event that cannot be
+//! decoded is written as `{ "n": "tracepoint", "raw": "HEX", "error": "why" }`
+//! so that every event of the input appears in the output. `"n"` and
+//! `"meta"` step aside for top-level fields of the same name (see [`keys`]).
+
+use std::fmt::Write as _;
+
+use tracepoint_decode as td;
+
+use super::keys::{self, Key};
+use super::{fields, time};
+
+/// Formatting options and the reusable decoding context.
+pub struct Formatter {
+    context: td::EventHeaderEnumeratorContext,
+    /// Scratch copy of an event's raw data (see `fields::rel_loc4_as_data_loc`).
+    patched: Vec<u8>,
+    meta: td::PerfMetaOptions,
+    convert: td::PerfConvertOptions,
+    /// The current event's top-level fields that the decoder's keys avoid.
+    taken: keys::Taken,
+}
+
+/// What became of one event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Decoded: an EventHeader event or a tracepoint with a tracefs format.
+    Decoded,
+    /// Not decodable by design (a plain tracepoint without a format, e.g. in a
+    /// capture file): written as raw bytes.
+    Raw,
+    /// Malformed: written as raw bytes with an "error" member.
+    Malformed,
+}
+
+fn push_hex(out: &mut String, bytes: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(bytes.len() * 2);
+    for &b in bytes {
+        out.push(HEX[(b >> 4) as usize] as char);
+        out.push(HEX[(b & 15) as usize] as char);
+    }
+}
+
+pub(super) fn push_json_str(out: &mut String, s: &str) {
+    out.push('"');
+    write!(out, "{}", td::display::JsonEscapeDisplay::new(s)).expect("writing to a String");
+    out.push('"');
+}
+
+impl Formatter {
+    pub fn new(meta: td::PerfMetaOptions) -> Formatter {
+        Formatter {
+            context: td::EventHeaderEnumeratorContext::new(),
+            patched: Vec::new(),
+            meta,
+            // Booleans outside 0/1 as numbers, as the reference's decoder
+            // writes them; the rest is tracepoint_decode's default.
+            convert: td::PerfConvertOptions::Default
+                .and_not(td::PerfConvertOptions::BoolOutOfRangeAsString),
+            taken: keys::Taken::default(),
+        }
+    }
+
+    /// Appends `, "meta": { ... }` unless it would be empty (the key with the
+    /// underscores [`keys::Taken`] says). `write_meta` gets the options left
+    /// to write and whether a comma must come first.
+    fn push_meta(
+        &self,
+        out: &mut String,
+        sample: Option<&td::PerfSampleEventInfo<'_>>,
+        write_meta: impl FnOnce(&mut String, td::PerfMetaOptions, bool) -> Result<bool, std::fmt::Error>,
+    ) {
+        let mark = out.len();
+        out.push_str(", ");
+        self.taken.push(out, Key::Meta);
+        out.push_str("{ ");
+        let mut meta = self.meta;
+        let time = match sample {
+            Some(s) if meta.has_flag(td::PerfMetaOptions::Time) => time::push_time(out, s),
+            _ => false,
+        };
+        if time {
+            meta = meta.and_not(td::PerfMetaOptions::Time);
+        }
+        match write_meta(out, meta, time) {
+            Ok(any) if any || time => out.push_str(" }"),
+            _ => out.truncate(mark),
+        }
+    }
+
+    /// `{ "n": NAME, "raw": "HEX"[, "error": WHY], "meta": ... }`.
+    fn push_raw(
+        &mut self,
+        out: &mut String,
+        name: &str,
+        data: &[u8],
+        error: Option<&str>,
+        sample: Option<&td::PerfSampleEventInfo<'_>>,
+    ) {
+        self.taken.clear();
+        out.push_str("{ \"n\": ");
+        push_json_str(out, name);
+        out.push_str(", \"raw\": \"");
+        push_hex(out, data);
+        out.push('"');
+        if let Some(error) = error {
+            out.push_str(", \"error\": ");
+            push_json_str(out, error);
+        }
+        if let Some(sample) = sample {
+            self.push_meta(out, Some(sample), |o, meta, comma| {
+                sample
+                    .json_meta_display()
+                    .meta_options(meta)
+                    .add_comma_before_first_item(comma)
+                    .write_to(o)
+            });
+        }
+        out.push_str(" }");
+    }
+
+    /// Writes an EventHeader event. `Err(why)` if it is not a well-formed
+    /// EventHeader event (nothing is written then).
+    fn push_eventheader(
+        &mut self,
+        out: &mut String,
+        tracepoint: &str,
+        data: &[u8],
+        sample: Option<&td::PerfSampleEventInfo<'_>>,
+    ) -> Result<(), td::EventHeaderEnumeratorError> {
+        let mark = out.len();
+        let mut e = self.context.enumerate_with_name_and_data(
+            tracepoint,
+            data,
+            td::EventHeaderEnumeratorContext::MOVE_NEXT_LIMIT_DEFAULT,
+        )?;
+        let info = e.event_info();
+        out.push_str("{ \"n\": \"");
+        let _ = td::display::EventHeaderJsonIdentityDisplay::new(
+            info.provider_name(),
+            info.name_bytes(),
+        )
+        .write_to(out);
+        out.push('"');
+        // `, "name": value` for each top-level field, noting the names the
+        // decoder's keys must avoid.
+        self.taken.clear();
+        let mut written = Ok(true);
+        e.move_next();
+        while written.is_ok() && e.state().can_move_next() {
+            let start = out.len();
+            written = e.write_json_item_and_move_next_sibling(out, true, self.convert);
+            if let Some(key) = keys::member_key(&out[start..]) {
+                self.taken.note(key);
+            }
+        }
+        if written.is_err() || e.state() == td::EventHeaderEnumeratorState::Error {
+            let err = e.last_error();
+            out.truncate(mark);
+            return Err(if err == td::EventHeaderEnumeratorError::Success {
+                td::EventHeaderEnumeratorError::InvalidData
+            } else {
+                err
+            });
+        }
+        if self.taken.underscores(Key::Name) > 0 {
+            // A field "n": the event's name, written first as "n", steps aside.
+            let mut name_key = String::new();
+            self.taken.push(&mut name_key, Key::Name);
+            out.replace_range(mark + 2..mark + 2 + "\"n\": ".len(), &name_key);
+        }
+        self.push_meta(out, sample, |o, meta, comma| {
+            info.json_meta_display(sample)
+                .meta_options(meta)
+                .add_comma_before_first_item(comma)
+                .write_to(o)
+        });
+        out.push_str(" }");
+        Ok(())
+    }
+
+    /// A perf sample that cannot be attributed to an event.
+    pub fn unattributed(&mut self, out: &mut String, record: &[u8], why: &str) {
+        self.push_raw(out, "", record, Some(why), None);
+    }
+
+    /// A capture-file record (tracepoint name + event bytes).
+    pub fn capture_event(&mut self, out: &mut String, tracepoint: &str, data: &[u8]) -> Outcome {
+        match self.push_eventheader(out, tracepoint, data, None) {
+            Ok(()) => Outcome::Decoded,
+            Err(_) if crate::spec::check_eventheader_name(tracepoint).is_err() => {
+                // Not an EventHeader tracepoint: the capture holds no format.
+                self.push_raw(out, tracepoint, data, None, None);
+                Outcome::Raw
+            }
+            Err(e) => {
+                self.push_raw(
+                    out,
+                    tracepoint,
+                    data,
+                    Some(&format!("not a valid EventHeader event: {e}")),
+                    None,
+                );
+                Outcome::Malformed
+            }
+        }
+    }
+
+    /// A perf sample.
+    pub fn perf_sample(
+        &mut self,
+        out: &mut String,
+        sample: &td::PerfSampleEventInfo<'_>,
+    ) -> Outcome {
+        let Some(format) = sample.format() else {
+            self.push_raw(
+                out,
+                sample.name(),
+                sample.raw_data(),
+                Some("no tracefs format for this event in the file"),
+                Some(sample),
+            );
+            return Outcome::Malformed;
+        };
+        if format.decoding_style() == td::PerfEventDecodingStyle::EventHeader {
+            match self.push_eventheader(out, format.name(), sample.user_data(), Some(sample)) {
+                Ok(()) => return Outcome::Decoded,
+                // Well-formed but without metadata (a manifest would be
+                // needed): its header fields decode through the format.
+                Err(td::EventHeaderEnumeratorError::NotSupported) => {}
+                Err(e) => {
+                    self.push_raw(
+                        out,
+                        sample.name(),
+                        sample.user_data(),
+                        Some(&format!("not a valid EventHeader event: {e}")),
+                        Some(sample),
+                    );
+                    return Outcome::Malformed;
+                }
+            }
+        }
+        self.push_tracefs(out, sample, format);
+        Outcome::Decoded
+    }
+
+    /// A tracepoint decoded through its tracefs format.
+    fn push_tracefs(
+        &mut self,
+        out: &mut String,
+        sample: &td::PerfSampleEventInfo<'_>,
+        format: &td::PerfEventFormat,
+    ) {
+        let skip = if self.meta.has_flag(td::PerfMetaOptions::Common) {
+            0
+        } else {
+            format.common_field_count()
+        };
+        self.taken.clear();
+        for field in format.fields().iter().skip(skip) {
+            self.taken.note(field.name());
+        }
+        out.push_str("{ ");
+        self.taken.push(out, Key::Name);
+        out.push('"');
+        let _ = write!(out, "{}", sample.json_name_display());
+        out.push('"');
+        let raw = fields::rel_loc4_as_data_loc(
+            &mut self.patched,
+            format,
+            sample.raw_data(),
+            sample.byte_reader(),
+        );
+        fields::push_fields(out, format, skip, raw, sample.byte_reader(), self.convert);
+        self.push_meta(out, Some(sample), |o, meta, comma| {
+            sample
+                .json_meta_display()
+                .meta_options(meta)
+                .add_comma_before_first_item(comma)
+                .write_to(o)
+        });
+        out.push_str(" }");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_records_are_valid_json() {
+        let mut f = Formatter::new(td::PerfMetaOptions::Default);
+        let mut out = String::new();
+        assert_eq!(
+            f.capture_event(&mut out, "Plain\"Tp", &[0, 0xab, 0x10]),
+            Outcome::Raw
+        );
+        assert_eq!(out, r#"{ "n": "Plain\"Tp", "raw": "00ab10" }"#);
+        out.clear();
+        assert_eq!(
+            f.capture_event(&mut out, "P_L5K1", &[1, 2]),
+            Outcome::Malformed
+        );
+        assert!(
+            out.starts_with(
+                r#"{ "n": "P_L5K1", "raw": "0102", "error": "not a valid EventHeader event: "#
+            ),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn eventheader_event_without_fields() {
+        // flags 0x03 (64-bit, little-endian), version 0, id 0, tag 0, opcode 0,
+        // level 5; no extension: decodes to its identity only if it has a
+        // metadata extension, so add one: extension size 2, kind 1, name "E\0".
+        let ev = [3u8, 0, 0, 0, 0, 0, 0, 5, 2, 0, 1, 0, b'E', 0];
+        let mut ev = ev.to_vec();
+        ev[0] |= 4; // extension flag
+        let mut f = Formatter::new(td::PerfMetaOptions::Default);
+        let mut out = String::new();
+        assert_eq!(
+            f.capture_event(&mut out, "Prov_L5K1", &ev),
+            Outcome::Decoded,
+            "{out}"
+        );
+        assert_eq!(
+            out,
+            r#"{ "n": "Prov:E", "meta": { "level": 5, "keyword": "0x1" } }"#
+        );
+        out.clear();
+        let mut f = Formatter::new(td::PerfMetaOptions::None);
+        f.capture_event(&mut out, "Prov_L5K1", &ev);
+        assert_eq!(out, r#"{ "n": "Prov:E" }"#);
+    }
+
+    /// An EventHeader event `E` of `Prov_L5K1` with u32 fields named `names`
+    /// holding 1, 2, ...
+    fn event_with_fields(names: &[&str]) -> Vec<u8> {
+        let mut meta = b"E\0".to_vec();
+        for name in names {
+            meta.extend_from_slice(name.as_bytes());
+            meta.extend_from_slice(&[0, 4]); // NUL, encoding Value32
+        }
+        // flags: 64-bit, little-endian, extension; level 5.
+        let mut ev = vec![7u8, 0, 0, 0, 0, 0, 0, 5];
+        ev.extend_from_slice(&(meta.len() as u16).to_le_bytes());
+        ev.extend_from_slice(&1u16.to_le_bytes()); // kind: metadata
+        ev.extend_from_slice(&meta);
+        for i in 1..=names.len() as u32 {
+            ev.extend_from_slice(&i.to_le_bytes());
+        }
+        ev
+    }
+
+    #[test]
+    fn decoder_keys_step_aside_for_fields_of_their_name() {
+        let mut f = Formatter::new(td::PerfMetaOptions::Default);
+        let mut out = String::new();
+        let ev = event_with_fields(&["meta"]);
+        assert_eq!(
+            f.capture_event(&mut out, "Prov_L5K1", &ev),
+            Outcome::Decoded
+        );
+        assert_eq!(
+            out,
+            r#"{ "n": "Prov:E", "meta": 1, "meta_": { "level": 5, "keyword": "0x1" } }"#
+        );
+        out.clear();
+        let ev = event_with_fields(&["n", "meta_", "x", "meta"]);
+        f.capture_event(&mut out, "Prov_L5K1", &ev);
+        assert_eq!(
+            out,
+            r#"{ "n_": "Prov:E", "n": 1, "meta_": 2, "x": 3, "meta": 4, "meta__": { "level": 5, "keyword": "0x1" } }"#
+        );
+        // The next event without such fields gets the plain keys again.
+        out.clear();
+        let ev = event_with_fields(&["metadata", "nn"]);
+        f.capture_event(&mut out, "Prov_L5K1", &ev);
+        assert_eq!(
+            out,
+            r#"{ "n": "Prov:E", "metadata": 1, "nn": 2, "meta": { "level": 5, "keyword": "0x1" } }"#
+        );
+        // Without metadata only the name may need to step aside.
+        let mut f = Formatter::new(td::PerfMetaOptions::None);
+        out.clear();
+        f.capture_event(&mut out, "Prov_L5K1", &event_with_fields(&["n", "meta"]));
+        assert_eq!(out, r#"{ "n_": "Prov:E", "n": 1, "meta": 2 }"#);
+    }
+}

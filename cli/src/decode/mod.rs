@@ -1,0 +1,360 @@
+//! `eventheader decode`: capture files and perf.data files (normal and pipe
+//! mode) to JSON, streaming: one record (capture) or one perf round (perf.data
+//! in time order) in memory at a time.
+
+mod capture;
+mod fields;
+mod format;
+mod keys;
+mod perf;
+mod sample;
+mod time;
+
+use std::fs::File;
+use std::io::{self, BufWriter, Read, Write};
+
+use clap::{Args, ValueEnum};
+use tracepoint_decode as td;
+
+use crate::exit::{Error, Status};
+use crate::progress::Progress;
+pub use format::{Formatter, Outcome};
+
+#[derive(Args, Debug)]
+#[command(after_help = DECODE_AFTER_HELP)]
+pub struct DecodeArgs {
+    /// Capture files (TRACEPOINT_CAPTURE_FILE) and perf.data files, normal or
+    /// pipe mode (recognized by their content).
+    #[arg(value_name = "FILE", required = true)]
+    pub inputs: Vec<String>,
+
+    /// One JSON object per line (JSON Lines) instead of one JSON array per input.
+    #[arg(long)]
+    pub jsonl: bool,
+
+    /// Metadata to put in each event's "meta" object, comma-separated.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "default",
+        value_name = "LIST"
+    )]
+    pub meta: Vec<Meta>,
+
+    /// Order of perf.data events: by timestamp (sorted per perf round, as perf
+    /// does; memory holds one round) or as stored in the file. Capture files
+    /// are always in file order.
+    #[arg(long, value_enum, default_value = "time")]
+    pub order: Order,
+
+    /// Write to FILE instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<String>,
+
+    /// No progress display on stderr (shown only when stderr is a terminal and
+    /// an input is larger than 32 MiB).
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+const DECODE_AFTER_HELP: &str = concat!(
+    "\
+Output: for each input one JSON array of events, in input order. Each event is
+  { \"n\": \"Provider:Event\", \"field\": value, ..., \"meta\": { ... } }
+EventHeader events decode from their own metadata; other tracepoints in
+perf.data (TPP, .NET, OpenTelemetry layouts, kernel tracepoints) from the
+tracefs format the file carries. An event that cannot be decoded appears as
+  { \"n\": \"tracepoint\", \"raw\": \"HEX\"[, \"error\": \"why\"] }
+(plain tracepoints in capture files have no format: raw, no error).
+\"n\" and \"meta\" never repeat a key of their object: when an event has a
+top-level field of that name (the .NET runtime's layout has a field meta), the
+field keeps it and the event's name or metadata object takes the key with \"_\"
+appended, as often as needed (\"meta_\", \"meta__\", ...).
+
+A recording of a single event (perf writes its samples without ids) decodes
+completely: every sample is that event.
+
+Metadata names (--meta): default (time,cpu,pid,tid,id,version,level,keyword,
+opcode,tag,activity,related), all, none, time, cpu, pid, tid (shown when it
+differs from pid), id, version, level, keyword, opcode, tag, activity,
+related (the related activity id), provider, event, options, flags, common
+(tracefs common_* fields, before the event's own fields). Items without a
+value (zero, absent) are omitted.
+
+Lost events recorded in a perf.data file are reported on stderr. Exit status
+1 when an input cannot be read or holds malformed records or events (they are
+still written, as raw).",
+    "\n\n",
+    exit_status_help!()
+);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Meta {
+    Default,
+    All,
+    None,
+    Time,
+    Cpu,
+    Pid,
+    Tid,
+    Id,
+    Version,
+    Level,
+    Keyword,
+    Opcode,
+    Tag,
+    Activity,
+    Related,
+    Provider,
+    Event,
+    Options,
+    Flags,
+    Common,
+}
+
+impl Meta {
+    fn options(self) -> td::PerfMetaOptions {
+        use td::PerfMetaOptions as M;
+        match self {
+            Meta::Default => M::Default,
+            Meta::All => M::All,
+            Meta::None => M::None,
+            Meta::Time => M::Time,
+            Meta::Cpu => M::Cpu,
+            Meta::Pid => M::Pid,
+            Meta::Tid => M::Tid,
+            Meta::Id => M::Id,
+            Meta::Version => M::Version,
+            Meta::Level => M::Level,
+            Meta::Keyword => M::Keyword,
+            Meta::Opcode => M::Opcode,
+            Meta::Tag => M::Tag,
+            Meta::Activity => M::Activity,
+            Meta::Related => M::RelatedActivity,
+            Meta::Provider => M::Provider,
+            Meta::Event => M::Event,
+            Meta::Options => M::Options,
+            Meta::Flags => M::Flags,
+            Meta::Common => M::Common,
+        }
+    }
+
+    /// The union of the selected items.
+    pub fn union(items: &[Meta]) -> td::PerfMetaOptions {
+        items
+            .iter()
+            .fold(td::PerfMetaOptions::None, |acc, m| acc.or(m.options()))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Order {
+    Time,
+    File,
+}
+
+/// Where events go: a JSON array per input, or JSON Lines.
+pub struct Output {
+    w: BufWriter<Box<dyn Write>>,
+    jsonl: bool,
+    first: bool,
+}
+
+impl Output {
+    pub fn new(w: Box<dyn Write>, jsonl: bool) -> Output {
+        Output {
+            w: BufWriter::with_capacity(1 << 16, w),
+            jsonl,
+            first: true,
+        }
+    }
+
+    fn begin_input(&mut self) -> io::Result<()> {
+        self.first = true;
+        if !self.jsonl {
+            self.w.write_all(b"[")?;
+        }
+        Ok(())
+    }
+
+    fn event(&mut self, json: &str) -> io::Result<()> {
+        if !self.jsonl {
+            self.w
+                .write_all(if self.first { b"\n  " } else { b",\n  " })?;
+        }
+        self.first = false;
+        self.w.write_all(json.as_bytes())?;
+        if self.jsonl {
+            self.w.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+
+    fn end_input(&mut self) -> io::Result<()> {
+        if !self.jsonl {
+            self.w
+                .write_all(if self.first { b"]\n" } else { b"\n]\n" })?;
+        }
+        Ok(())
+    }
+
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.w.flush()
+    }
+}
+
+/// Counts for one input.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Stats {
+    pub events: u64,
+    pub raw: u64,
+    pub malformed: u64,
+    /// Events the recording says were lost (PERF_RECORD_LOST/LOST_SAMPLES).
+    pub lost: u64,
+}
+
+impl Stats {
+    fn count(&mut self, o: Outcome) {
+        self.events += 1;
+        match o {
+            Outcome::Decoded => {}
+            Outcome::Raw => self.raw += 1,
+            Outcome::Malformed => self.malformed += 1,
+        }
+    }
+}
+
+/// What went wrong with one input.
+pub enum InputError {
+    /// The output failed (stop everything).
+    Output(io::Error),
+    /// The input is unreadable or malformed from this point on.
+    Input(String),
+}
+
+impl From<io::Error> for InputError {
+    fn from(e: io::Error) -> Self {
+        InputError::Output(e)
+    }
+}
+
+/// The first 8 bytes of a perf.data file, either byte order.
+fn is_perf_magic(head: &[u8]) -> bool {
+    head == b"PERFILE2" || head == b"2ELIFREP"
+}
+
+/// Decodes one input into `out`.
+pub fn decode_input(
+    path: &str,
+    fmt: &mut Formatter,
+    out: &mut Output,
+    order: Order,
+    progress: bool,
+    stats: &mut Stats,
+) -> Result<(), InputError> {
+    let mut file = File::open(path).map_err(|e| InputError::Input(format!("{path}: {e}")))?;
+    let len = file
+        .metadata()
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
+    let mut head = Vec::with_capacity(8);
+    (&mut file)
+        .take(8)
+        .read_to_end(&mut head)
+        .map_err(|e| InputError::Input(format!("{path}: {e}")))?;
+    out.begin_input()?;
+    let result = if is_perf_magic(&head) {
+        drop(file);
+        perf::decode(path, len.unwrap_or(0), fmt, out, order, progress, stats)
+    } else {
+        let input = io::BufReader::with_capacity(1 << 16, io::Cursor::new(head).chain(file));
+        decode_capture(path, input, len, fmt, out, progress, stats)
+    };
+    out.end_input()?;
+    result
+}
+
+fn decode_capture(
+    path: &str,
+    input: impl Read,
+    len: Option<u64>,
+    fmt: &mut Formatter,
+    out: &mut Output,
+    progress: bool,
+    stats: &mut Stats,
+) -> Result<(), InputError> {
+    let mut reader = capture::CaptureReader::new(input, len);
+    let mut progress = Progress::new(path, len.unwrap_or(0), progress);
+    let mut json = String::new();
+    loop {
+        match reader.next_record() {
+            Ok(true) => {}
+            Ok(false) => return Ok(()),
+            Err(e) => return Err(InputError::Input(format!("{path}: {}", e.0))),
+        }
+        json.clear();
+        let outcome = fmt.capture_event(&mut json, reader.name(), reader.event());
+        stats.count(outcome);
+        out.event(&json)?;
+        progress.update(reader.position(), stats.events);
+    }
+}
+
+pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
+    let sink: Box<dyn Write> = match &args.output {
+        Some(path) => {
+            Box::new(File::create(path).map_err(|e| Error::io(&e, format!("creating {path}")))?)
+        }
+        None => Box::new(io::stdout()),
+    };
+    let mut out = Output::new(sink, args.jsonl);
+    let mut fmt = Formatter::new(Meta::union(&args.meta));
+    let mut status = Status::Success;
+    for path in &args.inputs {
+        let mut stats = Stats::default();
+        let result = decode_input(
+            path,
+            &mut fmt,
+            &mut out,
+            args.order,
+            !args.no_progress,
+            &mut stats,
+        );
+        match result {
+            Ok(()) => {}
+            Err(InputError::Input(message)) => {
+                eprintln!("eventheader: decode: {message}");
+                status = status.worst(Status::Failure);
+            }
+            Err(InputError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+                return Ok(status)
+            }
+            Err(InputError::Output(e)) => return Err(Error::io(&e, "writing the output")),
+        }
+        if stats.malformed > 0 {
+            eprintln!(
+                "eventheader: decode: {path}: {} of {} events are malformed (written as raw)",
+                stats.malformed, stats.events
+            );
+            status = status.worst(Status::Failure);
+        }
+        if stats.raw > 0 {
+            eprintln!(
+                "eventheader: decode: {path}: {} of {} events are not EventHeader events and have no format (written as raw)",
+                stats.raw, stats.events
+            );
+        }
+        if stats.lost > 0 {
+            eprintln!(
+                "eventheader: decode: {path}: the recording lost {} events",
+                stats.lost
+            );
+        }
+    }
+    match out.flush() {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::io(&e, "writing the output")),
+        _ => Ok(status),
+    }
+}

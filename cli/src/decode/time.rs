@@ -1,0 +1,66 @@
+//! The "time" of a perf sample as an RFC 3339 UTC date-time with
+//! nanoseconds.
+
+use std::fmt::Write as _;
+
+use tracepoint_decode as td;
+
+/// Days since 1970-01-01 to (year, month, day) in the proleptic Gregorian
+/// calendar (H. Hinnant's civil-from-days algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// Writes `"time": "2024-03-28T00:45:12.640913120Z"` (nanoseconds; the
+/// crate's own display rounds to 100 ns) when the sample has a timestamp and
+/// the file gives its wall-clock offset. Returns false when it wrote nothing
+/// (the crate's display then handles "time", e.g. as seconds).
+pub fn push_time(out: &mut String, sample: &td::PerfSampleEventInfo<'_>) -> bool {
+    if !sample
+        .sample_type()
+        .has_flag(td::PerfEventAttrSampleType::Time)
+        || !sample.session_info.clock_offset_known()
+    {
+        return false;
+    }
+    let ts = sample.session_info.time_to_time_spec(sample.time);
+    let secs = ts.seconds();
+    let (year, month, day) = civil_from_days(secs.div_euclid(86_400));
+    if !(1..=9999).contains(&year) {
+        return false;
+    }
+    let sod = secs.rem_euclid(86_400);
+    let _ = write!(
+        out,
+        "\"time\": \"{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:09}Z\"",
+        sod / 3600,
+        sod / 60 % 60,
+        sod % 60,
+        ts.nanoseconds()
+    );
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+        assert_eq!(civil_from_days(19_810), (2024, 3, 28));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(-719_162), (1, 1, 1));
+        assert_eq!(civil_from_days(2_932_896), (9999, 12, 31));
+    }
+}

@@ -1,0 +1,191 @@
+//! The command line on this machine: help, usage errors, name validation and
+//! the documented exit statuses. This machine's kernel has no tracefs (the
+//! project's build machines); `register` and `collect` must say so and exit
+//! with status 4. The real-kernel cases (permission denied, persist, lost
+//! events, ...) run in the VM suite (`tests/kernel/run.sh`, VM run `cli`:
+//! cli/tests/vm/guest.sh, judged by testkit's checks::cli).
+
+mod common;
+
+use std::path::Path;
+
+use common::run;
+
+fn code(args: &[&str]) -> (i32, String, String) {
+    let out = run(args);
+    (
+        out.status.code().expect("exited, not killed"),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn assert_no_tracefs() {
+    assert!(
+        !Path::new("/sys/kernel/tracing/events").exists(),
+        "these tests expect a machine without tracefs (no /sys/kernel/tracing/events); \
+         with user_events, run tests/kernel/run.sh instead"
+    );
+}
+
+#[test]
+fn help_on_every_subcommand() {
+    for args in [
+        &["--help"][..],
+        &["register", "--help"],
+        &["collect", "--help"],
+        &["decode", "--help"],
+        &["help", "decode"],
+    ] {
+        let (rc, out, err) = code(args);
+        assert_eq!(rc, 0, "{args:?}: {err}");
+        assert!(out.contains("Usage: eventheader"), "{args:?}:\n{out}");
+        assert!(
+            out.contains("Exit status:"),
+            "{args:?} documents the exit statuses:\n{out}"
+        );
+    }
+    let (rc, out, _) = code(&["--version"]);
+    assert_eq!((rc, out.trim()), (0, "eventheader 1.4.0"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &[][..],
+        &["bogus"],
+        &["decode"],
+        &["decode", "--meta", "nonsense", "x"],
+        &["decode", "--order", "random", "x"],
+        &["collect", "--buffer-size", "1", "X_L5K1"],
+        &["collect", "--duration", "-3", "X_L5K1"],
+        &["register", "--wait", "--nowait", "X_L5K1"],
+        &["register", "--frobnicate"],
+        // No definitions at all.
+        &["register"],
+        &["collect"],
+    ] {
+        let (rc, _, err) = code(args);
+        assert_eq!(rc, 2, "{args:?}: {err}");
+        assert!(!err.is_empty(), "{args:?}: says why");
+    }
+}
+
+/// Invalid names are refused before anything touches the kernel (status 3),
+/// with the reason.
+#[test]
+fn invalid_definitions_exit_3() {
+    for (def, why) in [
+        ("Provider", "lacks the \"_L<level>K<keyword>\" suffix"),
+        ("Provider_L5", "lacks the \"K<keyword>\" suffix"),
+        ("Provider_LAK1", "lacks the \"_L<level>\" suffix"),
+        ("Provider_L5K1G-x", "in its options"),
+        ("_L5K1", "empty provider name"),
+        ("a:b:Provider_L5K1", "contains ':'"),
+    ] {
+        let (rc, _, err) = code(&["register", def]);
+        assert_eq!(rc, 3, "{def}: {err}");
+        assert!(err.contains(why), "{def}: {err}");
+    }
+    let long = format!("{}_L5K1", "p".repeat(251));
+    let (rc, _, err) = code(&["register", &long]);
+    assert_eq!(rc, 3);
+    assert!(err.contains("too long"), "{err}");
+    // Every bad line of a file is reported with its line number; nothing registers.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("defs");
+    std::fs::write(&file, "# ok\nGood_L5K1\n\nBad_L\n").unwrap();
+    let (rc, _, err) = code(&["register", "-i", file.to_str().unwrap()]);
+    assert_eq!(rc, 3);
+    assert!(err.contains("defs:4: "), "{err}");
+    // collect's specs too.
+    for spec in [
+        ":sched:sched_switch u32 x",
+        "Provider_* u32 x",
+        "bad-system:x",
+    ] {
+        let (rc, _, err) = code(&["collect", "-d", "1", spec]);
+        assert_eq!(rc, 3, "{spec}: {err}");
+    }
+}
+
+#[test]
+fn missing_input_file_exits_1() {
+    let (rc, _, err) = code(&["register", "-i", "/nonexistent/defs"]);
+    assert_eq!(rc, 1, "{err}");
+    assert!(err.contains("/nonexistent/defs"), "{err}");
+}
+
+/// No user_events here: a clear message and status 4, for register and
+/// collect alike; capture mode (TRACEPOINT_CAPTURE_FILE) does not make
+/// register pretend to succeed.
+#[test]
+fn no_user_events_exits_4() {
+    assert_no_tracefs();
+    let (rc, out, err) = code(&["register", "X_L5K1"]);
+    assert_eq!(rc, 4, "{err}");
+    assert!(out.is_empty());
+    assert!(
+        err.contains("user_events is not available: tracefs is not mounted"),
+        "{err}"
+    );
+    let (rc, _, err) = code(&["register", "--persist", "X_L5K1", "Y u32 a"]);
+    assert_eq!(rc, 4, "{err}");
+    let (rc, _, err) = code(&["collect", "-d", "1", "-o", "/dev/null", "X_L5K1"]);
+    assert_eq!(rc, 4, "{err}");
+    assert!(err.contains("tracefs is not mounted"), "{err}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let capture = dir.path().join("capture.dat");
+    let out = common::bin()
+        .args(["register", "X_L5K1"])
+        .env("TRACEPOINT_CAPTURE_FILE", &capture)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    assert!(
+        !capture.exists(),
+        "register must not write to a capture file"
+    );
+}
+
+/// As an unprivileged user the answer on this machine is still "no
+/// user_events" (nothing to be denied); in the VM it is status 5.
+#[test]
+fn unprivileged_user_without_tracefs() {
+    assert_no_tracefs();
+    let is_root = std::fs::read_to_string("/proc/self/status")
+        .unwrap()
+        .lines()
+        .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0"));
+    assert!(
+        is_root,
+        "this test runs the tool as nobody with setpriv, which needs root"
+    );
+    // The binary may live where nobody cannot reach it: copy it.
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("eventheader");
+    std::fs::copy(env!("CARGO_BIN_EXE_eventheader"), &bin).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    // Another test thread forking while the copy's descriptor is open makes
+    // exec fail with ETXTBSY for a moment: try again then.
+    let mut attempts = 0;
+    let out = loop {
+        let out = std::process::Command::new("setpriv")
+            .args(["--reuid=nobody", "--regid=nogroup", "--clear-groups"])
+            .arg(&bin)
+            .args(["register", "X_L5K1"])
+            .output()
+            .expect("setpriv (util-linux) is needed");
+        attempts += 1;
+        if attempts < 10 && String::from_utf8_lossy(&out.stderr).contains("Text file busy") {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            continue;
+        }
+        break out;
+    };
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(err.contains("tracefs is not mounted"), "{err}");
+}

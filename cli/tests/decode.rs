@@ -1,0 +1,334 @@
+//! `eventheader decode` on this machine: inputs it recognizes, its output
+//! forms, metadata selection, recordings without sample ids, bad input.
+
+mod common;
+
+use common::{
+    capture_record, reference_dir, reference_records, run, write_perf_data, write_perf_data_with,
+};
+use testkit::json::{parse, parse_stream, J};
+
+/// The EventHeader metadata both capture files and perf.data carry.
+const EH_META: &str = "id,version,level,keyword,opcode,tag,activity,related";
+
+fn stdout(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed ({:?}): {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A perf.data whose samples carry no event id (what perf writes when it
+/// records a single event) decodes completely: every sample is that event,
+/// decoded exactly as the same events from a capture file.
+#[test]
+fn samples_without_ids_are_the_single_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let all = reference_records();
+    // The reference suite's busiest tracepoint.
+    let name = "TestProviderCpp_L5K0";
+    let records: Vec<_> = all.iter().filter(|(n, _)| n == name).cloned().collect();
+    assert_eq!(
+        records.len(),
+        139,
+        "events of {name} in the reference capture"
+    );
+
+    let perf = dir.path().join("single.data");
+    write_perf_data(&perf, &records, records.len(), false);
+    let cap = dir.path().join("single.dat");
+    let mut bytes = Vec::new();
+    for (n, e) in &records {
+        capture_record(&mut bytes, n, e);
+    }
+    std::fs::write(&cap, bytes).unwrap();
+
+    let from_perf = stdout(&[
+        "decode",
+        "--jsonl",
+        "--meta",
+        EH_META,
+        perf.to_str().unwrap(),
+    ]);
+    let from_capture = stdout(&[
+        "decode",
+        "--jsonl",
+        "--meta",
+        EH_META,
+        cap.to_str().unwrap(),
+    ]);
+    assert_eq!(from_perf.lines().count(), 139);
+    assert!(
+        from_perf == from_capture,
+        "single-event perf.data decodes differently from its capture"
+    );
+
+    // Default metadata: the sample's pid/cpu/time are there too.
+    let first = parse(
+        stdout(&["decode", "--jsonl", perf.to_str().unwrap()])
+            .lines()
+            .next()
+            .unwrap(),
+    );
+    let meta = first.get("meta").unwrap();
+    assert_eq!(meta.get("pid"), Some(&J::Num(4242.into())));
+    assert_eq!(meta.get("tid"), Some(&J::Num(4243.into())));
+    assert!(meta.get("time").is_some());
+}
+
+/// With sample ids and every tracepoint of the suite, decode of the perf.data
+/// equals decode of the capture file (also a check of the test's writer).
+#[test]
+fn perf_data_decodes_like_its_capture() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = reference_records();
+    let perf = dir.path().join("all.data");
+    write_perf_data(&perf, &records, records.len(), true);
+    let cap = reference_dir().join("EventHeaderInterceptorLE64.dat");
+    for order in ["time", "file"] {
+        let a = stdout(&[
+            "decode",
+            "--jsonl",
+            "--order",
+            order,
+            "--meta",
+            EH_META,
+            perf.to_str().unwrap(),
+        ]);
+        let b = stdout(&[
+            "decode",
+            "--jsonl",
+            "--meta",
+            EH_META,
+            cap.to_str().unwrap(),
+        ]);
+        assert_eq!(a.lines().count(), 374);
+        assert!(
+            a == b,
+            "--order {order}: perf.data decodes differently from the capture"
+        );
+    }
+}
+
+/// One JSON array per input, in input order; with --jsonl one object per line.
+#[test]
+fn output_forms() {
+    let dir = reference_dir();
+    let dat = dir.join("EventHeaderInterceptorLE64.dat");
+    let perf = dir.join("perf.data");
+    let text = stdout(&["decode", dat.to_str().unwrap(), perf.to_str().unwrap()]);
+    let arrays = parse_stream(&text);
+    assert_eq!(arrays.len(), 2);
+    assert_eq!(arrays[0].as_array().len(), 374);
+    assert_eq!(arrays[1].as_array().len(), 539);
+    let lines = stdout(&[
+        "decode",
+        "--jsonl",
+        dat.to_str().unwrap(),
+        perf.to_str().unwrap(),
+    ]);
+    assert_eq!(lines.lines().count(), 374 + 539);
+    for line in lines.lines() {
+        assert!(matches!(parse(line), J::Obj(_)), "{line}");
+    }
+    // An empty input is an empty array.
+    let empty = tempfile::NamedTempFile::new().unwrap();
+    assert_eq!(stdout(&["decode", empty.path().to_str().unwrap()]), "[]\n");
+    // -o writes the same to a file.
+    let out = tempfile::NamedTempFile::new().unwrap();
+    assert_eq!(
+        stdout(&[
+            "decode",
+            "-o",
+            out.path().to_str().unwrap(),
+            dat.to_str().unwrap()
+        ]),
+        ""
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.path()).unwrap(),
+        stdout(&["decode", dat.to_str().unwrap()])
+    );
+}
+
+/// A plain tracepoint with fields named like decode's own keys ("n",
+/// "meta", as the .NET runtime's layout has): the fields keep their names,
+/// the event name and the metadata object move to "n_" and "meta_", and no
+/// key repeats in any event object.
+#[test]
+fn fields_named_like_the_decoders_keys() {
+    fn format(name: &str, id: u32) -> String {
+        format!(
+            "name: {name}\nID: {id}\nformat:\n\
+             \tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
+             \tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n\
+             \tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n\
+             \tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n\
+             \tfield:u32 n;\toffset:8;\tsize:4;\tsigned:0;\n\
+             \tfield:u32 meta;\toffset:12;\tsize:4;\tsigned:0;\n\n\
+             print fmt: \"n=%u meta=%u\", REC->n, REC->meta\n"
+        )
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let perf = dir.path().join("keys.data");
+    let event: Vec<u8> = [7u32, 9].iter().flat_map(|v| v.to_le_bytes()).collect();
+    write_perf_data_with(&perf, &[("Plain_keys".into(), event)], 3, true, format);
+    // all: the common_* fields too, before the event's own.
+    for meta in ["default", "all"] {
+        let events = parse(&stdout(&["decode", "--meta", meta, perf.to_str().unwrap()]));
+        assert_eq!(events.as_array().len(), 3);
+        for e in events.as_array() {
+            assert_eq!(e.repeated_key(), None, "--meta {meta}: {e:?}");
+            assert_eq!(
+                e.get("n_").and_then(J::as_str),
+                Some("user_events:Plain_keys")
+            );
+            assert_eq!(e.get("n").and_then(J::as_int), Some(7));
+            assert_eq!(e.get("meta").and_then(J::as_int), Some(9));
+            assert_eq!(
+                e.get("meta_").and_then(|m| m.get("pid")),
+                Some(&J::Num(4242.into()))
+            );
+        }
+    }
+    // Without a metadata object only the name steps aside.
+    let line = stdout(&[
+        "decode",
+        "--jsonl",
+        "--meta",
+        "none",
+        perf.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        line.lines().next(),
+        Some(r#"{ "n_": "user_events:Plain_keys", "n": 7, "meta": 9 }"#)
+    );
+}
+
+fn meta_keys(text: &str) -> Vec<String> {
+    let events = parse(text);
+    let mut keys: Vec<String> = Vec::new();
+    for e in events.as_array() {
+        if let Some(J::Obj(m)) = e.get("meta") {
+            for (k, _) in m {
+                if !keys.contains(k) {
+                    keys.push(k.clone());
+                }
+            }
+        }
+    }
+    keys.sort();
+    keys
+}
+
+#[test]
+fn metadata_selection() {
+    let perf = reference_dir().join("perf.data");
+    let p = perf.to_str().unwrap();
+    let keys = |meta: &str| meta_keys(&stdout(&["decode", "--meta", meta, p]));
+    assert_eq!(
+        keys("default"),
+        [
+            "activity",
+            "cpu",
+            "id",
+            "keyword",
+            "level",
+            "opcode",
+            "pid",
+            "relatedActivity",
+            "tag",
+            "tid",
+            "time",
+            "version"
+        ]
+    );
+    assert_eq!(keys("time,cpu"), ["cpu", "time"]);
+    assert_eq!(keys("pid,tid"), ["pid", "tid"]);
+    assert_eq!(keys("level,keyword"), ["keyword", "level"]);
+    assert_eq!(keys("activity,related"), ["activity", "relatedActivity"]);
+    assert_eq!(keys("provider,event"), ["event", "provider"]);
+    assert!(keys("none").is_empty());
+    assert!(!stdout(&["decode", "--meta", "none", p]).contains("\"meta\""));
+    // common: the tracefs common_* fields of plain tracepoints, before their own.
+    let text = stdout(&["decode", "--jsonl", "--meta", "common", p]);
+    let sched = text
+        .lines()
+        .find(|l| l.contains("sched:sched_switch"))
+        .unwrap();
+    assert!(
+        sched.contains("\"common_pid\": ") && sched.find("common_type") < sched.find("prev_comm")
+    );
+    let out = run(&["decode", "--meta", "bogus", p]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// Malformed input: what precedes the damage is still decoded, the exit status
+/// is 1, and the other inputs are decoded.
+#[test]
+fn malformed_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = reference_records();
+    let mut bytes = Vec::new();
+    for (n, e) in &records[..3] {
+        capture_record(&mut bytes, n, e);
+    }
+    // A record claiming more bytes than the file has.
+    bytes.extend_from_slice(&1000u32.to_le_bytes());
+    bytes.extend_from_slice(b"X_L5K1\0\x01");
+    let bad = dir.path().join("truncated.dat");
+    std::fs::write(&bad, &bytes).unwrap();
+    // An EventHeader tracepoint name with bytes that are no EventHeader event,
+    // and a plain tracepoint (no format in a capture file).
+    let mut odd = Vec::new();
+    capture_record(&mut odd, "P_L5K1", &[1, 2, 3]);
+    capture_record(&mut odd, "plain_tracepoint", &[9, 9]);
+    let odd_path = dir.path().join("odd.dat");
+    std::fs::write(&odd_path, &odd).unwrap();
+    let good = reference_dir().join("EventHeaderInterceptorLE64.dat");
+
+    let out = run(&[
+        "decode",
+        "--jsonl",
+        bad.to_str().unwrap(),
+        "/nonexistent/input",
+        odd_path.to_str().unwrap(),
+        good.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("exceeds the"), "{err}");
+    assert!(err.contains("/nonexistent/input: No such file"), "{err}");
+    assert!(err.contains("1 of 2 events are malformed"), "{err}");
+    assert!(
+        err.contains("1 of 2 events are not EventHeader events"),
+        "{err}"
+    );
+    let lines: Vec<J> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(parse)
+        .collect();
+    assert_eq!(lines.len(), 3 + 2 + 374);
+    assert_eq!(lines[3].get("n").and_then(J::as_str), Some("P_L5K1"));
+    assert_eq!(lines[3].get("raw").and_then(J::as_str), Some("010203"));
+    assert!(lines[3].get("error").is_some());
+    assert_eq!(lines[4].get("raw").and_then(J::as_str), Some("0909"));
+    assert!(lines[4].get("error").is_none());
+
+    // A perf.data cut short.
+    let perf = std::fs::read(reference_dir().join("pipe.data")).unwrap();
+    let cut = dir.path().join("cut.data");
+    std::fs::write(&cut, &perf[..perf.len() * 9 / 10]).unwrap();
+    let out = run(&["decode", "--jsonl", cut.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("malformed event data after"));
+    assert!(
+        !out.stdout.is_empty(),
+        "the events before the cut are decoded"
+    );
+}
