@@ -26,6 +26,14 @@ foreach(var CARGO MANIFEST CARGO_PROFILE CARGO_TARGET_DIR CARGO_OUTPUT_DIR SONAM
   endif()
 endforeach()
 
+# The release profile builds by LTO, which leaves out the unwind tables of
+# Rust's precompiled core and so needs no stand-in personality routine
+# (src/lib.rs): the shipped library has none.
+set(lto_cfg "")
+if(CARGO_PROFILE STREQUAL "release")
+  set(lto_cfg --cfg eventheader_tracepoint_lto)
+endif()
+
 # cargo rustc: the extra rustc arguments after "--" apply to this crate only,
 # so the SONAME goes on the cdylib alone (not on build scripts or the tests'
 # in-tree builds), and rustc reports the static library's system libraries.
@@ -39,6 +47,7 @@ execute_process(
           ${CARGO_EXTRA_FLAGS}
           --
           -C "link-arg=-Wl,-soname,${SONAME}"
+          ${lto_cfg}
           --print native-static-libs
   RESULT_VARIABLE result
   ERROR_VARIABLE cargo_stderr

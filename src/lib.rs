@@ -55,3 +55,24 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
     // SAFETY: abort has no preconditions; it ends the process.
     unsafe { libc::abort() }
 }
+
+/// The unwinding personality routine that the unwind tables of Rust's
+/// precompiled `core` name (it is built with panic=unwind). A build that
+/// links `core`'s object code as it is (no LTO: `cargo build`, whose crate
+/// types include rlib, and the dev profile) keeps such a table even when
+/// none of its functions is used (rust-lang/rust#56152), so the linker
+/// needs the symbol; with panic=abort nothing unwinds, so it is never
+/// called. The CMake release build compiles everything by LTO, needs none,
+/// and sets `eventheader_tracepoint_lto` to leave it out: the shipped
+/// library has no personality routine (scripts/footprint.sh checks).
+#[cfg(all(
+    panic = "abort",
+    not(feature = "std"),
+    not(test),
+    not(eventheader_tracepoint_lto)
+))]
+#[no_mangle]
+extern "C" fn rust_eh_personality() -> ! {
+    // SAFETY: abort has no preconditions; it ends the process.
+    unsafe { libc::abort() }
+}

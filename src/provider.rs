@@ -359,7 +359,9 @@ pub fn sort_unique_pointers<T>(items: &mut [*const T]) -> usize {
     sort_descending(items);
     let mut kept = 0;
     for i in 0..items.len() {
-        let item = items[i];
+        let Some(&item) = items.get(i) else {
+            break;
+        };
         if item.is_null() {
             break;
         }
@@ -378,12 +380,14 @@ pub fn sort_unique_pointers<T>(items: &mut [*const T]) -> usize {
 
 /// Sorts by address, highest first: a linear pass when the array is
 /// already in order either way (arrays of definitions from a linker section
-/// usually are), else heapsort (no allocation, no recursion).
+/// usually are), else heapsort (no allocation, no recursion). Every access
+/// is checked with `get`, so no bounds-check panic can be compiled in.
 fn sort_descending<T>(items: &mut [*const T]) {
-    if items.windows(2).all(|w| w[0] >= w[1]) {
+    let pairs = || items.iter().zip(items.iter().skip(1));
+    if pairs().all(|(a, b)| a >= b) {
         return;
     }
-    if items.windows(2).all(|w| w[0] <= w[1]) {
+    if pairs().all(|(a, b)| a <= b) {
         items.reverse();
         return;
     }
@@ -392,7 +396,7 @@ fn sort_descending<T>(items: &mut [*const T]) {
         sift_down(items, start);
     }
     for end in (1..items.len()).rev() {
-        items.swap(0, end);
+        swap(items, 0, end);
         if let Some(heap) = items.get_mut(..end) {
             sift_down(heap, 0);
         }
@@ -402,18 +406,34 @@ fn sort_descending<T>(items: &mut [*const T]) {
 /// Moves `heap[node]` down until neither child is smaller.
 fn sift_down<T>(heap: &mut [*const T], mut node: usize) {
     loop {
-        let mut child = 2 * node + 1;
-        if child >= heap.len() || node >= heap.len() {
+        let left = node.wrapping_mul(2).wrapping_add(1);
+        let Some(&left_value) = heap.get(left) else {
+            return;
+        };
+        let (child, child_value) = match heap.get(left.wrapping_add(1)) {
+            Some(&right_value) if right_value < left_value => (left + 1, right_value),
+            _ => (left, left_value),
+        };
+        let Some(&value) = heap.get(node) else {
+            return;
+        };
+        if value <= child_value {
             return;
         }
-        if child + 1 < heap.len() && heap[child + 1] < heap[child] {
-            child += 1;
-        }
-        if heap[node] <= heap[child] {
-            return;
-        }
-        heap.swap(node, child);
+        swap(heap, node, child);
         node = child;
+    }
+}
+
+/// Swaps two elements; out-of-range indexes leave the slice alone.
+fn swap<T: Copy>(items: &mut [T], a: usize, b: usize) {
+    if let (Some(&x), Some(&y)) = (items.get(a), items.get(b)) {
+        if let Some(slot) = items.get_mut(a) {
+            *slot = y;
+        }
+        if let Some(slot) = items.get_mut(b) {
+            *slot = x;
+        }
     }
 }
 

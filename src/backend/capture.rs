@@ -203,8 +203,10 @@ pub unsafe fn write(fd: c_int, index: c_int, vecs: &mut [iovec], pad: bool) -> c
     let Some(name) = capture_names::get(index) else {
         return libc::EBADF;
     };
+    let Some((_, payload)) = vecs.split_first() else {
+        return libc::EINVAL;
+    };
     let head_len = 4 + name.len() + usize::from(pad);
-    let payload = vecs.get(1..).unwrap_or_default();
     let record_len = payload
         .iter()
         .try_fold(head_len as u64, |sum, v| sum.checked_add(v.iov_len as u64))

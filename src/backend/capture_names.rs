@@ -43,8 +43,10 @@ pub fn get(index: c_int) -> Option<&'static [u8]> {
     // SAFETY: a published block starts with its length byte, written before
     // the block was published (Release), and is never freed.
     let len = usize::from(unsafe { *block });
+    // SAFETY: the name follows the length byte in the same block.
+    let name = unsafe { block.add(1) };
     // SAFETY: the block holds the length byte, `len` name bytes and a NUL.
-    Some(unsafe { core::slice::from_raw_parts(block.wrapping_add(1), len + 1) })
+    Some(unsafe { core::slice::from_raw_parts(name, len + 1) })
 }
 
 /// Interns `name` (1 to 255 bytes, no NUL) and returns its index: the same
