@@ -36,7 +36,7 @@ use crate::lock::{lock, Guard};
 /// `provider` must point to a valid, initialized provider state.
 pub unsafe fn open(provider: *mut TracepointProviderState) -> c_int {
     let mut guard = lock();
-    // SAFETY: the caller guarantees `provider`.
+    // SAFETY: `provider` is a valid provider state (the caller's guarantee).
     let data_file = unsafe { TracepointProviderState::data_file(provider) };
     if data_file.load(Ordering::Relaxed) != -1 {
         return libc::EALREADY;
@@ -64,7 +64,7 @@ pub unsafe fn open_with_tracepoints(
     provider: *mut TracepointProviderState,
     definitions: &mut [*const TracepointDefinition],
 ) -> c_int {
-    // SAFETY: the caller guarantees `provider`.
+    // SAFETY: `provider` is a valid provider state (the caller's guarantee).
     let err = unsafe { open(provider) };
     if err != 0 {
         return err;
@@ -92,7 +92,7 @@ pub unsafe fn open_with_tracepoints(
 /// `provider` must point to a valid, initialized provider state.
 pub unsafe fn close(provider: *mut TracepointProviderState) {
     let guard = lock();
-    // SAFETY: the caller guarantees `provider`.
+    // SAFETY: `provider` is a valid provider state (the caller's guarantee).
     let data_file = unsafe { TracepointProviderState::data_file(provider) };
     if data_file.load(Ordering::Relaxed) != -1 {
         // SAFETY: we hold the lock; every node in the list is the link of a
@@ -140,7 +140,7 @@ pub unsafe fn connect(
                         Ok(i) => {
                             index = i;
                             enable_now = backend.always_enabled();
-                            // SAFETY: as above.
+                            // SAFETY: a non-NULL provider is valid (the caller's guarantee).
                             let ref_count = unsafe { TracepointProviderState::ref_count(provider) };
                             ref_count.fetch_add(1, Ordering::Relaxed);
                         }
@@ -175,7 +175,7 @@ pub unsafe fn write(tp: *const TracepointState, vecs: &mut [iovec]) -> c_int {
         .unwrap_or_default()
         .iter()
         .all(|v| v.iov_len == 0);
-    // SAFETY: forwarded guarantees.
+    // SAFETY: `tp` is valid and the payload buffers readable (the caller's guarantee).
     unsafe { write_with_padding(tp, vecs, pad) }
 }
 
@@ -186,7 +186,7 @@ pub unsafe fn write(tp: *const TracepointState, vecs: &mut [iovec]) -> c_int {
 /// As for [`write`].
 #[inline(always)]
 pub unsafe fn write_nonempty(tp: *const TracepointState, vecs: &mut [iovec]) -> c_int {
-    // SAFETY: forwarded guarantees.
+    // SAFETY: `tp` is valid and the payload buffers readable (the caller's guarantee).
     unsafe { write_with_padding(tp, vecs, false) }
 }
 

@@ -19,7 +19,9 @@ pub type Activity<'a> = (&'a [u8; 16], Option<&'a [u8; 16]>);
 
 /// Writes `event`: fills `vecs[1]` (and `vecs[2]` for an event with
 /// metadata) and writes all of `vecs` as one event of the event's
-/// tracepoint. EINVAL if `vecs` has too few entries for that.
+/// tracepoint. EINVAL if `vecs` has too few entries for that
+/// (EVENTHEADER_PREFIX_DATAVEC_COUNT with metadata, else
+/// EVENTHEADER_PREFIX_DATAVEC_COUNT_NO_METADATA).
 ///
 /// # Safety
 /// `event.state` must be a valid tracepoint state; `event.metadata` NULL or

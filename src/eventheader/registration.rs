@@ -27,7 +27,7 @@ pub unsafe fn open(provider: &ProviderRef<'_>) -> c_int {
     if let Err(e) = validate_provider(provider.name, provider.options) {
         return e;
     }
-    // SAFETY: the caller guarantees the state.
+    // SAFETY: `provider.state` is a valid, initialized provider state (the caller's guarantee).
     unsafe { provider::open(provider.state) }
 }
 
@@ -43,7 +43,7 @@ pub unsafe fn open_with_events(
     provider: &ProviderRef<'_>,
     events: &mut [*const EventHeaderTracepoint],
 ) -> c_int {
-    // SAFETY: the caller guarantees the state.
+    // SAFETY: `provider.state` is a valid, initialized provider state (the caller's guarantee).
     let err = unsafe { open(provider) };
     if err != 0 {
         return err;
@@ -74,7 +74,7 @@ pub unsafe fn connect(event: &EventHeaderTracepoint, provider: Option<&ProviderR
             return e;
         }
     }
-    // SAFETY: forwarded guarantees.
+    // SAFETY: the event's and the provider's states are valid (the caller's guarantee).
     unsafe { connect_validated(event, provider) }
 }
 

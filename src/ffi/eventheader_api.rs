@@ -9,9 +9,7 @@ use core::sync::atomic::Ordering;
 use libc::iovec;
 
 use super::pointer_range;
-use crate::abi::eventheader_definitions::{
-    EVENTHEADER_PREFIX_DATAVEC_COUNT, EVENTHEADER_PREFIX_DATAVEC_COUNT_NO_METADATA,
-};
+use crate::abi::eventheader_definitions::EVENTHEADER_PREFIX_DATAVEC_COUNT_NO_METADATA;
 use crate::abi::{EventHeaderProvider, EventHeaderTracepoint, TracepointState};
 use crate::eventheader::{event, registration, registration::ProviderRef};
 use crate::provider;
@@ -169,13 +167,10 @@ pub unsafe extern "C" fn eventheader_write(
     if unsafe { TracepointState::status_word(ev.state) }.load(Ordering::Relaxed) == 0 {
         return libc::EBADF;
     }
-    let needed = if ev.metadata.is_null() {
-        EVENTHEADER_PREFIX_DATAVEC_COUNT_NO_METADATA
-    } else {
-        EVENTHEADER_PREFIX_DATAVEC_COUNT
-    };
+    // An event with metadata needs one more vector: event::write checks.
+    let count = data_count as usize;
     if data_vecs.is_null()
-        || data_count < needed
+        || count < EVENTHEADER_PREFIX_DATAVEC_COUNT_NO_METADATA as usize
         || (activity_id.is_null() && !related_id.is_null())
     {
         return libc::EINVAL;
@@ -187,7 +182,7 @@ pub unsafe extern "C" fn eventheader_write(
     let related = unsafe { related_id.cast::<[u8; 16]>().as_ref() };
     // SAFETY: `data_vecs` points to `data_count` iovecs (this function's
     // contract), which nothing else uses during the call.
-    let vecs = unsafe { core::slice::from_raw_parts_mut(data_vecs, data_count as usize) };
+    let vecs = unsafe { core::slice::from_raw_parts_mut(data_vecs, count) };
     // SAFETY: the event, its state and metadata are valid and the payload
     // buffers readable (this function's contract); `vecs` has the vectors
     // the event needs.
