@@ -184,7 +184,7 @@ pub unsafe extern "C" fn eventheader_write(
     // contract), which nothing else uses during the call.
     let vecs = unsafe { core::slice::from_raw_parts_mut(data_vecs, count) };
     // SAFETY: the event, its state and metadata are valid and the payload
-    // buffers readable (this function's contract); `vecs` has the vectors
-    // the event needs.
+    // buffers readable (this function's contract); event::write checks that
+    // `vecs` has the vectors the event needs.
     unsafe { event::write(ev, activity.map(|id| (id, related)), vecs) }
 }
