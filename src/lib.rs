@@ -5,10 +5,12 @@
 //! Layers, each using only the ones below it:
 //! - [`ffi`]: the exported C functions. Argument checks and the enabled test,
 //!   then one call into a layer below. No export calls another.
+//! - [`dynamic`]: runtime-defined events (the `ehd_*` API): the event
+//!   builder, providers and event sets on the C heap; it reaches the layers
+//!   below only through [`dynamic::lower`].
 //! - [`eventheader`]: the EventHeader layer: tracepoint names and
 //!   registration commands, opening and connecting EventHeader providers and
-//!   events, and assembling each event's vectors. (A runtime-defined event
-//!   builder belongs here too, with its exports in its own `ffi/` file.)
+//!   events, and assembling each event's vectors.
 //! - [`provider`]: provider and tracepoint state: open, close, connect and the
 //!   write of a connected tracepoint, serialized by the library lock.
 //! - [`backend`]: where events go: [`backend::user_events`] (the kernel) or

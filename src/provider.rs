@@ -8,7 +8,7 @@
 //! provider can unregister all of them without any allocation.
 //!
 //! Locking: every store to a state block happens under the library lock
-//! ([`crate::lock`]). Fields that the write path reads without the lock
+//! (`crate::lock`). Fields that the write path reads without the lock
 //! (`status_word`, `write_index`, `provider_state`, `data_file`) are only
 //! accessed through their atomic views ([`crate::abi::tracepoint_state`]).
 
@@ -179,11 +179,11 @@ pub unsafe fn write(tp: *const TracepointState, vecs: &mut [iovec]) -> c_int {
     unsafe { write_with_padding(tp, vecs, pad) }
 }
 
-/// [`write`] for an event that has at least one byte (an EventHeader event
+/// [`write()`] for an event that has at least one byte (an EventHeader event
 /// always has its header).
 ///
 /// # Safety
-/// As for [`write`].
+/// As for [`write()`].
 #[inline(always)]
 pub unsafe fn write_nonempty(tp: *const TracepointState, vecs: &mut [iovec]) -> c_int {
     // SAFETY: `tp` is valid and the payload buffers readable (the caller's guarantee).
@@ -191,7 +191,7 @@ pub unsafe fn write_nonempty(tp: *const TracepointState, vecs: &mut [iovec]) -> 
 }
 
 /// # Safety
-/// As for [`write`].
+/// As for [`write()`].
 #[inline(always)]
 unsafe fn write_with_padding(tp: *const TracepointState, vecs: &mut [iovec], pad: bool) -> c_int {
     // SAFETY: `tp` is valid (the caller's guarantee).

@@ -228,7 +228,7 @@ const SHORT_HEAD: usize = 64;
 const LONG_HEAD: usize = 4 + MAX_NAME + 1 + 1;
 
 /// # Safety
-/// As for [`write`].
+/// As for [`write()`].
 #[inline(always)]
 unsafe fn write_record<const N: usize>(
     fd: c_int,
