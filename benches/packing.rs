@@ -13,13 +13,13 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use eventheader_tracepoint::abi::{EventHeader, EventHeaderExtension, TracepointProviderState};
+use eventheader_tracepoint::abi::{EventHeaderProvider, EventHeaderTracepoint};
 use eventheader_tracepoint::abi::{TracepointListNode, TracepointState};
-use eventheader_tracepoint::eventheader::header::{pack_prefix, PREFIX_MAX};
 use eventheader_tracepoint::eventheader::names::{format_command, CommandBuf};
-use eventheader_tracepoint::ffi::capture::tracepoint_set_capture_file;
-use eventheader_tracepoint::ffi::eventheader::{
+use eventheader_tracepoint::eventheader::prefix::{pack_prefix, PREFIX_MAX};
+use eventheader_tracepoint::ffi::capture_api::tracepoint_set_capture_file;
+use eventheader_tracepoint::ffi::eventheader_api::{
     eventheader_close_provider, eventheader_connect, eventheader_open_provider, eventheader_write,
-    EventHeaderProvider, EventHeaderTracepoint,
 };
 
 const HEADER: EventHeader = EventHeader {

@@ -1,7 +1,9 @@
 # Build step of the top-level CMakeLists.txt, run in script mode (cmake -P):
 # builds the Rust library with cargo, checks the system libraries the static
-# library needs against the ones the package files were configured with, and
-# stages the installable lib/ tree (real files, SONAME and link-name symlinks).
+# library needs against the ones the package files were configured with,
+# splits the shared library's debug info into a separate file, and stages the
+# installable lib/ tree (real files without debug info, SONAME and link-name
+# symlinks).
 #
 # Variables (-D):
 #   CARGO             cargo executable
@@ -12,15 +14,25 @@
 #   CARGO_EXTRA_FLAGS list of extra cargo flags (may be empty)
 #   SONAME            SONAME of the shared library (libeventheader_tracepoint.so.1)
 #   REAL_NAME         file name of the installed shared library (…so.1.4.0)
-#   NATIVE_LIBS       the expected "native-static-libs" list (-l flags)
+#   NATIVE_LIBS       the system libraries the package files name (-l flags)
 #   STAGE_DIR         directory to stage lib/ into
+#   DEBUG_DIR         directory for the shared library's debug file (REAL_NAME.debug)
+#   OBJCOPY, STRIP    binutils
 
 foreach(var CARGO MANIFEST CARGO_PROFILE CARGO_TARGET_DIR CARGO_OUTPUT_DIR SONAME REAL_NAME
-            NATIVE_LIBS STAGE_DIR)
+            NATIVE_LIBS STAGE_DIR DEBUG_DIR OBJCOPY STRIP)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
     message(FATAL_ERROR "cargo-build.cmake: ${var} is not set")
   endif()
 endforeach()
+
+# The release profile builds by LTO, which leaves out the unwind tables of
+# Rust's precompiled core and so needs no stand-in personality routine
+# (src/lib.rs): the shipped library has none.
+set(lto_cfg "")
+if(CARGO_PROFILE STREQUAL "release")
+  set(lto_cfg --cfg eventheader_tracepoint_lto)
+endif()
 
 # cargo rustc: the extra rustc arguments after "--" apply to this crate only,
 # so the SONAME goes on the cdylib alone (not on build scripts or the tests'
@@ -35,6 +47,7 @@ execute_process(
           ${CARGO_EXTRA_FLAGS}
           --
           -C "link-arg=-Wl,-soname,${SONAME}"
+          ${lto_cfg}
           --print native-static-libs
   RESULT_VARIABLE result
   ERROR_VARIABLE cargo_stderr
@@ -43,15 +56,19 @@ if(NOT result EQUAL 0)
   message(FATAL_ERROR "cargo failed (${result})")
 endif()
 
+# Every system library rustc asks for must be in the configured list (which
+# may name more: rustc leaves the C library to the C toolchain).
 if(cargo_stderr MATCHES "native-static-libs: ([^\r\n]*)")
-  string(STRIP "${CMAKE_MATCH_1}" actual_libs)
-  string(STRIP "${NATIVE_LIBS}" expected_libs)
-  if(NOT actual_libs STREQUAL expected_libs)
-    message(FATAL_ERROR
-      "The static library needs the system libraries\n  ${actual_libs}\n"
-      "but the package files were configured with\n  ${expected_libs}\n"
-      "Re-run cmake with -DTRACEPOINT_NATIVE_STATIC_LIBS=\"${actual_libs}\".")
-  endif()
+  separate_arguments(actual_libs UNIX_COMMAND "${CMAKE_MATCH_1}")
+  separate_arguments(configured_libs UNIX_COMMAND "${NATIVE_LIBS}")
+  foreach(lib IN LISTS actual_libs)
+    if(NOT lib IN_LIST configured_libs)
+      message(FATAL_ERROR
+        "The static library needs the system library ${lib} (rustc: ${CMAKE_MATCH_1}),\n"
+        "but the package files were configured with\n  ${NATIVE_LIBS}\n"
+        "Re-run cmake with -DTRACEPOINT_NATIVE_STATIC_LIBS=\"${NATIVE_LIBS} ${lib}\".")
+    endif()
+  endforeach()
 else()
   message(WARNING "cargo did not report the static library's native-static-libs; "
                   "not checking TRACEPOINT_NATIVE_STATIC_LIBS (${NATIVE_LIBS})")
@@ -65,11 +82,39 @@ foreach(artifact "${so}" "${archive}")
   endif()
 endforeach()
 
-# Copies only when the content changed, so that an up-to-date build leaves
+# The shared library without debug info, naming its debug file in a
+# .gnu_debuglink section (name and CRC of the file), and the static library
+# without debug info. Made in a work directory under their final names, then
+# copied only when the content changed, so that an up-to-date build leaves
 # the staged files (and what links against them) alone.
-file(MAKE_DIRECTORY "${STAGE_DIR}")
-configure_file("${so}" "${STAGE_DIR}/${REAL_NAME}" COPYONLY)
-configure_file("${archive}" "${STAGE_DIR}/libeventheader_tracepoint.a" COPYONLY)
+set(work "${DEBUG_DIR}/work")
+file(REMOVE_RECURSE "${work}")
+file(MAKE_DIRECTORY "${work}" "${STAGE_DIR}")
+set(debug_file "${work}/${REAL_NAME}.debug")
+foreach(step
+    "${OBJCOPY};--only-keep-debug;${so};${debug_file}"
+    "${STRIP};--strip-unneeded;-o;${work}/${REAL_NAME};${so}"
+    "${OBJCOPY};--add-gnu-debuglink=${debug_file};${work}/${REAL_NAME}"
+    "${STRIP};--strip-debug;--enable-deterministic-archives;-o;${work}/libeventheader_tracepoint.a;${archive}")
+  execute_process(COMMAND ${step} RESULT_VARIABLE result ERROR_VARIABLE err)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "${step} failed (${result}): ${err}")
+  endif()
+endforeach()
+foreach(pair
+    "${work}/${REAL_NAME}=${STAGE_DIR}/${REAL_NAME}"
+    "${work}/libeventheader_tracepoint.a=${STAGE_DIR}/libeventheader_tracepoint.a"
+    "${debug_file}=${DEBUG_DIR}/${REAL_NAME}.debug")
+  string(REPLACE "=" ";" pair "${pair}")
+  list(GET pair 0 from)
+  list(GET pair 1 to)
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${from}" "${to}"
+                  RESULT_VARIABLE result)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "copying ${from} to ${to} failed")
+  endif()
+endforeach()
+file(REMOVE_RECURSE "${work}")
 
 # name -> target, all relative to lib/:
 #   libeventheader_tracepoint.so.1       -> .so.1.4.0   (SONAME, found at run time)

@@ -35,6 +35,9 @@ stress_default=30
 HARDENING_STRESS_SECONDS=${HARDENING_STRESS_SECONDS:-$stress_default} \
     cargo test --workspace --locked
 
+step "footprint: static-program delta, stripped .so, no panic path"
+bash scripts/footprint.sh
+
 if [ "$quick" != 1 ]; then
     step "sanitizers (ASan+UBSan, TSan, valgrind memcheck)"
     bash tests/sanitizers.sh

@@ -5,21 +5,30 @@
 //! `fork()`, released after it in parent and child), so a child forked while
 //! another thread was registering tracepoints can still register its own
 //! instead of deadlocking on a lock whose owner does not exist in the child.
+//!
+//! Data that only the lock's holder may touch is a [`Locked`], reached
+//! through the [`Guard`].
+#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::cell::UnsafeCell;
-use std::sync::Once;
+use core::marker::PhantomData;
 
-struct RawLock(UnsafeCell<libc::pthread_mutex_t>);
+/// A pthread object in a static: used only through its pthread functions,
+/// which are thread-safe.
+struct PthreadCell<T>(UnsafeCell<T>);
 
-// SAFETY: the mutex is only used through pthread_mutex_lock/unlock, which
-// are thread-safe.
-unsafe impl Sync for RawLock {}
+// SAFETY: the cell is only ever passed by address to pthread functions,
+// which synchronize access to it themselves.
+unsafe impl<T> Sync for PthreadCell<T> {}
 
-static LOCK: RawLock = RawLock(UnsafeCell::new(libc::PTHREAD_MUTEX_INITIALIZER));
-static ATFORK: Once = Once::new();
+static LOCK: PthreadCell<libc::pthread_mutex_t> =
+    PthreadCell(UnsafeCell::new(libc::PTHREAD_MUTEX_INITIALIZER));
+static ATFORK_ONCE: PthreadCell<libc::pthread_once_t> =
+    PthreadCell(UnsafeCell::new(libc::PTHREAD_ONCE_INIT));
 
 fn raw_lock() {
-    // SAFETY: LOCK is a valid, statically initialized mutex.
+    // SAFETY: LOCK is a valid, statically initialized mutex. A normal mutex
+    // fails only on a relock by its owner, which the Guard discipline rules out.
     unsafe { libc::pthread_mutex_lock(LOCK.0.get()) };
 }
 
@@ -37,8 +46,15 @@ extern "C" fn after_fork() {
     raw_unlock();
 }
 
-/// Holds the lock until dropped (also during unwinding).
-pub struct Guard(());
+extern "C" fn register_fork_handlers() {
+    // SAFETY: the handlers are plain functions valid for the life of the
+    // process (glibc removes a DSO's atfork handlers when it is dlclose'd).
+    unsafe { libc::pthread_atfork(Some(before_fork), Some(after_fork), Some(after_fork)) };
+}
+
+/// Holds the lock until dropped. There is at most one in the process at a
+/// time (it is the mutex), and it stays on the thread that took it.
+pub struct Guard(PhantomData<*mut ()>);
 
 impl Drop for Guard {
     fn drop(&mut self) {
@@ -48,12 +64,31 @@ impl Drop for Guard {
 
 /// Takes the library lock.
 pub fn lock() -> Guard {
-    ATFORK.call_once(|| {
-        // SAFETY: the handlers are plain functions valid for the life of the
-        // process (the library is never unloaded while a handler could run:
-        // glibc removes a DSO's atfork handlers when it is dlclose'd).
-        unsafe { libc::pthread_atfork(Some(before_fork), Some(after_fork), Some(after_fork)) };
-    });
+    // SAFETY: ATFORK_ONCE is a valid, statically initialized once control;
+    // pthread_once runs the handler registration exactly once per process
+    // (registering twice would make the fork handlers lock twice).
+    unsafe { libc::pthread_once(ATFORK_ONCE.0.get(), register_fork_handlers) };
     raw_lock();
-    Guard(())
+    Guard(PhantomData)
+}
+
+/// Data that only the holder of the library lock may touch.
+pub struct Locked<T>(UnsafeCell<T>);
+
+// SAFETY: the data is reached only through `get`, which requires the lock.
+unsafe impl<T: Send> Sync for Locked<T> {}
+
+impl<T> Locked<T> {
+    pub const fn new(value: T) -> Self {
+        Locked(UnsafeCell::new(value))
+    }
+
+    /// The data, for as long as `guard` is borrowed.
+    pub fn get<'a>(&'a self, guard: &'a mut Guard) -> &'a mut T {
+        let _ = guard;
+        // SAFETY: only one Guard exists at a time, and it stays mutably
+        // borrowed while the returned reference lives, so no other reference
+        // to the data can exist meanwhile, in this thread or another.
+        unsafe { &mut *self.0.get() }
+    }
 }

@@ -1,4 +1,5 @@
-//! Provider and tracepoint state: open, close, connect.
+//! Provider and tracepoint state: open, close, connect, and the write of a
+//! connected tracepoint.
 //!
 //! The state blocks live in the caller's memory (`tracepoint_provider_state`,
 //! `tracepoint_state`), laid out as the reference's so that programs built
@@ -7,60 +8,21 @@
 //! provider can unregister all of them without any allocation.
 //!
 //! Locking: every store to a state block happens under the library lock
-//! ([`crate::lock`]). Fields that
-//! the write path reads without the lock (`status_word`, `write_index`,
-//! `provider_state`, `data_file`) are stored atomically, so a concurrent
-//! writer sees either the old or the new value, never a torn one.
+//! (`crate::lock`). Fields that the write path reads without the lock
+//! (`status_word`, `write_index`, `provider_state`, `data_file`) are only
+//! accessed through their atomic views ([`crate::abi::tracepoint_state`]).
 
 use core::ffi::{c_int, c_uint, CStr};
 use core::ptr::{self, addr_of_mut};
-use std::sync::atomic::{AtomicI32, AtomicPtr, AtomicU32, Ordering};
+use core::sync::atomic::Ordering;
 
-use crate::abi::{TracepointListNode, TracepointProviderState, TracepointState};
-use crate::backend::Backend;
-use crate::lock::lock;
+use libc::iovec;
 
-/// Atomic views of the fields the write path reads without the lock.
-///
-/// # Safety
-/// The pointers must be valid, aligned and live for the duration of the
-/// returned borrow; every concurrent access to the field must be atomic.
-pub(crate) unsafe fn status_word<'a>(tp: *const TracepointState) -> &'a AtomicU32 {
-    // SAFETY: per the function contract; c_uint is u32 on every Linux target.
-    unsafe { AtomicU32::from_ptr(ptr::addr_of!((*tp).status_word) as *mut u32) }
-}
-
-/// # Safety
-/// As for [`status_word`].
-pub(crate) unsafe fn write_index<'a>(tp: *const TracepointState) -> &'a AtomicI32 {
-    // SAFETY: per the function contract.
-    unsafe { AtomicI32::from_ptr(ptr::addr_of!((*tp).write_index) as *mut i32) }
-}
-
-/// # Safety
-/// As for [`status_word`].
-pub(crate) unsafe fn provider_of<'a>(
-    tp: *const TracepointState,
-) -> &'a AtomicPtr<TracepointProviderState> {
-    // SAFETY: per the function contract; `*const T` and `*mut T` have the same layout.
-    unsafe {
-        AtomicPtr::from_ptr(ptr::addr_of!((*tp).provider_state) as *mut *mut TracepointProviderState)
-    }
-}
-
-/// # Safety
-/// As for [`status_word`], for a provider state.
-pub(crate) unsafe fn data_file<'a>(provider: *const TracepointProviderState) -> &'a AtomicI32 {
-    // SAFETY: per the function contract.
-    unsafe { AtomicI32::from_ptr(ptr::addr_of!((*provider).data_file) as *mut i32) }
-}
-
-/// # Safety
-/// As for [`status_word`], for a provider state.
-unsafe fn ref_count<'a>(provider: *mut TracepointProviderState) -> &'a AtomicU32 {
-    // SAFETY: per the function contract.
-    unsafe { AtomicU32::from_ptr(addr_of_mut!((*provider).ref_count)) }
-}
+use crate::abi::{
+    TracepointDefinition, TracepointListNode, TracepointProviderState, TracepointState,
+};
+use crate::backend::{self, Backend};
+use crate::lock::{lock, Guard};
 
 /// Opens `provider` on the current backend (the capture file if one is
 /// selected, else the kernel's user_events_data file).
@@ -73,16 +35,52 @@ unsafe fn ref_count<'a>(provider: *mut TracepointProviderState) -> &'a AtomicU32
 /// # Safety
 /// `provider` must point to a valid, initialized provider state.
 pub unsafe fn open(provider: *mut TracepointProviderState) -> c_int {
-    let _guard = lock();
-    // SAFETY: the caller guarantees `provider` is valid; we hold the lock.
-    unsafe {
-        if data_file(provider).load(Ordering::Relaxed) != -1 {
-            return libc::EALREADY;
+    let mut guard = lock();
+    // SAFETY: `provider` is a valid provider state (the caller's guarantee).
+    let data_file = unsafe { TracepointProviderState::data_file(provider) };
+    if data_file.load(Ordering::Relaxed) != -1 {
+        return libc::EALREADY;
+    }
+    match backend::open_for_provider(&mut guard) {
+        Ok(fd) => {
+            // SAFETY: `provider` is valid and we hold the lock.
+            unsafe { reset(&guard, provider, fd) };
+            0
         }
-        match Backend::open_data_file() {
-            Ok(fd) => reset(provider, fd),
-            Err(e) => return e,
+        Err(e) => e,
+    }
+}
+
+/// Opens `provider`, then connects every tracepoint of `definitions`, which
+/// is sorted and de-duplicated in place first (NULLs moved to the end).
+/// Registration errors of single tracepoints are ignored (they stay
+/// disabled). Returns 0 or the errno of opening.
+///
+/// # Safety
+/// `provider` as for [`open`]; every non-NULL entry of `definitions` must
+/// point to a valid definition whose state (if not NULL) is valid as for
+/// [`connect`] and whose name (if not NULL) is a C string.
+pub unsafe fn open_with_tracepoints(
+    provider: *mut TracepointProviderState,
+    definitions: &mut [*const TracepointDefinition],
+) -> c_int {
+    // SAFETY: `provider` is a valid provider state (the caller's guarantee).
+    let err = unsafe { open(provider) };
+    if err != 0 {
+        return err;
+    }
+    let count = sort_unique_pointers(definitions);
+    for &definition in definitions.iter().take(count) {
+        // SAFETY: the first `count` entries are non-NULL, valid definitions.
+        let definition = unsafe { &*definition };
+        if definition.state.is_null() {
+            continue;
         }
+        // SAFETY: a non-NULL name is a C string (the caller's guarantee).
+        let name_args = (!definition.tp_name_args.is_null())
+            .then(|| unsafe { CStr::from_ptr(definition.tp_name_args) });
+        // SAFETY: a non-NULL state is valid (the caller's guarantee).
+        unsafe { connect(definition.state, provider, name_args, 0) };
     }
     0
 }
@@ -93,108 +91,191 @@ pub unsafe fn open(provider: *mut TracepointProviderState) -> c_int {
 /// # Safety
 /// `provider` must point to a valid, initialized provider state.
 pub unsafe fn close(provider: *mut TracepointProviderState) {
-    let _guard = lock();
-    // SAFETY: the caller guarantees `provider` is valid; we hold the lock, and
-    // every node in its list is the link of a live, connected tracepoint.
-    unsafe {
-        if data_file(provider).load(Ordering::Relaxed) != -1 {
-            for_each_tracepoint(provider, |tp| unregister(tp));
-        }
-        reset(provider, -1);
+    let guard = lock();
+    // SAFETY: `provider` is a valid provider state (the caller's guarantee).
+    let data_file = unsafe { TracepointProviderState::data_file(provider) };
+    if data_file.load(Ordering::Relaxed) != -1 {
+        // SAFETY: we hold the lock; every node in the list is the link of a
+        // live, connected tracepoint (the caller keeps connected states alive).
+        unsafe { for_each_tracepoint(&guard, provider, |tp| unregister(&guard, tp)) };
     }
+    // SAFETY: `provider` is valid and we hold the lock.
+    unsafe { reset(&guard, provider, -1) };
 }
 
 /// Connects `tp` to `provider` (NULL disconnects), registering
 /// `name_args` ("Name arg-spec") with the provider's backend if the provider
 /// is open. The connection is updated even when registration fails, in which
-/// case the tracepoint stays disabled and the errno is returned.
+/// case the tracepoint stays disabled and the errno is returned (EINVAL for
+/// no `name_args` on an open provider).
 ///
 /// # Safety
-/// `tp` must point to a valid, initialized tracepoint state; `provider` must
-/// be NULL or point to a valid provider state.
+/// `tp` must point to a valid, initialized tracepoint state that stays at
+/// its address while connected; `provider` must be NULL or point to a valid
+/// provider state.
 pub unsafe fn connect(
     tp: *mut TracepointState,
     provider: *mut TracepointProviderState,
     name_args: Option<&CStr>,
     flags: c_uint,
 ) -> c_int {
-    let _guard = lock();
-    // SAFETY: the caller guarantees both pointers; we hold the lock.
-    unsafe {
-        unregister(tp);
+    let mut guard = lock();
+    // SAFETY: `tp` is valid (the caller's guarantee) and we hold the lock.
+    unsafe { unregister(&guard, tp) };
 
-        let mut err = 0;
-        let mut index = -1;
-        let mut enable_now = false;
-        if !provider.is_null() {
-            let fd = data_file(provider).load(Ordering::Relaxed);
-            if fd != -1 {
-                let backend = Backend::of(fd);
-                match name_args {
-                    None => err = libc::EINVAL,
-                    Some(name_args) => {
-                        match backend.register(fd, status_word(tp), name_args, flags) {
-                            Ok(i) => {
-                                index = i;
-                                enable_now = backend.always_enabled();
-                                ref_count(provider).fetch_add(1, Ordering::Relaxed);
-                            }
-                            Err(e) => err = e,
+    let mut err = 0;
+    let mut index = -1;
+    let mut enable_now = false;
+    // SAFETY: `tp` is valid.
+    let status_word = unsafe { TracepointState::status_word(tp) };
+    if !provider.is_null() {
+        // SAFETY: a non-NULL provider is valid (the caller's guarantee).
+        let fd = unsafe { TracepointProviderState::data_file(provider) }.load(Ordering::Relaxed);
+        if fd != -1 {
+            let backend = Backend::of(fd);
+            match name_args {
+                None => err = libc::EINVAL,
+                Some(name_args) => {
+                    match backend.register(&mut guard, fd, status_word, name_args, flags) {
+                        Ok(i) => {
+                            index = i;
+                            enable_now = backend.always_enabled();
+                            // SAFETY: a non-NULL provider is valid (the caller's guarantee).
+                            let ref_count = unsafe { TracepointProviderState::ref_count(provider) };
+                            ref_count.fetch_add(1, Ordering::Relaxed);
                         }
+                        Err(e) => err = e,
                     }
                 }
             }
         }
-
-        link(tp, provider, index);
-        if enable_now {
-            status_word(tp).store(1, Ordering::Release);
-        }
-        err
     }
+
+    // SAFETY: both are valid and we hold the lock.
+    unsafe { link(&guard, tp, provider, index) };
+    if enable_now {
+        status_word.store(1, Ordering::Release);
+    }
+    err
+}
+
+/// Writes an event of `tp`, whose enabled test the caller has just passed
+/// (if a collector detaches in between, the kernel answers EBADF itself):
+/// EBADF if it is not connected to an open provider, else as
+/// [`backend::write`]. `vecs[0]` is reserved for the backend; an event with
+/// no payload bytes at all gets one padding byte.
+///
+/// # Safety
+/// `tp` must be a valid tracepoint state; the buffers of `vecs[1..]` must be
+/// readable for their lengths.
+#[inline(always)]
+pub unsafe fn write(tp: *const TracepointState, vecs: &mut [iovec]) -> c_int {
+    let pad = vecs
+        .get(1..)
+        .unwrap_or_default()
+        .iter()
+        .all(|v| v.iov_len == 0);
+    // SAFETY: `tp` is valid and the payload buffers readable (the caller's guarantee).
+    unsafe { write_with_padding(tp, vecs, pad) }
+}
+
+/// [`write()`] for an event that has at least one byte (an EventHeader event
+/// always has its header).
+///
+/// # Safety
+/// As for [`write()`].
+#[inline(always)]
+pub unsafe fn write_nonempty(tp: *const TracepointState, vecs: &mut [iovec]) -> c_int {
+    // SAFETY: `tp` is valid and the payload buffers readable (the caller's guarantee).
+    unsafe { write_with_padding(tp, vecs, false) }
+}
+
+/// # Safety
+/// As for [`write()`].
+#[inline(always)]
+unsafe fn write_with_padding(tp: *const TracepointState, vecs: &mut [iovec], pad: bool) -> c_int {
+    // SAFETY: `tp` is valid (the caller's guarantee).
+    let provider = unsafe { TracepointState::provider_state(tp) }.load(Ordering::Acquire);
+    if provider.is_null() {
+        return libc::EBADF;
+    }
+    // SAFETY: a connected tracepoint's provider is valid while connected,
+    // and the Acquire load above saw the connection published.
+    let fd = unsafe { TracepointProviderState::data_file(provider) }.load(Ordering::Acquire);
+    // SAFETY: `tp` is valid.
+    let index = unsafe { TracepointState::write_index(tp) }.load(Ordering::Relaxed);
+    if fd < 0 || index < 0 {
+        return libc::EBADF;
+    }
+    // SAFETY: the caller guarantees the payload buffers.
+    unsafe { backend::write(fd, index, vecs, pad) }
 }
 
 /// Unregisters `tp` from its backend, if it is registered. Leaves the links
-/// alone. Lock held by the caller.
+/// alone.
 ///
 /// # Safety
 /// `tp` must be valid; if connected, its provider must be valid.
-unsafe fn unregister(tp: *mut TracepointState) {
-    // SAFETY: per the function contract.
-    unsafe {
-        let provider = provider_of(tp).load(Ordering::Relaxed);
-        if provider.is_null() || write_index(tp).load(Ordering::Relaxed) < 0 {
-            return;
-        }
-        let fd = data_file(provider).load(Ordering::Relaxed);
-        if fd >= 0 {
-            Backend::of(fd).unregister(fd, status_word(tp));
-        }
-        status_word(tp).store(0, Ordering::Relaxed);
-        write_index(tp).store(-1, Ordering::Relaxed);
-        ref_count(provider).fetch_sub(1, Ordering::Relaxed);
+unsafe fn unregister(_lock: &Guard, tp: *mut TracepointState) {
+    // SAFETY: `tp` is valid (the caller's guarantee).
+    let (status_word, write_index, provider) = unsafe {
+        (
+            TracepointState::status_word(tp),
+            TracepointState::write_index(tp),
+            TracepointState::provider_state(tp).load(Ordering::Relaxed),
+        )
+    };
+    if provider.is_null() || write_index.load(Ordering::Relaxed) < 0 {
+        return;
     }
+    // SAFETY: the provider of a connected tracepoint is valid.
+    let (data_file, ref_count) = unsafe {
+        (
+            TracepointProviderState::data_file(provider),
+            TracepointProviderState::ref_count(provider),
+        )
+    };
+    let fd = data_file.load(Ordering::Relaxed);
+    if fd >= 0 {
+        Backend::of(fd).unregister(fd, status_word);
+    }
+    status_word.store(0, Ordering::Relaxed);
+    write_index.store(-1, Ordering::Relaxed);
+    ref_count.fetch_sub(1, Ordering::Relaxed);
 }
 
 /// Removes `tp` from its current list (if any) and links it into
 /// `provider`'s list (if not NULL) with the given write index.
 ///
 /// # Safety
-/// Lock held; `tp` valid; `provider` NULL or valid; list links consistent.
-unsafe fn link(tp: *mut TracepointState, provider: *mut TracepointProviderState, index: c_int) {
-    // SAFETY: per the function contract.
+/// `tp` valid; `provider` NULL or valid; list links consistent (every node
+/// reachable from a list is a live tracepoint's link or a provider's head).
+#[allow(clippy::multiple_unsafe_ops_per_block)] // one list splice, one reason
+unsafe fn link(
+    _lock: &Guard,
+    tp: *mut TracepointState,
+    provider: *mut TracepointProviderState,
+    index: c_int,
+) {
+    // SAFETY: `tp` and `provider` are valid and the list links consistent
+    // (the caller's guarantee), so every node dereferenced here is live; we
+    // hold the lock, so no one else changes the lists.
     unsafe {
         let node: *mut TracepointListNode = addr_of_mut!((*tp).tracepoint_list_link);
-        if !provider_of(tp).load(Ordering::Relaxed).is_null() && !(*node).next.is_null() {
+        if !TracepointState::provider_state(tp)
+            .load(Ordering::Relaxed)
+            .is_null()
+            && !(*node).next.is_null()
+        {
             (*(*node).next).prev = (*node).prev;
             (*(*node).prev).next = (*node).next;
         }
 
-        write_index(tp).store(index, Ordering::Relaxed);
-        provider_of(tp).store(provider, Ordering::Release);
+        TracepointState::write_index(tp).store(index, Ordering::Relaxed);
+        TracepointState::provider_state(tp).store(provider, Ordering::Release);
 
         if provider.is_null() {
-            status_word(tp).store(0, Ordering::Relaxed);
+            TracepointState::status_word(tp).store(0, Ordering::Relaxed);
             (*node).next = ptr::null_mut();
             (*node).prev = ptr::null_mut();
         } else {
@@ -216,19 +297,22 @@ unsafe fn link(tp: *mut TracepointState, provider: *mut TracepointProviderState,
 /// sets the provider to an empty list on `fd` (-1 = closed).
 ///
 /// # Safety
-/// Lock held; `provider` valid; list links consistent.
-unsafe fn reset(provider: *mut TracepointProviderState, fd: c_int) {
-    // SAFETY: per the function contract.
+/// `provider` valid; list links consistent.
+#[allow(clippy::multiple_unsafe_ops_per_block)] // one list reset, one reason
+unsafe fn reset(lock: &Guard, provider: *mut TracepointProviderState, fd: c_int) {
+    // SAFETY: `provider` is valid and the list links consistent (the
+    // caller's guarantee), so every tracepoint in the list is live; we hold
+    // the lock.
     unsafe {
-        for_each_tracepoint(provider, |tp| {
-            status_word(tp).store(0, Ordering::Relaxed);
-            write_index(tp).store(-1, Ordering::Relaxed);
-            provider_of(tp).store(ptr::null_mut(), Ordering::Relaxed);
+        for_each_tracepoint(lock, provider, |tp| {
+            TracepointState::status_word(tp).store(0, Ordering::Relaxed);
+            TracepointState::write_index(tp).store(-1, Ordering::Relaxed);
+            TracepointState::provider_state(tp).store(ptr::null_mut(), Ordering::Relaxed);
             (*tp).tracepoint_list_link.next = ptr::null_mut();
             (*tp).tracepoint_list_link.prev = ptr::null_mut();
         });
-        data_file(provider).store(fd, Ordering::Release);
-        ref_count(provider).store(0, Ordering::Relaxed);
+        TracepointProviderState::data_file(provider).store(fd, Ordering::Release);
+        TracepointProviderState::ref_count(provider).store(0, Ordering::Relaxed);
         let head: *mut TracepointListNode = addr_of_mut!((*provider).tracepoint_list_head);
         (*head).next = head;
         (*head).prev = head;
@@ -239,13 +323,17 @@ unsafe fn reset(provider: *mut TracepointProviderState, fd: c_int) {
 /// reset the tracepoint it is given.
 ///
 /// # Safety
-/// Lock held; `provider` valid; list links consistent.
+/// `provider` valid; list links consistent.
+#[allow(clippy::multiple_unsafe_ops_per_block)] // one list walk, one reason
 unsafe fn for_each_tracepoint(
+    _lock: &Guard,
     provider: *mut TracepointProviderState,
     mut f: impl FnMut(*mut TracepointState),
 ) {
-    // SAFETY: per the function contract; each node other than the head is the
-    // `tracepoint_list_link` field of a tracepoint_state.
+    // SAFETY: `provider` is valid and the list links consistent (the
+    // caller's guarantee); each node other than the head is the
+    // `tracepoint_list_link` field of a live tracepoint_state, and `next` is
+    // read before `f` may unlink the node.
     unsafe {
         let head: *mut TracepointListNode = addr_of_mut!((*provider).tracepoint_list_head);
         let mut node = (*head).next;
@@ -268,27 +356,92 @@ unsafe fn for_each_tracepoint(
 /// now occupy the front of the array. Does not allocate.
 pub fn sort_unique_pointers<T>(items: &mut [*const T]) -> usize {
     // Descending order puts NULL (the lowest address) last.
-    items.sort_unstable_by(|a, b| b.cmp(a));
+    sort_descending(items);
     let mut kept = 0;
     for i in 0..items.len() {
-        let item = items[i];
+        let Some(&item) = items.get(i) else {
+            break;
+        };
         if item.is_null() {
             break;
         }
-        if kept == 0 || items[kept - 1] != item {
-            items[kept] = item;
+        if kept == 0 || items.get(kept - 1) != Some(&item) {
+            if let Some(slot) = items.get_mut(kept) {
+                *slot = item;
+            }
             kept += 1;
         }
     }
-    for slot in &mut items[kept..] {
+    for slot in items.iter_mut().skip(kept) {
         *slot = ptr::null();
     }
     kept
 }
 
+/// Sorts by address, highest first: a linear pass when the array is
+/// already in order either way (arrays of definitions from a linker section
+/// usually are), else heapsort (no allocation, no recursion). Every access
+/// is checked with `get`, so no bounds-check panic can be compiled in.
+fn sort_descending<T>(items: &mut [*const T]) {
+    let pairs = || items.iter().zip(items.iter().skip(1));
+    if pairs().all(|(a, b)| a >= b) {
+        return;
+    }
+    if pairs().all(|(a, b)| a <= b) {
+        items.reverse();
+        return;
+    }
+    // A min-heap, whose minimum goes to the end each round.
+    for start in (0..items.len() / 2).rev() {
+        sift_down(items, start);
+    }
+    for end in (1..items.len()).rev() {
+        swap(items, 0, end);
+        if let Some(heap) = items.get_mut(..end) {
+            sift_down(heap, 0);
+        }
+    }
+}
+
+/// Moves `heap[node]` down until neither child is smaller.
+fn sift_down<T>(heap: &mut [*const T], mut node: usize) {
+    loop {
+        let left = node.wrapping_mul(2).wrapping_add(1);
+        let Some(&left_value) = heap.get(left) else {
+            return;
+        };
+        let (child, child_value) = match heap.get(left.wrapping_add(1)) {
+            Some(&right_value) if right_value < left_value => (left + 1, right_value),
+            _ => (left, left_value),
+        };
+        let Some(&value) = heap.get(node) else {
+            return;
+        };
+        if value <= child_value {
+            return;
+        }
+        swap(heap, node, child);
+        node = child;
+    }
+}
+
+/// Swaps two elements; out-of-range indexes leave the slice alone.
+fn swap<T: Copy>(items: &mut [T], a: usize, b: usize) {
+    if let (Some(&x), Some(&y)) = (items.get(a), items.get(b)) {
+        if let Some(slot) = items.get_mut(a) {
+            *slot = y;
+        }
+        if let Some(slot) = items.get_mut(b) {
+            *slot = x;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::boxed::Box;
+    use std::vec;
 
     #[test]
     fn sort_unique_moves_nulls_last_and_drops_duplicates() {
@@ -305,6 +458,32 @@ mod tests {
         expected.sort();
         assert_eq!(front, expected);
         assert!(items[3..].iter().all(|p| p.is_null()));
+    }
+
+    #[test]
+    fn sort_descending_matches_a_reference_sort() {
+        // Ascending, descending, and scrambled arrays of addresses (with
+        // duplicates), against the standard library's sort.
+        let base = 0x1000usize;
+        let mut seed = 12345u32;
+        for len in [0, 1, 2, 3, 7, 64, 1000] {
+            let ascending: std::vec::Vec<*const u8> =
+                (0..len).map(|i| (base + 8 * i) as *const u8).collect();
+            let descending: std::vec::Vec<_> = ascending.iter().rev().copied().collect();
+            let scrambled: std::vec::Vec<_> = (0..len)
+                .map(|_| {
+                    seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                    (base + 8 * (seed as usize >> 8) % (len + 1)) as *const u8
+                })
+                .collect();
+            for input in [ascending, descending, scrambled] {
+                let mut ours = input.clone();
+                sort_descending(&mut ours);
+                let mut expected = input;
+                expected.sort_by(|a, b| b.cmp(a));
+                assert_eq!(ours, expected, "len {len}");
+            }
+        }
     }
 
     #[test]
@@ -340,8 +519,8 @@ mod tests {
 
     fn list_len(p: &mut TracepointProviderState) -> usize {
         let mut n = 0;
-        // SAFETY: test-owned state, lock not needed for a single thread.
-        unsafe { for_each_tracepoint(p, |_| n += 1) };
+        // SAFETY: a test-owned provider whose list holds live tracepoints.
+        unsafe { for_each_tracepoint(&lock(), p, |_| n += 1) };
         n
     }
 
@@ -366,10 +545,7 @@ mod tests {
 
             // Opening resets the tracepoints connected while closed.
             let fake_fd = 1_000_000;
-            {
-                let _guard = lock();
-                reset(&mut *p, fake_fd);
-            }
+            reset(&lock(), &mut *p, fake_fd);
             assert_eq!(open(&mut *p), libc::EALREADY);
             assert_eq!(list_len(&mut p), 0);
             assert!(t2.provider_state.is_null());

@@ -34,7 +34,10 @@ const HEADERS: &[HeaderSpec] = &[
     },
     HeaderSpec {
         out: "tracepoint/tracepoint.h",
-        sources: &["src/ffi/tracepoint.rs"],
+        sources: &[
+            "src/abi/tracepoint_definition.rs",
+            "src/ffi/tracepoint_api.rs",
+        ],
         items: &["TracepointDefinition"],
         include_guard: "_included_tracepoint_h",
         sys_includes: &["tracepoint/tracepoint-state.h", "sys/uio.h"],
@@ -42,7 +45,7 @@ const HEADERS: &[HeaderSpec] = &[
     },
     HeaderSpec {
         out: "tracepoint/tracepoint-capture.h",
-        sources: &["src/ffi/capture.rs"],
+        sources: &["src/ffi/capture_api.rs"],
         items: &[],
         include_guard: "_included_tracepoint_capture_h",
         sys_includes: &[],
@@ -50,7 +53,7 @@ const HEADERS: &[HeaderSpec] = &[
     },
     HeaderSpec {
         out: "eventheader/eventheader.h",
-        sources: &["src/abi/eventheader.rs"],
+        sources: &["src/abi/eventheader_format.rs"],
         items: &[
             "EventHeader",
             "EventHeaderExtension",
@@ -69,7 +72,10 @@ const HEADERS: &[HeaderSpec] = &[
     },
     HeaderSpec {
         out: "eventheader/eventheader-tracepoint.h",
-        sources: &["src/ffi/eventheader.rs"],
+        sources: &[
+            "src/abi/eventheader_definitions.rs",
+            "src/ffi/eventheader_api.rs",
+        ],
         items: &[
             "EventHeaderTracepoint",
             "EventHeaderProvider",
@@ -86,7 +92,7 @@ const HEADERS: &[HeaderSpec] = &[
     },
     HeaderSpec {
         out: "eventheader/eventheader-dynamic.h",
-        sources: &["src/ffi/dynamic.rs"],
+        sources: &["src/ffi/dynamic_api.rs"],
         items: &[],
         include_guard: "_included_eventheader_dynamic_h",
         sys_includes: &["stddef.h", "stdint.h", "eventheader/eventheader.h"],

@@ -343,9 +343,10 @@ fn installs_headers_libraries_and_package_files() {
         }
     }
 
-    // pkg-config files: Libs.private is exactly what rustc reported for the
-    // static library during this build.
-    let native_libs = install
+    // pkg-config files: Libs.private names every system library rustc
+    // reported for the static library during this build (rustc leaves the C
+    // library to the C toolchain, so the configured list may name more).
+    let reported = install
         .build_log
         .lines()
         .find_map(|l| {
@@ -360,11 +361,34 @@ fn installs_headers_libraries_and_package_files() {
         });
     let tracepoint_pc =
         fs::read_to_string(lib.join("pkgconfig/tracepoint.pc")).expect("tracepoint.pc");
+    let private = tracepoint_pc
+        .lines()
+        .find_map(|l| l.strip_prefix("Libs.private: "))
+        .unwrap_or_else(|| panic!("no Libs.private in tracepoint.pc:\n{tracepoint_pc}"));
+    for lib in reported.split_whitespace() {
+        assert!(
+            private.split_whitespace().any(|p| p == lib),
+            "tracepoint.pc Libs.private ({private}) lacks {lib}, which rustc reported"
+        );
+    }
+
+    // The installed libraries carry no debug info; the shared library names
+    // its separate debug file, which is installed only on request.
+    for file in [real_name.as_str(), "libeventheader_tracepoint.a"] {
+        let sections = stdout_of(command("readelf").arg("-S").arg(lib.join(file)));
+        assert!(
+            !sections.contains(".debug_"),
+            "{file} should have no debug sections:\n{sections}"
+        );
+    }
+    let sections = stdout_of(command("readelf").arg("-S").arg(lib.join(&real_name)));
     assert!(
-        tracepoint_pc
-            .lines()
-            .any(|l| l == format!("Libs.private: {native_libs}")),
-        "tracepoint.pc should have Libs.private: {native_libs}:\n{tracepoint_pc}"
+        sections.contains(".gnu_debuglink"),
+        "{real_name} should name its debug file:\n{sections}"
+    );
+    assert!(
+        !lib.join(".debug").exists(),
+        "the debug file is installed only with TRACEPOINT_INSTALL_DEBUG=ON"
     );
     assert!(lib.join("pkgconfig/eventheader-tracepoint.pc").is_file());
 
@@ -644,7 +668,7 @@ fn pkg_config_reports_the_reference_link_names() {
     let private = static_libs
         .strip_prefix(&prefix_flags)
         .unwrap_or_else(|| panic!("unexpected pkg-config --static --libs: {static_libs}"));
-    for lib in ["-lpthread", "-ldl", "-lc"] {
+    for lib in ["-lpthread", "-lc"] {
         assert!(
             private.split(' ').any(|f| f == lib),
             "{lib} not in Libs.private: {private}"

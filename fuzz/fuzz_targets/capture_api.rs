@@ -11,17 +11,17 @@ use std::io::{Read, Seek, SeekFrom};
 use std::sync::OnceLock;
 
 use eventheader_tracepoint::abi::{
-    EventHeader, EventHeaderExtension, TracepointProviderState, TracepointState,
+    EventHeader, EventHeaderExtension, EventHeaderProvider, EventHeaderTracepoint,
+    TracepointProviderState, TracepointState,
 };
 use eventheader_tracepoint::eventheader::names::{
     format_tracepoint_name, validate_provider, CommandBuf,
 };
-use eventheader_tracepoint::ffi::capture::tracepoint_set_capture_file;
-use eventheader_tracepoint::ffi::eventheader::{
+use eventheader_tracepoint::ffi::capture_api::tracepoint_set_capture_file;
+use eventheader_tracepoint::ffi::eventheader_api::{
     eventheader_close_provider, eventheader_connect, eventheader_open_provider, eventheader_write,
-    EventHeaderProvider, EventHeaderTracepoint,
 };
-use eventheader_tracepoint::ffi::tracepoint::{
+use eventheader_tracepoint::ffi::tracepoint_api::{
     tracepoint_close_provider, tracepoint_connect, tracepoint_open_provider, tracepoint_write,
 };
 use libc::iovec;

@@ -3,7 +3,7 @@
 #![no_main]
 
 use eventheader_tracepoint::abi::EventHeader;
-use eventheader_tracepoint::eventheader::header::{pack_prefix, PREFIX_MAX};
+use eventheader_tracepoint::eventheader::prefix::{pack_prefix, PREFIX_MAX};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

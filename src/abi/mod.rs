@@ -1,12 +1,20 @@
-//! The C data types of the public headers, laid out exactly as the reference's.
+//! The C data types of the public headers, laid out exactly as the
+//! reference's, and the atomic views of the state fields.
 //!
-//! Each file here is the source of one generated header (see `headers/` and
-//! `tests/headers.rs`): `tracepoint_state.rs` -> `tracepoint/tracepoint-state.h`,
-//! `eventheader.rs` -> `eventheader/eventheader.h`. The types of `tracepoint.h` and
-//! `eventheader-tracepoint.h` live beside their functions in `src/ffi/`.
+//! The files here and in `src/ffi/` are the sources of the generated headers
+//! (see `headers/README.md` and `tests/headers.rs`):
+//! - `tracepoint_state.rs` -> `tracepoint/tracepoint-state.h`;
+//! - `tracepoint_definition.rs` + `ffi/tracepoint_api.rs` -> `tracepoint/tracepoint.h`;
+//! - `eventheader_format.rs` -> `eventheader/eventheader.h`;
+//! - `eventheader_definitions.rs` + `ffi/eventheader_api.rs` ->
+//!   `eventheader/eventheader-tracepoint.h`.
 
-pub mod eventheader;
+pub mod eventheader_definitions;
+pub mod eventheader_format;
+pub mod tracepoint_definition;
 pub mod tracepoint_state;
 
-pub use eventheader::{EventHeader, EventHeaderExtension};
+pub use eventheader_definitions::{EventHeaderProvider, EventHeaderTracepoint};
+pub use eventheader_format::{EventHeader, EventHeaderExtension};
+pub use tracepoint_definition::TracepointDefinition;
 pub use tracepoint_state::{TracepointListNode, TracepointProviderState, TracepointState};

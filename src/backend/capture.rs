@@ -17,16 +17,17 @@
 //! another file `dup3`s the new file onto it, which redirects every
 //! capture-mode provider at once, and lets the write path recognise capture
 //! providers by their `data_file` alone.
+#![deny(clippy::multiple_unsafe_ops_per_block)]
 
-use core::ffi::{c_char, c_int, CStr};
-use std::collections::HashMap;
-use std::ffi::CString;
-use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{Mutex, OnceLock};
+use core::ffi::{c_int, CStr};
+use core::sync::atomic::{AtomicI32, Ordering};
 
 use libc::iovec;
 
-use crate::sys::errno;
+use super::capture_names;
+use crate::cstr_buf::CStrBuf;
+use crate::lock::{lock, Guard, Locked};
+use crate::sys::{errno, secure_getenv};
 
 /// The environment variable that selects a capture file.
 pub const ENV_VAR: &CStr = c"TRACEPOINT_CAPTURE_FILE";
@@ -34,85 +35,99 @@ pub const ENV_VAR: &CStr = c"TRACEPOINT_CAPTURE_FILE";
 /// Longest tracepoint name (without the NUL) a capture record may carry.
 pub const MAX_NAME: usize = 255;
 
+/// Longest path kept from the environment, with its NUL (open() refuses
+/// longer ones with ENAMETOOLONG anyway).
+const PATH_MAX: usize = libc::PATH_MAX as usize;
+
 /// The capture descriptor, or -1 before the first capture file is opened.
 static FD: AtomicI32 = AtomicI32::new(-1);
 
-struct Selection {
-    /// The environment has been consulted (it is read once).
-    env_read: bool,
-    /// Path of the selected file, None = capture off for new providers.
-    path: Option<CString>,
-    /// `path` is open on `FD`.
-    opened: bool,
+/// What providers opened from now on write to.
+#[allow(clippy::large_enum_variant)] // one instance, a static
+enum Selection {
+    /// TRACEPOINT_CAPTURE_FILE has not been read yet.
+    EnvUnread,
+    /// The kernel.
+    Kernel,
+    /// The selected file, open on [`FD`].
+    Open,
+    /// A file named by the environment that is not open yet: each provider
+    /// open tries again.
+    Pending(CStrBuf<PATH_MAX>),
+    /// The environment names a path longer than any file name.
+    TooLong,
 }
 
-static SELECTION: Mutex<Selection> = Mutex::new(Selection {
-    env_read: false,
-    path: None,
-    opened: false,
-});
-
-extern "C" {
-    fn secure_getenv(name: *const c_char) -> *mut c_char;
-}
-
-fn selection() -> std::sync::MutexGuard<'static, Selection> {
-    SELECTION.lock().unwrap_or_else(|p| p.into_inner())
-}
+static SELECTION: Locked<Selection> = Locked::new(Selection::EnvUnread);
 
 /// The capture descriptor (-1 if no capture file was ever opened).
-#[inline]
+#[inline(always)]
 pub fn fd() -> c_int {
     FD.load(Ordering::Relaxed)
 }
 
 /// The descriptor a provider opened now should capture to, or None for the
 /// kernel. Opens the selected file if it is not open yet.
-pub fn selected_fd() -> Result<Option<c_int>, c_int> {
-    let mut sel = selection();
-    if !sel.env_read {
-        sel.env_read = true;
-        // SAFETY: ENV_VAR is a valid C string; the result is NULL or a
-        // C string in the environment, copied before anything can change it.
-        let value = unsafe { secure_getenv(ENV_VAR.as_ptr()) };
-        if !value.is_null() {
-            // SAFETY: non-NULL results of secure_getenv are C strings.
-            let value = unsafe { CStr::from_ptr(value) };
-            if !value.is_empty() {
-                sel.path = Some(value.to_owned());
-            }
+pub fn selected_fd(guard: &mut Guard) -> Result<Option<c_int>, c_int> {
+    let selection = SELECTION.get(guard);
+    if let Selection::EnvUnread = selection {
+        *selection = from_environment();
+    }
+    match selection {
+        Selection::EnvUnread | Selection::Kernel => Ok(None),
+        Selection::Open => Ok(Some(fd())),
+        Selection::TooLong => Err(libc::ENAMETOOLONG),
+        Selection::Pending(path) => {
+            install(path.as_c_str())?;
+            *selection = Selection::Open;
+            Ok(Some(fd()))
         }
     }
-    let Some(path) = sel.path.clone() else {
-        return Ok(None);
-    };
-    if !sel.opened {
-        install(&path)?;
-        sel.opened = true;
+}
+
+/// The selection TRACEPOINT_CAPTURE_FILE asks for (copied: the environment
+/// may change later).
+fn from_environment() -> Selection {
+    // SAFETY: ENV_VAR is a valid C string.
+    let value = unsafe { secure_getenv(ENV_VAR.as_ptr()) };
+    if value.is_null() {
+        return Selection::Kernel;
     }
-    Ok(Some(fd()))
+    // SAFETY: a non-NULL result of secure_getenv is a C string in the
+    // environment, read before anything can change it (we hold the lock;
+    // changing the environment concurrently is the caller's race, as for
+    // any getenv).
+    let value = unsafe { CStr::from_ptr(value) }.to_bytes();
+    if value.is_empty() {
+        return Selection::Kernel;
+    }
+    let mut path = CStrBuf::new();
+    match path.push(value) {
+        Ok(()) => Selection::Pending(path),
+        Err(_) => Selection::TooLong,
+    }
 }
 
 /// Selects `path` as the capture file (None: providers opened from now on
 /// use the kernel). The file is opened (created with mode 0644 if needed)
 /// before this returns, so errors are reported here. Capture-mode providers
 /// that are already open follow the new file; none are switched between
-/// capture and kernel.
-pub fn set_file(path: Option<&CStr>) -> Result<(), c_int> {
-    let mut sel = selection();
-    sel.env_read = true;
+/// capture and kernel. Takes the library lock.
+pub fn select_file(path: Option<&CStr>) -> Result<(), c_int> {
+    let mut guard = lock();
+    let selection = SELECTION.get(&mut guard);
+    // An explicit choice overrides the environment, even a failed one.
+    if let Selection::EnvUnread = selection {
+        *selection = Selection::Kernel;
+    }
     match path {
-        None => {
-            sel.path = None;
-            sel.opened = false;
-        }
+        None => *selection = Selection::Kernel,
         Some(path) => {
             if path.is_empty() {
                 return Err(libc::ENOENT);
             }
             install(path)?;
-            sel.path = Some(path.to_owned());
-            sel.opened = true;
+            *selection = Selection::Open;
         }
     }
     Ok(())
@@ -136,10 +151,10 @@ fn install(path: &CStr) -> Result<(), c_int> {
         return Err(errno());
     }
     // SAFETY: `new` is a descriptor we own.
-    let cleared = unsafe { libc::fcntl(new, libc::F_SETFL, libc::O_APPEND) == 0 };
+    let cleared = unsafe { libc::fcntl(new, libc::F_SETFL, libc::O_APPEND) } == 0;
     if !cleared {
         let e = errno();
-        // SAFETY: `new` is ours.
+        // SAFETY: `new` is ours, closed once.
         unsafe { libc::close(new) };
         return Err(e);
     }
@@ -160,76 +175,39 @@ fn install(path: &CStr) -> Result<(), c_int> {
     }
 }
 
-// Interned tracepoint names, indexed by the capture "write index".
-// Lock-free to read (the write path), appended under NAME_INDEX's lock.
-const SEGMENT_BITS: u32 = 10;
-const SEGMENT_LEN: usize = 1 << SEGMENT_BITS;
-const SEGMENTS: usize = 1024;
-
-type Segment = Box<[OnceLock<Box<[u8]>>]>;
-static NAMES: [OnceLock<Segment>; SEGMENTS] = [const { OnceLock::new() }; SEGMENTS];
-static NAME_INDEX: Mutex<Option<HashMap<Box<[u8]>, c_int>>> = Mutex::new(None);
-
-/// The interned name (with its NUL) for a capture write index.
-fn name(index: c_int) -> Option<&'static [u8]> {
-    let index = usize::try_from(index).ok()?;
-    let segment = NAMES.get(index >> SEGMENT_BITS)?.get()?;
-    segment
-        .get(index & (SEGMENT_LEN - 1))?
-        .get()
-        .map(|b| &b[..])
-}
-
 /// "Registers" a tracepoint for capture: interns the name part of
 /// "Name arg-spec" and returns its index. Names must be 1..=MAX_NAME bytes.
-pub fn register(name_args: &CStr) -> Result<c_int, c_int> {
-    let bytes = name_args.to_bytes();
-    let name = bytes.split(|&b| b == b' ').next().unwrap_or_default();
+pub fn register(guard: &mut Guard, name_args: &CStr) -> Result<c_int, c_int> {
+    let name = name_args
+        .to_bytes()
+        .split(|&b| b == b' ')
+        .next()
+        .unwrap_or_default();
     if name.is_empty() {
         return Err(libc::EINVAL);
     }
     if name.len() > MAX_NAME {
         return Err(libc::E2BIG);
     }
-    let mut stored = Vec::with_capacity(name.len() + 1);
-    stored.extend_from_slice(name);
-    stored.push(0);
-
-    let mut guard = NAME_INDEX.lock().unwrap_or_else(|p| p.into_inner());
-    let index = guard.get_or_insert_with(HashMap::new);
-    if let Some(&i) = index.get(&stored[..]) {
-        return Ok(i);
-    }
-    let next = index.len();
-    if next >= SEGMENTS * SEGMENT_LEN {
-        return Err(libc::ENOSPC);
-    }
-    let segment = NAMES[next >> SEGMENT_BITS].get_or_init(|| {
-        (0..SEGMENT_LEN)
-            .map(|_| OnceLock::new())
-            .collect::<Vec<_>>()
-            .into_boxed_slice()
-    });
-    let stored: Box<[u8]> = stored.into_boxed_slice();
-    // Index space is bounded by SEGMENTS * SEGMENT_LEN < i32::MAX.
-    let i = next as c_int;
-    segment[next & (SEGMENT_LEN - 1)]
-        .set(stored.clone())
-        .map_err(|_| libc::EEXIST)?;
-    index.insert(stored, i);
-    Ok(i)
+    capture_names::intern(guard, name)
 }
 
 /// Writes one capture record for the tracepoint with capture index `index`.
 /// `vecs[0]` is set to the record header (size and name), plus one padding
 /// byte if `pad`, as in a user_events write.
+///
+/// # Safety
+/// The buffers of `vecs[1..]` must be readable for their lengths.
 #[inline(never)]
-pub fn write(fd: c_int, index: c_int, vecs: &mut [iovec], pad: bool) -> c_int {
-    let Some(name) = name(index) else {
+pub unsafe fn write(fd: c_int, index: c_int, vecs: &mut [iovec], pad: bool) -> c_int {
+    let Some(name) = capture_names::get(index) else {
         return libc::EBADF;
     };
+    let Some((_, payload)) = vecs.split_first() else {
+        return libc::EINVAL;
+    };
     let head_len = 4 + name.len() + usize::from(pad);
-    let record_len = vecs[1..]
+    let record_len = payload
         .iter()
         .try_fold(head_len as u64, |sum, v| sum.checked_add(v.iov_len as u64))
         .and_then(|n| u32::try_from(n).ok());
@@ -238,16 +216,21 @@ pub fn write(fd: c_int, index: c_int, vecs: &mut [iovec], pad: bool) -> c_int {
     };
     // Most names are short: a small head buffer keeps the zeroing cheap.
     if head_len <= SHORT_HEAD {
-        write_record::<SHORT_HEAD>(fd, name, head_len, record_len, vecs)
+        // SAFETY: the caller guarantees the payload buffers.
+        unsafe { write_record::<SHORT_HEAD>(fd, name, head_len, record_len, vecs) }
     } else {
-        write_record::<LONG_HEAD>(fd, name, head_len, record_len, vecs)
+        // SAFETY: the caller guarantees the payload buffers.
+        unsafe { write_record::<LONG_HEAD>(fd, name, head_len, record_len, vecs) }
     }
 }
 
 const SHORT_HEAD: usize = 64;
 const LONG_HEAD: usize = 4 + MAX_NAME + 1 + 1;
 
-fn write_record<const N: usize>(
+/// # Safety
+/// As for [`write()`].
+#[inline(always)]
+unsafe fn write_record<const N: usize>(
     fd: c_int,
     name: &[u8],
     head_len: usize,
@@ -255,15 +238,19 @@ fn write_record<const N: usize>(
     vecs: &mut [iovec],
 ) -> c_int {
     let mut head = [0u8; N];
-    head[..4].copy_from_slice(&record_len.to_le_bytes());
-    head[4..4 + name.len()].copy_from_slice(name);
-    // The padding byte of an empty event, if any, is already 0.
-    vecs[0] = iovec {
-        iov_base: head.as_mut_ptr().cast(),
-        iov_len: head_len,
+    let (size, rest) = head.split_at_mut(4);
+    size.copy_from_slice(&record_len.to_le_bytes());
+    let (Some(name_dst), Some(first)) = (rest.get_mut(..name.len()), vecs.first_mut()) else {
+        return libc::EINVAL;
     };
-    // SAFETY: the caller guarantees the vectors' buffers are readable;
-    // vecs[0] points at `head`, live until writev returns.
+    name_dst.copy_from_slice(name);
+    // The padding byte of an empty event, if any, is already 0.
+    *first = iovec {
+        iov_base: head.as_mut_ptr().cast(),
+        iov_len: head_len.min(N),
+    };
+    // SAFETY: the caller guarantees the payload buffers; vecs[0] points at
+    // `head`, live until writev returns.
     let ret = unsafe { libc::writev(fd, vecs.as_ptr(), vecs.len() as c_int) };
     if ret < 0 {
         errno()
@@ -278,24 +265,25 @@ fn write_record<const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ffi::CString;
+    use std::vec::Vec;
 
     #[test]
     fn register_interns_names_and_validates() {
-        let a = register(c"CaptureTest_L5K1 u8 x").unwrap();
-        let b = register(c"CaptureTest_L5K1 u32 y").unwrap();
-        let c = register(c"CaptureTest_L4K1").unwrap();
+        let mut guard = lock();
+        let a = register(&mut guard, c"CaptureTest_L5K1 u8 x").unwrap();
+        let b = register(&mut guard, c"CaptureTest_L5K1 u32 y").unwrap();
+        let c = register(&mut guard, c"CaptureTest_L4K1").unwrap();
         assert_eq!(a, b);
         assert_ne!(a, c);
-        assert_eq!(name(a).unwrap(), b"CaptureTest_L5K1\0");
-        assert_eq!(name(c).unwrap(), b"CaptureTest_L4K1\0");
-        assert_eq!(register(c" x"), Err(libc::EINVAL));
-        assert_eq!(register(c""), Err(libc::EINVAL));
-        let long = CString::new("N".repeat(MAX_NAME + 1)).unwrap();
-        assert_eq!(register(&long), Err(libc::E2BIG));
-        let max = CString::new("M".repeat(MAX_NAME)).unwrap();
-        assert!(register(&max).is_ok());
-        assert_eq!(name(-1), None);
-        assert_eq!(name(c_int::MAX), None);
+        assert_eq!(capture_names::get(a).unwrap(), b"CaptureTest_L5K1\0");
+        assert_eq!(capture_names::get(c).unwrap(), b"CaptureTest_L4K1\0");
+        assert_eq!(register(&mut guard, c" x"), Err(libc::EINVAL));
+        assert_eq!(register(&mut guard, c""), Err(libc::EINVAL));
+        let long = CString::new([b'N'; MAX_NAME + 1]).unwrap();
+        assert_eq!(register(&mut guard, &long), Err(libc::E2BIG));
+        let max = CString::new([b'M'; MAX_NAME]).unwrap();
+        assert!(register(&mut guard, &max).is_ok());
     }
 
     #[test]
@@ -312,7 +300,8 @@ mod tests {
             )
         };
         assert!(fd >= 0);
-        let idx = register(c"WriteTest_L1K2 u8 a").unwrap();
+        let idx = register(&mut lock(), c"WriteTest_L1K2 u8 a").unwrap();
+        let long_idx = register(&mut lock(), &CString::new([b'L'; 100]).unwrap()).unwrap();
         let payload1 = [1u8, 2, 3];
         let payload2 = [4u8];
         let mut vecs = [
@@ -329,15 +318,19 @@ mod tests {
                 iov_len: 1,
             },
         ];
-        assert_eq!(write(fd, idx, &mut vecs, false), 0);
         // An empty event gets one padding byte, as in a user_events write.
         let mut empty = [iovec {
             iov_base: core::ptr::null_mut(),
             iov_len: 0,
         }];
-        assert_eq!(write(fd, idx, &mut empty, true), 0);
-        assert_eq!(write(fd, 999_999, &mut empty, true), libc::EBADF);
-        // SAFETY: fd is ours.
+        // SAFETY: every vector's buffer is readable.
+        let write = |index, vecs: &mut [iovec], pad| unsafe { write(fd, index, vecs, pad) };
+        assert_eq!(write(idx, &mut vecs, false), 0);
+        assert_eq!(write(idx, &mut empty, true), 0);
+        assert_eq!(write(long_idx, &mut vecs, false), 0);
+        assert_eq!(write(999_999, &mut empty, true), libc::EBADF);
+        assert_eq!(write(idx, &mut [], false), libc::EINVAL);
+        // SAFETY: fd is ours, closed once.
         unsafe { libc::close(fd) };
 
         let bytes = std::fs::read(&path).unwrap();
@@ -348,6 +341,9 @@ mod tests {
         expected.extend_from_slice(&(4u32 + 15 + 1).to_le_bytes());
         expected.extend_from_slice(b"WriteTest_L1K2\0");
         expected.push(0);
+        expected.extend_from_slice(&(4u32 + 101 + 4).to_le_bytes());
+        expected.extend_from_slice(&[b'L'; 100]);
+        expected.extend_from_slice(&[0, 1, 2, 3, 4]);
         assert_eq!(bytes, expected);
     }
 }

@@ -4,13 +4,15 @@
 //! Tracepoints are registered with `DIAG_IOCSREG`, naming the address of
 //! their `status_word`, which the kernel then keeps up to date; events are
 //! written with one `writev` whose first vector is the 4-byte write index.
+#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::{c_int, c_uint, CStr};
-use std::ffi::CString;
-use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
+use core::sync::atomic::AtomicU32;
 
 use libc::iovec;
 
+use crate::cstr_buf::CStrBuf;
+use crate::lock::{Guard, Locked};
 use crate::sys::errno;
 
 /// The usual tracefs location, tried before scanning /proc/mounts.
@@ -52,33 +54,38 @@ pub const DIAG_IOCSDEL: u32 = ioc(IOC_WRITE, 1);
 /// `_IOW('*', 2, struct user_unreg*)`
 pub const DIAG_IOCSUNREG: u32 = ioc(IOC_WRITE, 2);
 
-/// The user_events_data descriptor once opened (-1 before), and the errno
-/// of a failure that will not go away by retrying (0 if none). Both are
-/// written only under the library lock.
-static DATA_FILE: AtomicI32 = AtomicI32::new(-1);
-static DATA_FILE_ERRNO: AtomicI32 = AtomicI32::new(0);
+/// The process's user_events_data descriptor once opened (-1 before), and
+/// the errno of a failure that will not go away by retrying (0 if none).
+struct UserEventsData {
+    fd: c_int,
+    lasting_errno: c_int,
+}
+
+static USER_EVENTS_DATA: Locked<UserEventsData> = Locked::new(UserEventsData {
+    fd: -1,
+    lasting_errno: 0,
+});
 
 /// The process's user_events_data descriptor, opened on first call. Success
 /// and lasting failures (no tracefs, no user_events, no permission) are kept
 /// for the life of the process; passing ones (out of descriptors or memory,
-/// interrupted) are retried on the next call. Call with the library lock held.
-pub fn data_file() -> Result<c_int, c_int> {
-    let fd = DATA_FILE.load(Ordering::Acquire);
-    if fd >= 0 {
-        return Ok(fd);
+/// interrupted) are retried on the next call.
+pub fn user_events_data(guard: &mut Guard) -> Result<c_int, c_int> {
+    let data = USER_EVENTS_DATA.get(guard);
+    if data.fd >= 0 {
+        return Ok(data.fd);
     }
-    let err = DATA_FILE_ERRNO.load(Ordering::Relaxed);
-    if err != 0 {
-        return Err(err);
+    if data.lasting_errno != 0 {
+        return Err(data.lasting_errno);
     }
-    match open_data_file() {
+    match open_user_events_data() {
         Ok(fd) => {
-            DATA_FILE.store(fd, Ordering::Release);
+            data.fd = fd;
             Ok(fd)
         }
         Err(e) => {
             if !is_transient(e) {
-                DATA_FILE_ERRNO.store(e, Ordering::Relaxed);
+                data.lasting_errno = e;
             }
             Err(e)
         }
@@ -93,9 +100,9 @@ fn is_transient(errno: c_int) -> bool {
     )
 }
 
-fn open_path(path: &CStr) -> Result<c_int, c_int> {
+fn open_path(path: &CStr, flags: c_int) -> Result<c_int, c_int> {
     // SAFETY: `path` is a valid C string; open has no other preconditions.
-    let fd = unsafe { libc::open(path.as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) };
+    let fd = unsafe { libc::open(path.as_ptr(), flags | libc::O_CLOEXEC) };
     if fd >= 0 {
         Ok(fd)
     } else {
@@ -103,20 +110,34 @@ fn open_path(path: &CStr) -> Result<c_int, c_int> {
     }
 }
 
-fn open_data_file() -> Result<c_int, c_int> {
-    let fast_err = match open_path(FAST_PATH) {
+/// Opens user_events_data: the usual tracefs path, else every tracefs mount
+/// point in /proc/mounts, then every debugfs one (+ "/tracing").
+fn open_user_events_data() -> Result<c_int, c_int> {
+    let fast_err = match open_path(FAST_PATH, libc::O_RDWR) {
         Ok(fd) => return Ok(fd),
         Err(e) => e,
     };
-    let mounts = std::fs::read("/proc/mounts").unwrap_or_default();
     let mut last_err = None;
-    for path in candidate_paths(&mounts) {
-        if path.as_c_str() == FAST_PATH {
-            continue;
-        }
-        match open_path(&path) {
-            Ok(fd) => return Ok(fd),
-            Err(e) => last_err = Some(e),
+    for kind in [MountKind::Tracefs, MountKind::Debugfs] {
+        let Ok(mounts) = open_path(c"/proc/mounts", libc::O_RDONLY) else {
+            break;
+        };
+        let found = for_each_candidate(read_from(mounts), kind, |path| {
+            if path == FAST_PATH {
+                return None;
+            }
+            match open_path(path, libc::O_RDWR) {
+                Ok(fd) => Some(fd),
+                Err(e) => {
+                    last_err = Some(e);
+                    None
+                }
+            }
+        });
+        // SAFETY: `mounts` is our descriptor, closed once.
+        unsafe { libc::close(mounts) };
+        if let Some(fd) = found {
+            return Ok(fd);
         }
     }
     Err(match last_err {
@@ -128,63 +149,116 @@ fn open_data_file() -> Result<c_int, c_int> {
     })
 }
 
-/// Candidate `user_events_data` paths from the text of /proc/mounts: each
-/// tracefs mount point + "/user_events_data", then each debugfs mount point
-/// + "/tracing/user_events_data".
-pub fn candidate_paths(mounts: &[u8]) -> Vec<CString> {
-    let mut tracefs = Vec::new();
-    let mut debugfs = Vec::new();
-    for line in mounts.split(|&b| b == b'\n') {
+/// A reader over descriptor `fd`: fills the buffer it is given and returns
+/// the byte count, 0 at the end of the file or on an error.
+fn read_from(fd: c_int) -> impl FnMut(&mut [u8]) -> usize {
+    move |buf| loop {
+        // SAFETY: `buf` is writable for its length.
+        let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+        if n < 0 && errno() == libc::EINTR {
+            continue;
+        }
+        return usize::try_from(n).unwrap_or(0);
+    }
+}
+
+/// The file systems user_events_data can be found under.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum MountKind {
+    /// `<mount point>/user_events_data`
+    Tracefs,
+    /// `<mount point>/tracing/user_events_data`
+    Debugfs,
+}
+
+/// Longest /proc/mounts line looked at; the rest of a longer line is
+/// ignored (its first three fields are all that is read).
+const LINE_MAX: usize = 8192;
+/// Longest candidate path, with its NUL.
+const PATH_MAX: usize = libc::PATH_MAX as usize;
+
+/// Calls `f` with each candidate `user_events_data` path on a `kind` file
+/// system in the text of /proc/mounts that `read` yields, in the file's
+/// order, until `f` returns `Some`, and returns that.
+fn for_each_candidate<R>(
+    read: impl FnMut(&mut [u8]) -> usize,
+    kind: MountKind,
+    mut f: impl FnMut(&CStr) -> Option<R>,
+) -> Option<R> {
+    let mut path = CStrBuf::<PATH_MAX>::new();
+    for_each_line(read, |line| {
         let mut words = line
             .split(|&b| b == b' ' || b == b'\t')
             .filter(|w| !w.is_empty());
         let (Some(_device), Some(mount_point), Some(fs_type)) =
             (words.next(), words.next(), words.next())
         else {
-            continue;
+            return None;
         };
-        let suffix: &[u8] = match fs_type {
-            b"tracefs" => b"/user_events_data",
-            b"debugfs" => b"/tracing/user_events_data",
-            _ => continue,
+        let suffix: &[u8] = match (kind, fs_type) {
+            (MountKind::Tracefs, b"tracefs") => b"/user_events_data",
+            (MountKind::Debugfs, b"debugfs") => b"/tracing/user_events_data",
+            _ => return None,
         };
-        let mut path = unescape_mount_point(mount_point);
-        path.extend_from_slice(suffix);
-        if let Ok(path) = CString::new(path) {
-            if fs_type == b"tracefs" {
-                tracefs.push(path);
-            } else {
-                debugfs.push(path);
+        path.clear();
+        if unescape_mount_point(mount_point, &mut path).is_err() || path.push(suffix).is_err() {
+            return None; // longer than any path open() accepts
+        }
+        f(path.as_c_str())
+    })
+}
+
+/// Calls `f` with each line `read` yields (without the newline; the first
+/// LINE_MAX bytes of a longer line) until it returns `Some`.
+fn for_each_line<R>(
+    mut read: impl FnMut(&mut [u8]) -> usize,
+    mut f: impl FnMut(&[u8]) -> Option<R>,
+) -> Option<R> {
+    let mut chunk = [0u8; 1024];
+    let mut line = [0u8; LINE_MAX];
+    let mut len = 0;
+    loop {
+        let n = read(&mut chunk);
+        if n == 0 {
+            break;
+        }
+        for &b in chunk.get(..n).unwrap_or_default() {
+            if b == b'\n' {
+                if let Some(r) = f(line.get(..len).unwrap_or_default()) {
+                    return Some(r);
+                }
+                len = 0;
+            } else if let Some(slot) = line.get_mut(len) {
+                *slot = b;
+                len += 1;
             }
         }
     }
-    tracefs.extend(debugfs);
-    tracefs
+    if len > 0 {
+        return f(line.get(..len).unwrap_or_default());
+    }
+    None
 }
 
 /// /proc/mounts writes ' ', '\t', '\n' and '\\' in mount points as octal
-/// escapes ("\040").
-fn unescape_mount_point(text: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len());
-    let mut i = 0;
-    while i < text.len() {
-        if text[i] == b'\\'
-            && i + 3 < text.len()
-            && text[i + 1..i + 4].iter().all(|d| (b'0'..=b'7').contains(d))
+/// escapes ("\040"). Appends the unescaped `text` to `out`.
+fn unescape_mount_point<const N: usize>(
+    text: &[u8],
+    out: &mut CStrBuf<N>,
+) -> Result<(), crate::cstr_buf::Full> {
+    let mut rest = text;
+    while let Some((&b, tail)) = rest.split_first() {
+        if let (b'\\', [d1 @ b'0'..=b'3', d2 @ b'0'..=b'7', d3 @ b'0'..=b'7', after @ ..]) =
+            (b, tail)
         {
-            let value = (text[i + 1] - b'0') as u32 * 64
-                + (text[i + 2] - b'0') as u32 * 8
-                + (text[i + 3] - b'0') as u32;
-            if let Ok(byte) = u8::try_from(value) {
-                out.push(byte);
-                i += 4;
-                continue;
-            }
+            out.push_byte((d1 - b'0') * 64 + (d2 - b'0') * 8 + (d3 - b'0'))?;
+            rest = after;
+        } else {
+            out.push_byte(b)?;
+            rest = tail;
         }
-        out.push(text[i]);
-        i += 1;
     }
-    out
+    Ok(())
 }
 
 /// Registers "Name arg-spec" on `fd`; the kernel will set bit 0 of
@@ -234,21 +308,27 @@ pub fn unregister(fd: c_int, status_word: &AtomicU32) {
 
 /// Writes one event: `vecs[0]` is set to the write index, plus one padding
 /// byte if `pad` (an event with no bytes at all, which the kernel would
-/// otherwise drop).
+/// otherwise drop). EINVAL without `vecs[0]`.
+///
+/// # Safety
+/// The buffers of `vecs[1..]` must be readable for their lengths.
 #[inline(always)]
-pub fn write(fd: c_int, index: c_int, vecs: &mut [iovec], pad: bool) -> c_int {
+pub unsafe fn write(fd: c_int, index: c_int, vecs: &mut [iovec], pad: bool) -> c_int {
     #[repr(C)]
     struct Prefix {
         index: i32,
         pad: u8,
     }
     let prefix = Prefix { index, pad: 0 };
-    vecs[0] = iovec {
+    let Some(first) = vecs.first_mut() else {
+        return libc::EINVAL;
+    };
+    *first = iovec {
         iov_base: &prefix as *const Prefix as *mut _,
         iov_len: 4 + usize::from(pad),
     };
-    // SAFETY: the caller guarantees the vectors' buffers are readable;
-    // vecs[0] points at `prefix`, live until writev returns.
+    // SAFETY: the caller guarantees the payload buffers; vecs[0] points at
+    // `prefix`, live until writev returns.
     let ret = unsafe { libc::writev(fd, vecs.as_ptr(), vecs.len() as c_int) };
     if ret < 0 {
         errno()
@@ -260,6 +340,8 @@ pub fn write(fd: c_int, index: c_int, vecs: &mut [iovec], pad: bool) -> c_int {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::string::String;
+    use std::vec::Vec;
 
     #[test]
     fn ioctl_numbers_match_the_uapi() {
@@ -270,21 +352,69 @@ mod tests {
         assert_eq!(core::mem::size_of::<UserUnreg>(), 16);
     }
 
+    /// A reader over `text` that yields at most `step` bytes per call.
+    fn reader(text: &[u8], step: usize) -> impl FnMut(&mut [u8]) -> usize + '_ {
+        let mut at = 0;
+        move |buf| {
+            let n = step.min(buf.len()).min(text.len() - at);
+            buf[..n].copy_from_slice(&text[at..at + n]);
+            at += n;
+            n
+        }
+    }
+
+    fn candidates(text: &[u8], step: usize, kind: MountKind) -> Vec<String> {
+        let mut out = Vec::new();
+        for_each_candidate(reader(text, step), kind, |p| {
+            out.push(p.to_str().unwrap().into());
+            None::<()>
+        });
+        out
+    }
+
     #[test]
     fn mounts_yield_tracefs_then_debugfs_paths() {
         let mounts = b"sysfs /sys sysfs rw 0 0\n\
             debugfs /sys/kernel/debug debugfs rw 0 0\n\
             tracefs /mnt/my\\040trace tracefs rw 0 0\n\
             none /x tmpfs rw 0 0\n\
-            short line\n";
-        let paths = candidate_paths(mounts);
+            tracefs /t\\134 tracefs rw 0 0\n\
+            short line\n\
+            tracefs /last tracefs rw 0 0";
+        for step in [1, 7, 1024] {
+            assert_eq!(
+                candidates(mounts, step, MountKind::Tracefs),
+                [
+                    "/mnt/my trace/user_events_data",
+                    "/t\\/user_events_data",
+                    "/last/user_events_data"
+                ]
+            );
+            assert_eq!(
+                candidates(mounts, step, MountKind::Debugfs),
+                ["/sys/kernel/debug/tracing/user_events_data"]
+            );
+        }
+        assert!(candidates(b"", 1, MountKind::Tracefs).is_empty());
+    }
+
+    #[test]
+    fn long_lines_and_paths() {
+        // A line longer than LINE_MAX: its first fields still count.
+        let mut text = b"tracefs /long tracefs ".to_vec();
+        text.extend(core::iter::repeat(b'o').take(LINE_MAX * 2));
+        text.extend_from_slice(b" 0 0\ntracefs /next tracefs rw 0 0\n");
         assert_eq!(
-            paths,
-            vec![
-                CString::new("/mnt/my trace/user_events_data").unwrap(),
-                CString::new("/sys/kernel/debug/tracing/user_events_data").unwrap(),
-            ]
+            candidates(&text, 1000, MountKind::Tracefs),
+            ["/long/user_events_data", "/next/user_events_data"]
         );
-        assert!(candidate_paths(b"").is_empty());
+        // A mount point too long for a path is skipped.
+        let mut text = b"tracefs /".to_vec();
+        text.extend(core::iter::repeat(b'p').take(PATH_MAX));
+        text.extend_from_slice(b" tracefs rw 0 0\ntracefs /ok tracefs rw 0 0\n");
+        assert_eq!(
+            candidates(&text, 1000, MountKind::Tracefs),
+            ["/ok/user_events_data"]
+        );
     }
 }

@@ -1,7 +1,8 @@
 //! The calls from the dynamic-event objects down into the rest of the
 //! library, one small function each: open, close and connect of an
-//! EventHeader provider and event, the enabled word of a tracepoint, and the
-//! EventHeader write path. Nothing else in `dynamic/` reaches outside it.
+//! EventHeader provider and event (the EventHeader layer), the enabled word
+//! of a tracepoint (the ABI types' atomic view), and the EventHeader event
+//! write. Nothing else in `dynamic/` reaches outside it.
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
@@ -11,26 +12,26 @@ use core::sync::atomic::AtomicU32;
 use libc::iovec;
 
 pub use crate::abi::{
-    EventHeader, EventHeaderExtension, TracepointListNode, TracepointProviderState, TracepointState,
+    EventHeader, EventHeaderExtension, EventHeaderTracepoint, TracepointListNode,
+    TracepointProviderState, TracepointState,
 };
-pub use crate::ffi::eventheader::{EventHeaderProvider, EventHeaderTracepoint};
-
-/// An activity id and an optional related activity id.
-pub type Activity<'a> = (&'a [u8; 16], Option<&'a [u8; 16]>);
+pub use crate::eventheader::event::Activity;
+pub use crate::eventheader::registration::ProviderRef;
+use crate::eventheader::{event, registration};
 
 /// Opens an EventHeader provider: validates its name and options and opens
 /// the backend. 0 or an errno (EINVAL, E2BIG, EOPNOTSUPP, ...).
-pub fn open_provider(provider: &EventHeaderProvider) -> c_int {
-    // SAFETY: `provider` is a valid provider: its state pointer and C
-    // strings are owned by the dynamic provider that owns it.
-    unsafe { crate::ffi::eventheader::eventheader_open_provider(provider) }
+pub fn open_provider(provider: &ProviderRef<'_>) -> c_int {
+    // SAFETY: the state is a dynamic provider's, valid and initialized while
+    // the provider lives (it owns it).
+    unsafe { registration::open(provider) }
 }
 
 /// Closes an EventHeader provider: unregisters and resets every tracepoint
 /// connected to it.
-pub fn close_provider(provider: &EventHeaderProvider) {
+pub fn close_provider(provider: &ProviderRef<'_>) {
     // SAFETY: as for open_provider.
-    unsafe { crate::ffi::eventheader::eventheader_close_provider(provider) }
+    unsafe { crate::provider::close(provider.state) }
 }
 
 /// Connects an event (its state, level and keyword) to a provider,
@@ -38,9 +39,10 @@ pub fn close_provider(provider: &EventHeaderProvider) {
 ///
 /// # Safety
 /// `event.state` must be valid and stay at its address while connected.
-pub unsafe fn connect(event: &EventHeaderTracepoint, provider: &EventHeaderProvider) -> c_int {
-    // SAFETY: valid event (the caller's guarantee) and provider.
-    unsafe { crate::ffi::eventheader::eventheader_connect(event, provider) }
+pub unsafe fn connect(event: &EventHeaderTracepoint, provider: &ProviderRef<'_>) -> c_int {
+    // SAFETY: the event's state is valid and stays put (the caller's
+    // guarantee); the provider's state is the dynamic provider's own.
+    unsafe { registration::connect(event, Some(provider)) }
 }
 
 /// The enabled word of a tracepoint (non-zero while a collector listens).
@@ -48,8 +50,9 @@ pub unsafe fn connect(event: &EventHeaderTracepoint, provider: &EventHeaderProvi
 /// # Safety
 /// `tp` must be valid for `'a`.
 pub unsafe fn status_word<'a>(tp: *const TracepointState) -> &'a AtomicU32 {
-    // SAFETY: the caller's guarantee; the word is only accessed atomically.
-    unsafe { crate::provider::status_word(tp) }
+    // SAFETY: `tp` is valid for 'a (the caller's guarantee); the word is
+    // only accessed atomically.
+    unsafe { TracepointState::status_word(tp) }
 }
 
 /// Writes an EventHeader event: `vecs[0]` is reserved, `vecs[1]` and
@@ -65,15 +68,8 @@ pub unsafe fn write(
     activity: Option<Activity<'_>>,
     vecs: &mut [iovec; 4],
 ) -> c_int {
-    let (activity_id, related_id) = match activity {
-        Some((id, related)) => (
-            id.as_ptr().cast(),
-            related.map_or(core::ptr::null(), |r| r.as_ptr().cast()),
-        ),
-        None => (core::ptr::null(), core::ptr::null()),
-    };
-    // SAFETY: the caller's guarantees; 4 vectors, ids NULL or 16 bytes.
-    unsafe {
-        crate::ffi::eventheader::write_event(event, activity_id, related_id, 4, vecs.as_mut_ptr())
-    }
+    // SAFETY: the event, its state and metadata are valid and the payload
+    // readable (the caller's guarantee); 4 vectors are enough for an event
+    // with metadata.
+    unsafe { event::write(event, activity, vecs) }
 }

@@ -1,4 +1,7 @@
-//! Dynamic providers and their event sets.
+//! Dynamic providers and their event sets: the provider concept at the
+//! runtime-defined-event layer, objects on the C heap that own a provider
+//! state of the [`crate::provider`] layer and open it through the
+//! EventHeader layer.
 //!
 //! A [`Provider`] owns a name, an options string, the EventHeader provider
 //! state and a table of [`EventSet`]s sorted by (level, keyword). An event set
@@ -29,7 +32,7 @@ use core::sync::atomic::{fence, AtomicUsize, Ordering};
 use super::buffer::Buffer;
 use super::heap;
 use super::lower::{
-    self, EventHeader, EventHeaderProvider, EventHeaderTracepoint, TracepointListNode,
+    self, EventHeader, EventHeaderTracepoint, ProviderRef, TracepointListNode,
     TracepointProviderState, TracepointState,
 };
 
@@ -137,13 +140,13 @@ impl Provider {
         Ok(provider)
     }
 
-    /// The provider as the EventHeader layer sees it. Its pointers are into
-    /// this provider, valid while it lives.
-    fn eventheader_provider(&self) -> EventHeaderProvider {
-        EventHeaderProvider {
+    /// The provider as the EventHeader layer sees it: its state, name and
+    /// options, borrowed from this provider.
+    fn eventheader_provider(&self) -> ProviderRef<'_> {
+        ProviderRef {
             state: self.state.get(),
-            options: self.options().as_ptr(),
-            name: self.name().as_ptr(),
+            name: self.name().to_bytes(),
+            options: self.options().to_bytes(),
         }
     }
 

@@ -1,8 +1,12 @@
-//! The EventHeader layer: tracepoint names and registration commands
-//! ([`names`]) and the header + extension prefix of each event ([`header`]).
+//! The EventHeader layer, over the provider layer: tracepoint names and
+//! registration commands ([`names`]), opening and connecting EventHeader
+//! providers and events ([`registration`]), and the vectors of each event
+//! ([`event`], with the header and activity id prefix from [`prefix`]).
 
-pub mod header;
+pub mod event;
 pub mod names;
+pub mod prefix;
+pub mod registration;
 
 /// The arg spec every EventHeader tracepoint registers with; byte-identical
 /// to the reference's, so processes using either library can share
@@ -12,6 +16,6 @@ pub const COMMAND_TYPES: &str =
     "u8 eventheader_flags; u8 version; u16 id; u16 tag; u8 opcode; u8 level";
 
 const _: () = assert!(
-    crate::abi::eventheader::EVENTHEADER_COMMAND_MAX as usize
-        == crate::abi::eventheader::EVENTHEADER_NAME_MAX as usize + COMMAND_TYPES.len() + 1
+    crate::abi::eventheader_format::EVENTHEADER_COMMAND_MAX as usize
+        == crate::abi::eventheader_format::EVENTHEADER_NAME_MAX as usize + COMMAND_TYPES.len() + 1
 );

@@ -2,11 +2,11 @@
 //! ("Provider_L5K1Ggroup u8 eventheader_flags; ..."), formatted without
 //! allocation, and the validation of provider names and options.
 
-use core::ffi::{c_int, CStr};
-use core::fmt::Write;
+use core::ffi::c_int;
 
 use super::COMMAND_TYPES;
-use crate::abi::eventheader::{EVENTHEADER_COMMAND_MAX, EVENTHEADER_NAME_MAX};
+use crate::abi::eventheader_format::{EVENTHEADER_COMMAND_MAX, EVENTHEADER_NAME_MAX};
+use crate::cstr_buf::{CStrBuf, Full};
 
 /// Checks a provider name and options string. Errors: EINVAL for an empty
 /// name, a name with ' ' or ':', or options not of the form
@@ -46,50 +46,27 @@ fn options_valid(options: &[u8]) -> bool {
     true
 }
 
-/// A fixed-capacity, nul-terminated text buffer on the stack.
-pub struct CommandBuf {
-    buf: [u8; EVENTHEADER_COMMAND_MAX as usize],
-    len: usize,
-}
+/// A registration command (or tracepoint name) being built: a fixed-capacity,
+/// NUL-terminated buffer on the stack.
+pub type CommandBuf = CStrBuf<{ EVENTHEADER_COMMAND_MAX as usize }>;
 
-impl Default for CommandBuf {
-    fn default() -> Self {
-        CommandBuf {
-            buf: [0; EVENTHEADER_COMMAND_MAX as usize],
-            len: 0,
+/// Appends `value` in lowercase hex without leading zeros ("0" for 0), as
+/// printf's `%x`.
+fn push_hex(out: &mut CommandBuf, value: u64) -> Result<(), Full> {
+    let mut digits = [0u8; 16];
+    let mut start = digits.len();
+    let mut rest = value;
+    loop {
+        start -= 1;
+        if let Some(d) = digits.get_mut(start) {
+            *d = b"0123456789abcdef"[(rest & 0xf) as usize];
+        }
+        rest >>= 4;
+        if rest == 0 || start == 0 {
+            break;
         }
     }
-}
-
-impl Write for CommandBuf {
-    fn write_str(&mut self, s: &str) -> core::fmt::Result {
-        self.push(s.as_bytes())
-    }
-}
-
-impl CommandBuf {
-    fn push(&mut self, bytes: &[u8]) -> core::fmt::Result {
-        // Keep one byte for the NUL.
-        let end = self.len + bytes.len();
-        if end >= self.buf.len() {
-            return Err(core::fmt::Error);
-        }
-        self.buf[self.len..end].copy_from_slice(bytes);
-        self.len = end;
-        Ok(())
-    }
-
-    /// The text so far, nul-terminated.
-    pub fn as_c_str(&self) -> &CStr {
-        // Only validated names (no interior NUL) are ever pushed, and the
-        // buffer always keeps a 0 after `len`.
-        CStr::from_bytes_until_nul(&self.buf[..=self.len]).unwrap_or_default()
-    }
-
-    /// The text so far, without the NUL.
-    pub fn as_bytes(&self) -> &[u8] {
-        &self.buf[..self.len]
-    }
+    out.push(digits.get(start..).unwrap_or_default())
 }
 
 /// Formats the tracepoint name `printf("%s_L%xK%lx%s", name, level, keyword, options)`
@@ -101,14 +78,16 @@ pub fn format_tracepoint_name(
     keyword: u64,
     options: &[u8],
 ) -> Result<(), c_int> {
-    out.len = 0;
+    out.clear();
     let fits = out.push(name).is_ok()
-        && write!(out, "_L{level:x}K{keyword:x}").is_ok()
+        && out.push(b"_L").is_ok()
+        && push_hex(out, level.into()).is_ok()
+        && out.push(b"K").is_ok()
+        && push_hex(out, keyword).is_ok()
         && out.push(options).is_ok();
-    if !fits || out.len >= EVENTHEADER_NAME_MAX as usize {
+    if !fits || out.len() >= EVENTHEADER_NAME_MAX as usize {
         return Err(libc::E2BIG);
     }
-    out.buf[out.len] = 0;
     Ok(())
 }
 
@@ -125,13 +104,13 @@ pub fn format_command(
     if !fits {
         return Err(libc::E2BIG);
     }
-    out.buf[out.len] = 0;
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::string::String;
 
     fn name(n: &str, level: u8, keyword: u64, options: &str) -> Result<String, c_int> {
         let mut buf = CommandBuf::default();

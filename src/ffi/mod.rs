@@ -1,37 +1,35 @@
-//! The exported C functions, one file per header. Each export checks its
-//! pointer arguments, then calls into the library under [`boundary`], so no
-//! panic ever unwinds into C.
-//!
-//! `tracepoint.rs` -> `tracepoint/tracepoint.h`, `eventheader.rs` ->
-//! `eventheader/eventheader-tracepoint.h`, `capture.rs` ->
+//! The exported C functions, one file per public header:
+//! `tracepoint_api.rs` -> `tracepoint/tracepoint.h`, `eventheader_api.rs` ->
+//! `eventheader/eventheader-tracepoint.h`, `capture_api.rs` ->
 //! `tracepoint/tracepoint-capture.h` (our addition). The headers are
-//! generated from these files by cbindgen (see `tests/headers.rs`).
+//! generated from these files and their types in `src/abi/` by cbindgen
+//! (see `tests/headers.rs`).
+//!
+//! Each export checks its arguments (NULL pointers, counts, ranges; C
+//! strings are read here), a write tests whether its tracepoint is enabled,
+//! then the export makes one call into a layer below. No export calls
+//! another.
+//!
+//! There is no panic boundary: the library has no panic path at all (it is
+//! built with `panic = "abort"`, and `scripts/footprint.sh` fails if the
+//! shipped `.so` or `.a` links any of Rust's panic machinery), so nothing
+//! can unwind into C and there is nothing to catch.
+#![deny(clippy::multiple_unsafe_ops_per_block)]
 
-pub mod capture;
-pub mod dynamic;
-pub mod eventheader;
-pub mod tracepoint;
+pub mod capture_api;
+pub mod dynamic_api;
+pub mod eventheader_api;
+pub mod tracepoint_api;
 
-use core::ffi::c_int;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
-/// The errno an export returns if the library panicked (a bug in this
-/// library, never the caller's input).
-pub const PANIC_ERRNO: c_int = libc::EIO;
-
-/// Runs `f`, turning a panic into `on_panic`.
-#[inline(always)]
-pub(crate) fn boundary<R>(on_panic: R, f: impl FnOnce() -> R) -> R {
-    catch_unwind(AssertUnwindSafe(f)).unwrap_or(on_panic)
-}
+use core::ffi::{c_char, CStr};
 
 /// Borrows a C pointer array `[start, stop)` as a mutable slice; None if the
 /// bounds are not a valid range. Both NULL is an empty range.
 ///
 /// # Safety
 /// If both are non-NULL and `start <= stop`, the range must be one writable
-/// array of pointers.
-pub(crate) unsafe fn pointer_range<'a, T>(
+/// array of pointers that lives for `'a`.
+unsafe fn pointer_range<'a, T>(
     start: *mut *const T,
     stop: *mut *const T,
 ) -> Option<&'a mut [*const T]> {
@@ -41,9 +39,22 @@ pub(crate) unsafe fn pointer_range<'a, T>(
     if start.is_null() || stop.is_null() || stop < start {
         return None;
     }
-    // SAFETY: both pointers bound one array, per the function contract.
-    unsafe {
-        let len = usize::try_from(stop.offset_from(start)).ok()?;
-        Some(core::slice::from_raw_parts_mut(start, len))
+    // SAFETY: both pointers bound one array (the caller's guarantee), so the
+    // distance between them is a whole number of elements.
+    let len = unsafe { stop.offset_from(start) };
+    let len = usize::try_from(len).ok()?;
+    // SAFETY: `start` is the first of `len` writable pointers.
+    Some(unsafe { core::slice::from_raw_parts_mut(start, len) })
+}
+
+/// A C string argument that may be NULL.
+///
+/// # Safety
+/// `text` must be NULL or a C string that lives for `'a`.
+unsafe fn optional_c_str<'a>(text: *const c_char) -> Option<&'a CStr> {
+    if text.is_null() {
+        return None;
     }
+    // SAFETY: non-NULL, so a C string (the caller's guarantee).
+    Some(unsafe { CStr::from_ptr(text) })
 }

@@ -258,10 +258,9 @@ macro_rules! rust_struct {
 
 /// The same facts as the library's Rust definitions see them.
 fn rust_abi() -> Vec<(String, String)> {
-    use eventheader_tracepoint::abi::eventheader::*;
+    use eventheader_tracepoint::abi::eventheader_definitions::*;
+    use eventheader_tracepoint::abi::eventheader_format::*;
     use eventheader_tracepoint::abi::*;
-    use eventheader_tracepoint::ffi::eventheader::*;
-    use eventheader_tracepoint::ffi::tracepoint::TracepointDefinition;
 
     let mut out: Vec<(String, String)> = Vec::new();
     rust_struct!(

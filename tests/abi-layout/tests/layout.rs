@@ -7,7 +7,9 @@
 
 use abi_layout as c;
 use eventheader_tracepoint::abi as rust_abi;
-use eventheader_tracepoint::ffi::{eventheader as rust_eh, tracepoint as rust_tp};
+use eventheader_tracepoint::abi::{
+    eventheader_definitions as rust_eh, tracepoint_definition as rust_tp,
+};
 
 use core::mem::{align_of, offset_of, size_of};
 
@@ -96,7 +98,7 @@ fn public_structs_match_the_rust_definitions() {
 
 #[test]
 fn public_constants_match_the_rust_definitions() {
-    use eventheader_tracepoint::abi::eventheader as e;
+    use eventheader_tracepoint::abi::eventheader_format as e;
     assert_eq!(c::EVENTHEADER_NAME_MAX, e::EVENTHEADER_NAME_MAX);
     assert_eq!(c::EVENTHEADER_COMMAND_MAX, e::EVENTHEADER_COMMAND_MAX);
     assert_eq!(

@@ -13,7 +13,7 @@
 //!   instrumented: the library's own synchronization (a pthread mutex, Rust
 //!   atomics) is invisible to TSan except for the mutex, whose lock/unlock
 //!   TSan intercepts. One suppression (`tests/tsan.supp`) covers the
-//!   library's copy of a name it publishes through a OnceLock.
+//!   library's copy of a name it publishes through an AtomicPtr.
 //! - valgrind: memcheck over every run (`--error-exitcode`, definite leaks
 //!   are errors).
 //!

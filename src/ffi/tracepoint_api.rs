@@ -1,22 +1,15 @@
-//! The tracepoint layer: register named user_events tracepoints, keep their
-//! enable words, and write events as iovecs.
+//! The exports of `tracepoint/tracepoint.h`: register named user_events
+//! tracepoints, keep their enable words, and write events as iovecs.
+#![deny(clippy::multiple_unsafe_ops_per_block)]
 
-use core::ffi::{c_char, c_int, c_uint, CStr};
+use core::ffi::{c_char, c_int, c_uint};
+use core::sync::atomic::Ordering;
 
 use libc::iovec;
 
-use super::{boundary, pointer_range, PANIC_ERRNO};
-use crate::abi::{TracepointProviderState, TracepointState};
-use crate::backend;
+use super::{optional_c_str, pointer_range};
+use crate::abi::{TracepointDefinition, TracepointProviderState, TracepointState};
 use crate::provider;
-
-/// A tracepoint and its "Name arg-spec" registration string, for
-/// tracepoint_open_provider_with_tracepoints.
-#[repr(C)]
-pub struct TracepointDefinition {
-    pub state: *mut TracepointState,
-    pub tp_name_args: *const c_char,
-}
 
 /// Closes the provider: unregisters every tracepoint connected to it and
 /// resets them to TRACEPOINT_STATE_INIT. Closing a closed provider, or NULL,
@@ -26,12 +19,10 @@ pub struct TracepointDefinition {
 /// `provider_state` must be NULL or a valid provider state.
 #[no_mangle]
 pub unsafe extern "C" fn tracepoint_close_provider(provider_state: *mut TracepointProviderState) {
-    boundary((), || {
-        if !provider_state.is_null() {
-            // SAFETY: non-NULL and valid per the contract.
-            unsafe { provider::close(provider_state) }
-        }
-    })
+    if !provider_state.is_null() {
+        // SAFETY: non-NULL, so a valid provider state (this function's contract).
+        unsafe { provider::close(provider_state) }
+    }
 }
 
 /// Opens the provider. Returns 0 for success or an errno: EINVAL for NULL,
@@ -49,13 +40,12 @@ pub unsafe extern "C" fn tracepoint_close_provider(provider_state: *mut Tracepoi
 pub unsafe extern "C" fn tracepoint_open_provider(
     provider_state: *mut TracepointProviderState,
 ) -> c_int {
-    boundary(PANIC_ERRNO, || {
-        if provider_state.is_null() {
-            return libc::EINVAL;
-        }
-        // SAFETY: non-NULL and valid per the contract.
-        unsafe { provider::open(provider_state) }
-    })
+    if provider_state.is_null() {
+        return libc::EINVAL;
+    }
+    // SAFETY: non-NULL, so a valid, initialized provider state (this
+    // function's contract).
+    unsafe { provider::open(provider_state) }
 }
 
 /// Opens the provider, then connects every tracepoint of the array
@@ -73,28 +63,18 @@ pub unsafe extern "C" fn tracepoint_open_provider_with_tracepoints(
     tp_definition_start: *mut *const TracepointDefinition,
     tp_definition_stop: *mut *const TracepointDefinition,
 ) -> c_int {
-    boundary(PANIC_ERRNO, || {
-        // SAFETY: the range is valid per the contract.
-        let Some(defs) = (unsafe { pointer_range(tp_definition_start, tp_definition_stop) }) else {
-            return libc::EINVAL;
-        };
-        // SAFETY: forwarded contract.
-        let err = unsafe { tracepoint_open_provider(provider_state) };
-        if err != 0 {
-            return err;
-        }
-        let count = provider::sort_unique_pointers(defs);
-        for &def in &defs[..count] {
-            // SAFETY: non-NULL entries are valid definitions per the contract.
-            unsafe {
-                let def = &*def;
-                if !def.state.is_null() {
-                    tracepoint_connect2(def.state, provider_state, def.tp_name_args, 0);
-                }
-            }
-        }
-        0
-    })
+    // SAFETY: a valid range is one writable array (this function's contract).
+    let Some(definitions) = (unsafe { pointer_range(tp_definition_start, tp_definition_stop) })
+    else {
+        return libc::EINVAL;
+    };
+    if provider_state.is_null() {
+        return libc::EINVAL;
+    }
+    // SAFETY: the provider state is valid and every non-NULL definition
+    // valid, with valid or NULL states and C string or NULL names (this
+    // function's contract).
+    unsafe { provider::open_with_tracepoints(provider_state, definitions) }
 }
 
 /// tracepoint_connect2 with flags 0.
@@ -107,8 +87,14 @@ pub unsafe extern "C" fn tracepoint_connect(
     provider_state: *mut TracepointProviderState,
     tp_name_args: *const c_char,
 ) -> c_int {
-    // SAFETY: forwarded contract.
-    unsafe { tracepoint_connect2(tp_state, provider_state, tp_name_args, 0) }
+    if tp_state.is_null() {
+        return libc::EINVAL;
+    }
+    // SAFETY: `tp_name_args` is NULL or a C string (this function's contract).
+    let name_args = unsafe { optional_c_str(tp_name_args) };
+    // SAFETY: the tracepoint state is valid and stays put while connected,
+    // the provider state NULL or valid (this function's contract).
+    unsafe { provider::connect(tp_state, provider_state, name_args, 0) }
 }
 
 /// Connects the tracepoint to the provider, first disconnecting it from any
@@ -133,15 +119,14 @@ pub unsafe extern "C" fn tracepoint_connect2(
     tp_name_args: *const c_char,
     flags: c_uint,
 ) -> c_int {
-    boundary(PANIC_ERRNO, || {
-        if tp_state.is_null() {
-            return libc::EINVAL;
-        }
-        // SAFETY: a non-NULL tp_name_args is a C string per the contract.
-        let name_args = (!tp_name_args.is_null()).then(|| unsafe { CStr::from_ptr(tp_name_args) });
-        // SAFETY: forwarded contract.
-        unsafe { provider::connect(tp_state, provider_state, name_args, flags) }
-    })
+    if tp_state.is_null() {
+        return libc::EINVAL;
+    }
+    // SAFETY: `tp_name_args` is NULL or a C string (this function's contract).
+    let name_args = unsafe { optional_c_str(tp_name_args) };
+    // SAFETY: the tracepoint state is valid and stays put while connected,
+    // the provider state NULL or valid (this function's contract).
+    unsafe { provider::connect(tp_state, provider_state, name_args, flags) }
 }
 
 /// Writes an event. data_vecs[0] is reserved: the caller sets it to
@@ -160,11 +145,19 @@ pub unsafe extern "C" fn tracepoint_write(
     data_count: c_uint,
     data_vecs: *mut iovec,
 ) -> c_int {
-    boundary(PANIC_ERRNO, || {
-        if tp_state.is_null() || data_vecs.is_null() {
-            return libc::EINVAL;
-        }
-        // SAFETY: forwarded contract.
-        unsafe { backend::write(tp_state, data_count, data_vecs) }
-    })
+    if tp_state.is_null() || data_vecs.is_null() {
+        return libc::EINVAL;
+    }
+    // SAFETY: non-NULL, so a valid tracepoint state (this function's contract).
+    if unsafe { TracepointState::status_word(tp_state) }.load(Ordering::Relaxed) == 0 {
+        return libc::EBADF;
+    }
+    if data_count == 0 {
+        return libc::EINVAL;
+    }
+    // SAFETY: `data_vecs` points to `data_count` iovecs (this function's
+    // contract), which nothing else uses during the call.
+    let vecs = unsafe { core::slice::from_raw_parts_mut(data_vecs, data_count as usize) };
+    // SAFETY: the state is valid and the payload buffers readable (this function's contract).
+    unsafe { provider::write(tp_state, vecs) }
 }

@@ -1,5 +1,6 @@
-//! The EventHeader format: header, header extensions, field encodings and
-//! formats. Every name and value here is part of the public interface.
+//! The EventHeader format (`eventheader/eventheader.h`): header, header
+//! extensions, field encodings and formats. Every name and value here is part
+//! of the public interface.
 #![allow(non_camel_case_types)]
 
 /// Maximum length of a tracepoint name "ProviderName_Attributes", including

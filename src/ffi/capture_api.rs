@@ -1,10 +1,11 @@
-//! Our addition to the reference API: choosing a capture file from code.
+//! The exports of `tracepoint/tracepoint-capture.h`, our addition to the
+//! reference API: choosing a capture file from code.
+#![deny(clippy::multiple_unsafe_ops_per_block)]
 
-use core::ffi::{c_char, c_int, CStr};
+use core::ffi::{c_char, c_int};
 
-use super::{boundary, PANIC_ERRNO};
+use super::optional_c_str;
 use crate::backend::capture;
-use crate::lock::lock;
 
 /// Selects a capture file: providers opened after this call write their
 /// events to `path` (appending, one record per event; created with mode 0644)
@@ -21,13 +22,10 @@ use crate::lock::lock;
 /// `path` must be NULL or a C string.
 #[no_mangle]
 pub unsafe extern "C" fn tracepoint_set_capture_file(path: *const c_char) -> c_int {
-    boundary(PANIC_ERRNO, || {
-        // SAFETY: a non-NULL path is a C string per the contract.
-        let path = (!path.is_null()).then(|| unsafe { CStr::from_ptr(path) });
-        let _guard = lock();
-        match capture::set_file(path) {
-            Ok(()) => 0,
-            Err(e) => e,
-        }
-    })
+    // SAFETY: `path` is NULL or a C string (this function's contract).
+    let path = unsafe { optional_c_str(path) };
+    match capture::select_file(path) {
+        Ok(()) => 0,
+        Err(e) => e,
+    }
 }

@@ -2,7 +2,7 @@
 //! activity id extension when there is one. The metadata extension (if any)
 //! is the caller's static block and goes out as its own vector, uncopied.
 
-use crate::abi::eventheader::{EventHeaderExtensionKind as Kind, EventHeaderFlags};
+use crate::abi::eventheader_format::{EventHeaderExtensionKind as Kind, EventHeaderFlags};
 use crate::abi::EventHeader;
 
 /// Header + extension header + activity id + related activity id.

@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# What the library costs a program that links it, measured on the CMake
+# install (release), and the proof that it has no panic path.
+#
+#   bash scripts/footprint.sh [--keep DIR]
+#
+# Builds and installs the library (CMAKE_BUILD_TYPE=Release,
+# TRACEPOINT_INSTALL_DEBUG=ON) into a temporary prefix, then measures:
+#   - the static-program delta: the benchmark program benches/c/bench.c
+#     (TraceLogging API, gcc -O2), linked statically against our .a and
+#     stripped, minus the same program linked against our shared library and
+#     stripped. Both contain the same program code and the same (dynamic) C
+#     library; the shared-linked one only adds PLT entries and dynamic symbols
+#     for the library's 12 functions, so the difference is what the library's
+#     code and data add to a static program (a few hundred bytes
+#     underestimated, never over);
+#   - the installed shared library (installed stripped, checked to carry no
+#     .debug_* section) and the size `strip` leaves of it;
+#   - the installed static archive and the separate debug file.
+# It prints a table and fails (exit 1) when the static delta exceeds 64 KiB,
+# the stripped .so exceeds 96 KiB, a debug section is installed in the .so, or
+# `nm` finds Rust panic machinery in the installed .so (dynamic symbols), its
+# debug file (full symbol table of the same build) or the .a (every member).
+#
+# Environment: CC (default gcc); FOOTPRINT_CARGO_TARGET_DIR (default
+# <repo>/target/footprint, reused between runs so a rerun only relinks).
+set -euo pipefail
+export LC_ALL=C
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+KEEP=
+while [ $# -gt 0 ]; do
+    case $1 in
+    --keep) KEEP=$2; shift ;;
+    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "footprint.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+STATIC_DELTA_MAX=$((64 * 1024))
+SO_STRIPPED_MAX=$((96 * 1024))
+CC=${CC:-gcc}
+for tool in cmake "$CC" strip nm readelf; do
+    command -v "$tool" >/dev/null || { echo "footprint.sh: $tool is not installed" >&2; exit 1; }
+done
+
+if [ -n "$KEEP" ]; then
+    WORK=$KEEP
+    rm -rf "$WORK"
+    mkdir -p "$WORK"
+else
+    WORK=$(mktemp -d)
+    trap 'rm -rf "$WORK"' EXIT
+fi
+log=$WORK/build.log
+quiet() { # what... command: runs it, shows its output only on failure
+    local what=$1
+    shift
+    if ! "$@" >>"$log" 2>&1; then
+        echo "footprint.sh: $what failed:" >&2
+        tail -n 40 "$log" >&2
+        exit 1
+    fi
+}
+
+prefix=$WORK/prefix
+quiet "cmake configure" cmake -S "$REPO" -B "$WORK/build" -DCMAKE_BUILD_TYPE=Release \
+    -DTRACEPOINT_INSTALL_DEBUG=ON -DTRACEPOINT_CARGO_FLAGS=--locked \
+    -DTRACEPOINT_CARGO_TARGET_DIR="${FOOTPRINT_CARGO_TARGET_DIR:-$REPO/target/footprint}"
+quiet "cmake build" cmake --build "$WORK/build"
+quiet "cmake install" cmake --install "$WORK/build" --prefix "$prefix"
+
+archive=$(find "$prefix" -name libeventheader_tracepoint.a -type f)
+lib=$(dirname "$archive")
+so=$(find "$lib" -maxdepth 1 -name 'libeventheader_tracepoint.so.*.*.*' -type f)
+debug=$lib/.debug/$(basename "$so").debug
+[ -f "$so" ] && [ -f "$debug" ] || { echo "footprint.sh: the install has no $so or $debug" >&2; exit 1; }
+native_libs=$(sed -n 's/^Libs.private: //p' "$lib/pkgconfig/tracepoint.pc")
+
+# The two programs, from the same source with the same flags.
+cflags=(-std=gnu11 -O2 -Wall -Wextra -Werror -I"$prefix/include")
+bench=$REPO/benches/c/bench.c
+quiet "link bench against the shared library" "$CC" "${cflags[@]}" -o "$WORK/bench-shared" "$bench" \
+    -L"$lib" -Wl,-rpath,"$lib" -leventheader-tracepoint -ltracepoint
+# shellcheck disable=SC2086 # native_libs is a list of -l flags
+quiet "link bench against the static library" "$CC" "${cflags[@]}" -o "$WORK/bench-static" "$bench" \
+    -L"$lib" -Wl,-Bstatic -leventheader-tracepoint -ltracepoint -Wl,-Bdynamic $native_libs
+if readelf -d "$WORK/bench-static" | grep -q 'eventheader_tracepoint'; then
+    echo "footprint.sh: the static program needs the shared library" >&2
+    exit 1
+fi
+readelf -d "$WORK/bench-shared" | grep -q 'NEEDED.*libeventheader_tracepoint' ||
+    { echo "footprint.sh: the shared program does not need the shared library" >&2; exit 1; }
+# Both must work: one enabled event each, in capture mode.
+for p in shared static; do
+    TRACEPOINT_CAPTURE_FILE=$WORK/$p.dat quiet "running bench-$p" "$WORK/bench-$p" enabled5 1
+    [ -s "$WORK/$p.dat" ] || { echo "footprint.sh: bench-$p wrote no event" >&2; exit 1; }
+done
+strip "$WORK/bench-shared" "$WORK/bench-static"
+strip -o "$WORK/so-stripped" "$so"
+
+size() { stat -c %s "$1"; }
+shared_prog=$(size "$WORK/bench-shared")
+static_prog=$(size "$WORK/bench-static")
+delta=$((static_prog - shared_prog))
+so_installed=$(size "$so")
+so_stripped=$(size "$WORK/so-stripped")
+archive_size=$(size "$archive")
+members=$(ar t "$archive" | wc -l)
+own_members=$(ar t "$archive" | grep -c '^eventheader_tracepoint\.' || true)
+debug_size=$(size "$debug")
+
+# The no-panic check. Each pattern is a symbol (demangled by nm -C) that
+# exists only if some code can panic or unwind:
+#   core::panicking::          every panic entry point: panic, panic_fmt,
+#                              panic_bounds_check, panic_nounwind,
+#                              panic_const_*, assert_failed
+#   rust_begin_unwind          the panic handler (ours or std's), kept only if
+#                              a panic can reach it
+#   rust_panic, __rust_start_panic, __rust_panic_cleanup, rust_eh_personality,
+#   __rust_foreign_exception   std's panic runtime and unwinding glue
+#   _Unwind_                   the unwinder (_Unwind_Resume of landing pads,
+#                              _Unwind_RaiseException)
+#   unwrap_failed, expect_failed, _fail (slice_index_order_fail,
+#   slice_end_index_len_fail, len_mismatch_fail, slice_error_fail, ...),
+#   panic_already_borrowed     failure paths that live outside core::panicking
+#   core::fmt::                formatting, reached only from panic messages or
+#                              Debug/Display, neither of which the library uses
+#   std::, alloc::, __rust_alloc, __rdl_, __rg_, __rust_no_alloc_shim
+#                              the standard library and Rust's allocator
+#                              (the library uses core and libc only)
+panic_re='core::panicking::|rust_begin_unwind|rust_panic|__rust_start_panic|__rust_panic_cleanup|rust_eh_personality|__rust_foreign_exception|_Unwind_|unwrap_failed|expect_failed|_fail\b|panic_already_borrowed|core::fmt::|\bstd::|\balloc::|__rust_alloc|__rdl_|__rg_|__rust_no_alloc_shim'
+panic_hits=$WORK/panic-symbols.txt
+: >"$panic_hits"
+check_symbols() { # label nm-args...
+    local label=$1
+    shift
+    nm -C "$@" 2>/dev/null | grep -E "$panic_re" | sed "s|^|$label: |" >>"$panic_hits" || true
+}
+check_symbols "$(basename "$so") (dynamic symbols)" -D "$so"
+check_symbols "$(basename "$debug") (symbol table)" "$debug"
+check_symbols "$(basename "$archive") (all members)" "$archive"
+# The checks above must see symbols at all (a stripped or empty file would pass).
+[ "$(nm -D "$so" | grep -c ' T ')" -ge 12 ] && [ "$(nm "$debug" | wc -l)" -ge 12 ] &&
+    [ "$(nm "$archive" 2>/dev/null | grep -c ' T tracepoint_write$')" = 1 ] ||
+    { echo "footprint.sh: the installed files have fewer symbols than the library exports" >&2; exit 1; }
+
+status=0
+verdict() { # value limit -> "ok" or "OVER"
+    if [ "$1" -le "$2" ]; then echo ok; else echo "OVER"; status=1; fi
+}
+delta_verdict=$(verdict "$delta" "$STATIC_DELTA_MAX")
+so_verdict=$(verdict "$so_stripped" "$SO_STRIPPED_MAX")
+debug_sections=$(readelf -S "$so" | grep -c '\.debug_' || true)
+[ "$debug_sections" = 0 ] || status=1
+
+echo "footprint: $("$CC" --version | head -n 1), -O2, release CMake install, commit $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+echo
+printf '| %s | %s | %s |\n' what bytes goal
+printf '|---|--:|--:|\n'
+printf '| %s | %s | %s |\n' \
+    "bench program, static against our .a, stripped" "$static_prog" "" \
+    "bench program, shared against our .so, stripped" "$shared_prog" "" \
+    "**bytes the library adds to the static program**" "**$delta**" "<= $STATIC_DELTA_MAX ($delta_verdict)" \
+    "shared library as installed (no debug info: $debug_sections .debug_* sections)" "$so_installed" "" \
+    "shared library stripped (\`strip\`)" "$so_stripped" "<= $SO_STRIPPED_MAX ($so_verdict)" \
+    "static archive as installed ($members members, $own_members of them the library's; the rest are Rust's compiler_builtins, linked only when referenced)" "$archive_size" "" \
+    "separate debug file (TRACEPOINT_INSTALL_DEBUG=ON)" "$debug_size" ""
+echo
+if [ -s "$panic_hits" ]; then
+    echo "no-panic check: FAILED, Rust panic machinery in the installed library:"
+    sed 's/^/  /' "$panic_hits"
+    status=1
+else
+    echo "no-panic check: ok (no panic, unwinding, formatting, std or allocator symbol in the .so, its debug file or the .a)"
+fi
+[ "$debug_sections" = 0 ] || echo "debug info check: FAILED, the installed .so has $debug_sections .debug_* sections"
+[ "$status" = 0 ] || echo "footprint.sh: FAILED (see above)"
+exit $status

@@ -1,0 +1,77 @@
+//! The vectors of one EventHeader event: `vecs[1]` gets the header (or a
+//! packed prefix of header and activity id extension), `vecs[2]` the event's
+//! metadata extension when it has one, and the caller's payload follows.
+//! Nothing is copied in the common case (no activity id, and a header that
+//! already announces the metadata extension): the header and metadata go
+//! out by pointer.
+#![deny(clippy::multiple_unsafe_ops_per_block)]
+
+use core::ffi::{c_int, c_void};
+
+use libc::iovec;
+
+use super::prefix::{pack_prefix, FLAG_EXTENSION, PREFIX_MAX};
+use crate::abi::{EventHeader, EventHeaderExtension, EventHeaderTracepoint};
+use crate::provider;
+
+/// An activity id and an optional related activity id, 16 bytes each.
+pub type Activity<'a> = (&'a [u8; 16], Option<&'a [u8; 16]>);
+
+/// Writes `event`: fills `vecs[1]` (and `vecs[2]` for an event with
+/// metadata) and writes all of `vecs` as one event of the event's
+/// tracepoint. EINVAL if `vecs` has too few entries for that
+/// (EVENTHEADER_PREFIX_DATAVEC_COUNT with metadata, else
+/// EVENTHEADER_PREFIX_DATAVEC_COUNT_NO_METADATA).
+///
+/// # Safety
+/// `event.state` must be a valid tracepoint state; `event.metadata` NULL or
+/// an extension block followed by its `size` bytes; the buffers of the
+/// payload vectors (from `vecs[2]`, or `vecs[3]` with metadata) readable for
+/// their lengths.
+#[inline(always)]
+pub unsafe fn write(
+    event: &EventHeaderTracepoint,
+    activity: Option<Activity<'_>>,
+    vecs: &mut [iovec],
+) -> c_int {
+    let metadata = event.metadata;
+
+    // The prefix buffer is only filled (and so only paid for) when the
+    // event's own header cannot go out as it is.
+    let mut prefix: [u8; PREFIX_MAX];
+    let header_vec =
+        if activity.is_none() && (metadata.is_null() || event.header.flags & FLAG_EXTENSION != 0) {
+            iovec {
+                iov_base: &event.header as *const EventHeader as *mut c_void,
+                iov_len: core::mem::size_of::<EventHeader>(),
+            }
+        } else {
+            prefix = [0u8; PREFIX_MAX];
+            let len = pack_prefix(&mut prefix, &event.header, activity, !metadata.is_null());
+            iovec {
+                iov_base: prefix.as_mut_ptr().cast(),
+                iov_len: len,
+            }
+        };
+    if !metadata.is_null() {
+        // SAFETY: a non-NULL metadata pointer is a valid extension block
+        // (the caller's guarantee).
+        let size = unsafe { (*metadata).size };
+        let Some(slot) = vecs.get_mut(2) else {
+            return libc::EINVAL;
+        };
+        *slot = iovec {
+            iov_base: metadata as *mut c_void,
+            iov_len: usize::from(size) + core::mem::size_of::<EventHeaderExtension>(),
+        };
+    }
+    let Some(slot) = vecs.get_mut(1) else {
+        return libc::EINVAL;
+    };
+    *slot = header_vec;
+    // SAFETY: the state is valid; vecs[1] and vecs[2] point at the event's
+    // header or `prefix` (live until the write returns) and its metadata
+    // block (valid, the caller's guarantee), the rest at the caller's
+    // readable payload.
+    unsafe { provider::write_nonempty(event.state, vecs) }
+}
