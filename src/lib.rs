@@ -60,8 +60,8 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
 
 /// The unwinding personality routine that the unwind tables of Rust's
 /// precompiled `core` name (it is built with panic=unwind). A build that
-/// links `core`'s object code as it is (no LTO: `cargo build`, whose crate
-/// types include rlib, and the dev profile) keeps such a table even when
+/// links `core`'s object code as it is (no LTO: `cargo build --release`,
+/// whose crate types include rlib) keeps such a table even when
 /// none of its functions is used (rust-lang/rust#56152), so the linker
 /// needs the symbol; with panic=abort nothing unwinds, so it is never
 /// called. The CMake release build compiles everything by LTO, needs none,
