@@ -93,6 +93,18 @@ impl Formatter {
         }
     }
 
+    /// [`Self::push_meta`] with the metadata of the perf sample itself (not
+    /// of an EventHeader event in it).
+    fn push_sample_meta(&self, out: &mut String, sample: &td::PerfSampleEventInfo<'_>) {
+        self.push_meta(out, Some(sample), |o, meta, comma| {
+            sample
+                .json_meta_display()
+                .meta_options(meta)
+                .add_comma_before_first_item(comma)
+                .write_to(o)
+        });
+    }
+
     /// `{ "n": NAME, "raw": "HEX"[, "error": WHY], "meta": ... }`.
     fn push_raw(
         &mut self,
@@ -113,13 +125,7 @@ impl Formatter {
             push_json_str(out, error);
         }
         if let Some(sample) = sample {
-            self.push_meta(out, Some(sample), |o, meta, comma| {
-                sample
-                    .json_meta_display()
-                    .meta_options(meta)
-                    .add_comma_before_first_item(comma)
-                    .write_to(o)
-            });
+            self.push_sample_meta(out, sample);
         }
         out.push_str(" }");
     }
@@ -278,13 +284,7 @@ impl Formatter {
             sample.byte_reader(),
             self.convert,
         );
-        self.push_meta(out, Some(sample), |o, meta, comma| {
-            sample
-                .json_meta_display()
-                .meta_options(meta)
-                .add_comma_before_first_item(comma)
-                .write_to(o)
-        });
+        self.push_sample_meta(out, sample);
         out.push_str(" }");
     }
 }
