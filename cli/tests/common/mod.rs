@@ -23,7 +23,7 @@ pub fn run(args: &[&str]) -> Output {
 /// `../shared/testdata/reference` beside the repository; the tests fail (not
 /// skip) without it.
 pub fn reference_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata/reference");
+    let dir = testkit::reference_dir();
     assert!(
         dir.join("perf.data").is_file(),
         "the shared reference data is missing: expected {} (the repository's ../shared/testdata/reference)",
@@ -39,23 +39,6 @@ pub fn capture_record(out: &mut Vec<u8>, name: &str, event: &[u8]) {
     out.extend_from_slice(name.as_bytes());
     out.push(0);
     out.extend_from_slice(event);
-}
-
-/// The records of a capture file as (name, event bytes).
-pub fn capture_records(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut pos = 0;
-    while pos < bytes.len() {
-        let size = u32::from_le_bytes(bytes[pos..pos + 4].try_into().unwrap()) as usize;
-        let body = &bytes[pos + 4..pos + size];
-        let nul = body.iter().position(|&b| b == 0).unwrap();
-        out.push((
-            String::from_utf8(body[..nul].to_vec()).unwrap(),
-            body[nul + 1..].to_vec(),
-        ));
-        pos += size;
-    }
-    out
 }
 
 /// The tracefs format of an EventHeader tracepoint, as a 6.12 kernel shows it
@@ -172,7 +155,12 @@ pub fn write_perf_data_with(
     w.finalize_and_close().unwrap();
 }
 
-/// The reference's capture file (374 EventHeader events).
+/// The reference's capture file (374 EventHeader events) as (name, event
+/// bytes).
 pub fn reference_records() -> Vec<(String, Vec<u8>)> {
-    capture_records(&std::fs::read(reference_dir().join("EventHeaderInterceptorLE64.dat")).unwrap())
+    testkit::capture::read(&reference_dir().join("EventHeaderInterceptorLE64.dat"))
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.name, r.event))
+        .collect()
 }
