@@ -48,6 +48,41 @@ impl Walk {
     }
 }
 
+/// Calls `each` with the reader and every record of the perf.data file
+/// `path`, in `order`; stops at `each`'s first error.
+pub fn for_each_record(
+    path: &Path,
+    order: tp::PerfDataFileEventOrder,
+    each: &mut dyn FnMut(&tp::PerfDataFileReader, &td::PerfEventBytes) -> Result<(), String>,
+) -> Result<(), String> {
+    let shown = path.display();
+    let utf8 = path
+        .to_str()
+        .ok_or_else(|| format!("{shown}: not a UTF-8 path"))?;
+    let mut reader = tp::PerfDataFileReader::new();
+    reader
+        .open_file(utf8, order)
+        .map_err(|e| format!("{shown}: open: {e}"))?;
+    loop {
+        match reader.move_next_event() {
+            Err(e) => return Err(format!("{shown}: read event: {e}")),
+            Ok(false) => return Ok(()),
+            Ok(true) => each(&reader, &reader.current_event())?,
+        }
+    }
+}
+
+/// Where the count of lost events is in the data of a PERF_RECORD_LOST
+/// (header, u64 id, u64 lost) or PERF_RECORD_LOST_SAMPLES (header, u64
+/// lost) record; None for other records.
+pub fn lost_at(ty: td::PerfEventHeaderType) -> Option<usize> {
+    match ty {
+        td::PerfEventHeaderType::Lost => Some(16),
+        td::PerfEventHeaderType::LostSamples => Some(8),
+        _ => None,
+    }
+}
+
 /// Calls `each` with every sample of the user_events system, in time
 /// order, and its tracefs format. Fails on any sample that cannot be
 /// attributed (missing metadata or format), on `each`'s first error, and
@@ -61,53 +96,39 @@ fn for_each_sample(
     ) -> Result<(), String>,
 ) -> Result<usize, String> {
     let shown = path.display();
-    let mut reader = tp::PerfDataFileReader::new();
-    let utf8 = path
-        .to_str()
-        .ok_or_else(|| format!("{shown}: not a UTF-8 path"))?;
-    reader
-        .open_file(utf8, tp::PerfDataFileEventOrder::Time)
-        .map_err(|e| format!("{shown}: open: {e}"))?;
     let mut count = 0;
     let mut lost = 0u64;
-    loop {
-        match reader.move_next_event() {
-            Err(e) => return Err(format!("{shown}: read event: {e}")),
-            Ok(false) => break,
-            Ok(true) => {}
-        }
-        let event = reader.current_event();
-        // PERF_RECORD_LOST: header, u64 id, u64 lost; PERF_RECORD_LOST_SAMPLES: header, u64 lost.
-        let lost_at = match event.header.ty {
-            td::PerfEventHeaderType::Lost => Some(16),
-            td::PerfEventHeaderType::LostSamples => Some(8),
-            _ => None,
-        };
-        if let Some(at) = lost_at {
-            let n = event
-                .data
-                .get(at..at + 8)
-                .map(|b| reader.byte_reader().read_u64(b))
-                .unwrap_or(1);
-            lost += n.max(1);
-            continue;
-        }
-        if event.header.ty != td::PerfEventHeaderType::Sample {
-            continue;
-        }
-        let info = reader
-            .get_sample_event_info(&event)
-            .map_err(|e| format!("{shown}: sample without usable metadata: {e}"))?;
-        let full = info.name();
-        let Some(name) = full.strip_prefix(SYSTEM_PREFIX) else {
-            continue;
-        };
-        let format = info
-            .format()
-            .ok_or_else(|| format!("{shown}: sample {full} has no tracefs format"))?;
-        each(&info, name, format).map_err(|e| format!("{shown}: {full}: {e}"))?;
-        count += 1;
-    }
+    for_each_record(
+        path,
+        tp::PerfDataFileEventOrder::Time,
+        &mut |reader, event| {
+            if let Some(at) = lost_at(event.header.ty) {
+                let n = event
+                    .data
+                    .get(at..at + 8)
+                    .map(|b| reader.byte_reader().read_u64(b))
+                    .unwrap_or(1);
+                lost += n.max(1);
+                return Ok(());
+            }
+            if event.header.ty != td::PerfEventHeaderType::Sample {
+                return Ok(());
+            }
+            let info = reader
+                .get_sample_event_info(event)
+                .map_err(|e| format!("{shown}: sample without usable metadata: {e}"))?;
+            let full = info.name();
+            let Some(name) = full.strip_prefix(SYSTEM_PREFIX) else {
+                return Ok(());
+            };
+            let format = info
+                .format()
+                .ok_or_else(|| format!("{shown}: sample {full} has no tracefs format"))?;
+            each(&info, name, format).map_err(|e| format!("{shown}: {full}: {e}"))?;
+            count += 1;
+            Ok(())
+        },
+    )?;
     if lost != 0 {
         return Err(format!(
             "{shown}: perf lost {lost} samples ({count} recorded): its buffers overflowed"
