@@ -95,6 +95,7 @@ fn field_bytes<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use testkit::perf::COMMON_FIELDS;
 
     /// `push_fields` of the event's own fields: `format` is a tracefs
     /// format, `raw` a little-endian entry of it.
@@ -115,22 +116,20 @@ mod tests {
     #[test]
     fn rel_loc_fields() {
         // The layout the .NET runtime registers, as tracefs shows it.
-        let format = "name: dotnet\nID: 42\nformat:\n\
-            \tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
-            \tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n\
-            \tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n\
-            \tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n\
+        let format = format!(
+            "name: dotnet\nID: 42\nformat:\n{COMMON_FIELDS}\
             \tfield:u16 event_id;\toffset:8;\tsize:2;\tsigned:0;\n\
             \tfield:__rel_loc u8[] payload;\toffset:10;\tsize:4;\tsigned:0;\n\
             \tfield:__rel_loc u8[] meta;\toffset:14;\tsize:4;\tsigned:0;\n\n\
-            print fmt: \"\"\n";
+            print fmt: \"\"\n"
+        );
         let mut raw = vec![42, 0, 0, 0, 0xc5, 3, 0, 0, 7, 0];
         // payload: 2 bytes at 4 bytes past its field's end (18); meta: 3 bytes at 2 past its end (20)
         raw.extend_from_slice(&((2u32 << 16) | 4).to_le_bytes());
         raw.extend_from_slice(&((3u32 << 16) | 2).to_le_bytes());
         raw.extend_from_slice(&[0x10, 0x20, 0xaa, 0xbb, 0xcc]);
         assert_eq!(
-            fields_json(format, &raw),
+            fields_json(&format, &raw),
             r#", "event_id": 7, "payload": [ 16, 32 ], "meta": [ 170, 187, 204 ]"#
         );
     }
@@ -139,17 +138,15 @@ mod tests {
     fn variable_size_strings_and_blobs() {
         // tracepoint-provider.h's write_strings layout: two __rel_loc strings,
         // fixed arrays, a struct (hex bytes), then the string data.
-        let format = "name: s\nID: 7\nformat:\n\
-            \tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
-            \tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n\
-            \tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n\
-            \tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n\
+        let format = format!(
+            "name: s\nID: 7\nformat:\n{COMMON_FIELDS}\
             \tfield:__rel_loc char[] str;\toffset:8;\tsize:4;\tsigned:1;\n\
             \tfield:__data_loc char[] dstr;\toffset:12;\tsize:4;\tsigned:1;\n\
             \tfield:char chars[4];\toffset:16;\tsize:4;\tsigned:1;\n\
             \tfield:struct ta_point pt;\toffset:20;\tsize:8;\tsigned:0;\n\
             \tfield:__rel_loc struct blob b;\toffset:28;\tsize:4;\tsigned:0;\n\n\
-            print fmt: \"\"\n";
+            print fmt: \"\"\n"
+        );
         let mut raw = vec![7, 0, 0, 0, 1, 0, 0, 0];
         raw.extend_from_slice(&((6u32 << 16) | 20).to_le_bytes()); // str: 32 = 12 + 20
         raw.extend_from_slice(&((3u32 << 16) | 38).to_le_bytes()); // dstr: at 38 from the start
@@ -159,7 +156,7 @@ mod tests {
         raw.extend_from_slice(b"hello\0hi\0\x01\x02");
         assert_eq!(raw.len(), 43);
         assert_eq!(
-            fields_json(format, &raw),
+            fields_json(&format, &raw),
             r#", "str": "hello", "dstr": "hi", "chars": "abcd", "pt": "FB FF FF FF 4D 00 00 00", "b": "01 02""#
         );
     }

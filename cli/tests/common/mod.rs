@@ -7,6 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use testkit::perf::COMMON_FIELDS;
+
 /// The `eventheader` binary cargo built for these tests.
 pub fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_eventheader"))
@@ -45,11 +47,7 @@ pub fn capture_record(out: &mut Vec<u8>, name: &str, event: &[u8]) {
 /// (copied from /sys/kernel/tracing/events/user_events/*/format in the VM).
 pub fn eventheader_format(name: &str, id: u32) -> String {
     format!(
-        "name: {name}\nID: {id}\nformat:\n\
-         \tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
-         \tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n\
-         \tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n\
-         \tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n\
+        "name: {name}\nID: {id}\nformat:\n{COMMON_FIELDS}\
          \tfield:u8 eventheader_flags;\toffset:8;\tsize:1;\tsigned:0;\n\
          \tfield:u8 version;\toffset:9;\tsize:1;\tsigned:0;\n\
          \tfield:u16 id;\toffset:10;\tsize:2;\tsigned:0;\n\

@@ -20,6 +20,15 @@ use crate::layout::Value;
 
 const SYSTEM_PREFIX: &str = "user_events:";
 
+/// The common fields that begin the tracefs format of every user_events
+/// tracepoint (8 bytes), as the kernel prints them, and the blank line after
+/// them: for the formats of tests.
+pub const COMMON_FIELDS: &str = "\
+    \tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
+    \tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n\
+    \tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n\
+    \tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n";
+
 /// One user_events sample.
 pub struct Sample {
     /// The tracepoint name, without `user_events:`.
@@ -583,21 +592,18 @@ pub fn fields(perf: &Path, fields: &[&str]) -> Result<Vec<Row>, String> {
 mod tests {
     use super::*;
 
-    /// A user_events format as the kernel prints it, and an entry of it.
-    const FORMAT: &str = "name: t\nID: 1\nformat:\n\
-        \tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
-        \tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n\
-        \tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n\
-        \tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n\
-        \tfield:u16 port;\toffset:8;\tsize:2;\tsigned:0;\n\
-        \tfield:__rel_loc char[] path;\toffset:10;\tsize:4;\tsigned:1;\n\
-        \tfield:s8 x;\toffset:14;\tsize:1;\tsigned:1;\n\
-        \tfield:struct p pt;\toffset:15;\tsize:2;\tsigned:1;\n\n\
-        print fmt: \"\"\n";
-
     #[test]
     fn plain_fields_decode_and_rel_loc_counts_from_the_end_of_its_word() {
-        let format = td::PerfEventFormat::parse(true, "user_events", FORMAT).expect("format");
+        // A user_events format as the kernel prints it, and an entry of it.
+        let text = format!(
+            "name: t\nID: 1\nformat:\n{COMMON_FIELDS}\
+             \tfield:u16 port;\toffset:8;\tsize:2;\tsigned:0;\n\
+             \tfield:__rel_loc char[] path;\toffset:10;\tsize:4;\tsigned:1;\n\
+             \tfield:s8 x;\toffset:14;\tsize:1;\tsigned:1;\n\
+             \tfield:struct p pt;\toffset:15;\tsize:2;\tsigned:1;\n\n\
+             print fmt: \"\"\n"
+        );
+        let format = td::PerfEventFormat::parse(true, "user_events", &text).expect("format");
         // common fields; port 8080; path: 3 bytes, 3 after the word (after x and pt);
         // x = -1; pt = 01 02; "hi\0".
         let mut raw = vec![0u8; 8];
