@@ -16,7 +16,7 @@ use tracepoint_decode as td;
 use tracepoint_perf as tp;
 
 use crate::capture;
-use crate::layout::Value;
+use crate::layout::{hex, Value};
 
 const SYSTEM_PREFIX: &str = "user_events:";
 
@@ -354,14 +354,6 @@ fn check_no_metadata(name: &str, data: &[u8]) -> Result<Walk, String> {
         more = kind & 0x8000 != 0;
     }
     Ok(Walk::default())
-}
-
-fn hex(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
 }
 
 /// The outcome of [`compare`].
