@@ -16,7 +16,7 @@ use tracepoint_decode as td;
 use tracepoint_perf as tp;
 
 use crate::capture;
-use crate::layout::{hex, Value};
+use crate::layout::{self, hex, Kind, Value};
 
 const SYSTEM_PREFIX: &str = "user_events:";
 
@@ -195,26 +195,16 @@ impl PlainSample {
 /// The value of one field of a tracefs format in `raw` (the whole trace
 /// entry): integers (no array, 1, 2, 4 or 8 bytes) by their `signed:` flag;
 /// everything else (fixed arrays, structs, the data of a `__rel_loc` or
-/// `__data_loc` field, the rest of the event) as bytes.
-///
-/// `__rel_loc` words of 4 bytes are resolved here, relative to the end of
-/// the word: tracepoint_decode 0.5 resolves them from the start of the
-/// entry, like `__data_loc`.
+/// `__data_loc` field, the rest of the event) as bytes. Integers and 4-byte
+/// `__rel_loc` words are read as [`layout::read`] reads the declared fields:
+/// the offset relative to the end of the word (tracepoint_decode 0.5
+/// resolves it from the start of the entry, like `__data_loc`).
 pub fn plain_field(
     field: &td::PerfFieldFormat,
     raw: &[u8],
     reader: td::PerfByteReader,
 ) -> Result<Value, String> {
-    let at = usize::from(field.offset());
     let size = usize::from(field.size());
-    let missing = || {
-        format!(
-            "field {} ({}) beyond the {} bytes of the entry",
-            field.name(),
-            field.field(),
-            raw.len()
-        )
-    };
     let integer = [
         FieldEncoding::Value8,
         FieldEncoding::Value16,
@@ -222,27 +212,31 @@ pub fn plain_field(
         FieldEncoding::Value64,
     ]
     .contains(&field.deduced_encoding());
-    match field.array() {
+    let kind = match field.array() {
         td::PerfFieldArray::None if integer && matches!(size, 1 | 2 | 4 | 8) => {
-            let bytes = raw.get(at..at + size).ok_or_else(missing)?;
-            let mut v = [0u8; 8];
-            v[..size].copy_from_slice(bytes);
-            let v = u64::from_le_bytes(v);
-            Ok(if field.signed() == Some(true) {
-                let shift = 64 - 8 * size as u32;
-                Value::S(((v as i64) << shift) >> shift)
+            if field.signed() == Some(true) {
+                Kind::Signed(size)
             } else {
-                Value::U(v)
-            })
+                Kind::Unsigned(size)
+            }
         }
-        td::PerfFieldArray::RelLoc4 => {
-            crate::layout::rel_loc(raw, at).map(|data| Value::Bytes(data.to_vec()))
+        td::PerfFieldArray::RelLoc4 => Kind::RelLoc,
+        _ => {
+            return field
+                .get_field_bytes(raw, reader)
+                .map(|b| Value::Bytes(b.to_vec()))
+                .ok_or_else(|| {
+                    format!(
+                        "field {} ({}) beyond the {} bytes of the entry",
+                        field.name(),
+                        field.field(),
+                        raw.len()
+                    )
+                })
         }
-        _ => field
-            .get_field_bytes(raw, reader)
-            .map(|b| Value::Bytes(b.to_vec()))
-            .ok_or_else(missing),
-    }
+    };
+    layout::read(kind, raw, usize::from(field.offset()))
+        .map_err(|e| format!("field {} ({}): {e}", field.name(), field.field()))
 }
 
 /// All samples of the user_events system, in time order, each decoded
