@@ -8,12 +8,11 @@
 //! cargo run --example demo
 //! ```
 //!
-//! Needs a C compiler (`cc`, or the one named by `CC`). The capture file is
-//! left in `target/<profile>/demo/events.dat` for
-//! `cargo run --example decode -- target/debug/demo/events.dat`.
-
-#[path = "common/capture_json.rs"]
-mod capture_json;
+//! Needs a C compiler (`cc`, or the one named by `CC`). The events are read
+//! and printed with the test kit's capture reader and JSON (`tests/testkit`),
+//! so the tests check what the demo prints. The capture file is left in
+//! `target/<profile>/demo/events.dat`, for the command-line tool:
+//! `cargo run -p eventheader-cli -- decode target/debug/demo/events.dat`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -123,19 +122,16 @@ fn run() -> Result<(), String> {
     }
 
     // 3. Decode what it wrote.
-    let bytes =
-        std::fs::read(&capture).map_err(|e| format!("reading {}: {e}", capture.display()))?;
-    let events = capture_json::decode_capture(&bytes)?;
+    let records = testkit::capture::read(&capture)?;
+    let events = records
+        .iter()
+        .map(testkit::decode::json)
+        .collect::<Result<Vec<String>, String>>()?;
     println!("== {} events in {}:", events.len(), capture.display());
-    for (tracepoint, json) in &events {
-        println!("{tracepoint}: {json}");
+    for (record, json) in records.iter().zip(&events) {
+        println!("{}: {json}", record.name);
     }
-    let mut tracepoints: Vec<&str> = Vec::new();
-    for (tracepoint, _) in &events {
-        if !tracepoints.contains(&tracepoint.as_str()) {
-            tracepoints.push(tracepoint);
-        }
-    }
+    let tracepoints = testkit::capture::names(&records);
     println!(
         "== Without TRACEPOINT_CAPTURE_FILE, on a kernel with user_events (Linux 6.4+), the program\n   \
          writes to the tracepoints {}, which a collector\n   \

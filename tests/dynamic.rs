@@ -19,9 +19,6 @@
 //! Run with `cargo test --test dynamic -- --nocapture` for the counts.
 mod support;
 
-#[path = "../examples/common/capture_json.rs"]
-mod capture_json;
-
 use std::collections::BTreeMap;
 use std::process::Command;
 
@@ -38,14 +35,9 @@ fn is_cpp(build: &Build) -> bool {
     build.program.name.ends_with("_cpp")
 }
 
-/// The JSON of one event (capture_json's, as the decode example prints it).
+/// The JSON of one event (as the demo prints it).
 fn json(record: &Record) -> String {
-    let mut context = tracepoint_decode::EventHeaderEnumeratorContext::new();
-    let capture = capture_json::CaptureRecord {
-        tracepoint: &record.name,
-        event: &record.event,
-    };
-    capture_json::event_json(&mut context, &capture).unwrap_or_else(|e| panic!("{e}"))
+    support::decode::json(record).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The number after the word `key` anywhere in the output.

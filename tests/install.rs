@@ -15,9 +15,6 @@
 
 mod support;
 
-#[path = "../examples/common/capture_json.rs"]
-mod capture_json;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -261,12 +258,17 @@ fn run_and_check_events(program: &Path, dir: &Path, expected: &[(&str, &str)]) {
     let bytes = fs::read(&capture)
         .unwrap_or_else(|e| panic!("{} wrote no capture file: {e}", program.display()));
     let records = support::parse_capture(&bytes);
-    let decoded = capture_json::decode_capture(&bytes)
-        .unwrap_or_else(|e| panic!("decoding {}: {e}", capture.display()));
-    assert_eq!(decoded.len(), records.len());
-    let actual: Vec<(&str, &str)> = decoded
+    let decoded: Vec<String> = records
         .iter()
-        .map(|(t, j)| (t.as_str(), j.as_str()))
+        .map(|r| {
+            support::decode::json(r)
+                .unwrap_or_else(|e| panic!("decoding {}: {e}", capture.display()))
+        })
+        .collect();
+    let actual: Vec<(&str, &str)> = records
+        .iter()
+        .zip(&decoded)
+        .map(|(r, j)| (r.name.as_str(), j.as_str()))
         .collect();
     assert_eq!(actual, expected, "events of {}", program.display());
 }

@@ -35,8 +35,8 @@ static void values_event(ehd_builder* b, ehd_event_set* set, char const* name, u
 {
     unsigned i;
     ehd_builder_reset(b, name, N, 0);
-    for (i = 0; i < FEAT_FORMAT_COUNT; i++)
-        ehd_builder_add_value(b, feat_formats[i].name, N, encoding, (uint8_t)feat_formats[i].format,
+    for (i = 0; i < DYN_FORMAT_COUNT; i++)
+        ehd_builder_add_value(b, dyn_formats[i].name, N, encoding, (uint8_t)dyn_formats[i].format,
                               feat_field_tag(i), value);
     check_write(name, ehd_builder_write(b, set, NULL, NULL));
 }

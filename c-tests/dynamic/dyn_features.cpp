@@ -31,8 +31,8 @@ template<class T>
 static void values_event(ehd::EventBuilder& eb, ehd::EventSet const& set, char const* name, T const& value)
 {
     eb.Reset(name);
-    for (unsigned i = 0; i != FEAT_FORMAT_COUNT; i += 1) {
-        eb.AddValue(feat_formats[i].name, value, feat_formats[i].format, feat_field_tag(i));
+    for (unsigned i = 0; i != DYN_FORMAT_COUNT; i += 1) {
+        eb.AddValue(dyn_formats[i].name, value, dyn_formats[i].format, feat_field_tag(i));
     }
     check_write(name, eb.Write(set));
 }

@@ -39,8 +39,8 @@ int main(int argc, char** argv)
         fprintf(stderr, "dyn_reference: registering %s: errno %d\n", REF_TRACEPOINT,
                 ehd_event_set_errno(set));
 
-    for (f = 0; f < REF_FORMAT_COUNT; f++) {
-        uint8_t const format = (uint8_t)ref_formats[f].format;
+    for (f = 0; f < DYN_FORMAT_COUNT; f++) {
+        uint8_t const format = (uint8_t)dyn_formats[f].format;
         for (s = 0; s < REF_SIZE_COUNT; s++) {
             unsigned const size = ref_sizes[s];
             unsigned char one[16], big[16];
@@ -48,7 +48,7 @@ int main(int argc, char** argv)
             int err;
             ref_values(size, one, big);
             ref_field_names(size, names);
-            ehd_builder_reset(builder, ref_formats[f].name, EHD_NTS, 0);
+            ehd_builder_reset(builder, dyn_formats[f].name, EHD_NTS, 0);
             ehd_builder_add_string(builder, names[0], EHD_NTS,
                                    event_field_encoding_binary_length16_char8, format, 0, one, size);
             ehd_builder_add_string(builder, names[1], EHD_NTS,
@@ -60,7 +60,7 @@ int main(int argc, char** argv)
             err = ehd_builder_write(builder, set, NULL, NULL);
             if (err != 0) {
                 fprintf(stderr, "dyn_reference: %s size %u: write returned %d\n",
-                        ref_formats[f].name, size, err);
+                        dyn_formats[f].name, size, err);
                 failed++;
             }
             written++;

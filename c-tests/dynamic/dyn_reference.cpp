@@ -34,7 +34,7 @@ int main(int argc, char** argv)
 
     ehd::EventBuilder builder;
     unsigned written = 0, failed = 0;
-    for (auto const& fmt : ref_formats) {
+    for (auto const& fmt : dyn_formats) {
         for (unsigned const size : ref_sizes) {
             unsigned char one[16], big[16];
             char names[4][16];

@@ -24,40 +24,14 @@ Events, in order (set A unless noted):
 #include <eventheader/eventheader.h>
 #include <stdint.h>
 
+#include "formats.h"
+
 #define FEAT_PROVIDER "EhdFeatures"
 #define FEAT_GROUP "tests"
 #define FEAT_OPTIONS "Gtests"
 
-/* The formats, in value order, with their names (the Values* field names). */
-struct feat_format {
-    event_field_format format;
-    char const* name;
-};
-
-static struct feat_format const feat_formats[] = {
-    { event_field_format_default, "default" },
-    { event_field_format_unsigned_int, "unsigned_int" },
-    { event_field_format_signed_int, "signed_int" },
-    { event_field_format_hex_int, "hex_int" },
-    { event_field_format_errno, "errno" },
-    { event_field_format_pid, "pid" },
-    { event_field_format_time, "time" },
-    { event_field_format_boolean, "boolean" },
-    { event_field_format_float, "float" },
-    { event_field_format_hex_bytes, "hex_bytes" },
-    { event_field_format_string8, "string8" },
-    { event_field_format_string_utf, "string_utf" },
-    { event_field_format_string_utf_bom, "string_utf_bom" },
-    { event_field_format_string_xml, "string_xml" },
-    { event_field_format_string_json, "string_json" },
-    { event_field_format_uuid, "uuid" },
-    { event_field_format_port, "port" },
-    { event_field_format_ip_address, "ip_address" },
-    { event_field_format_ip_address_obsolete, "ip_address_obsolete" },
-};
-
-#define FEAT_FORMAT_COUNT (sizeof(feat_formats) / sizeof(feat_formats[0]))
-
+/* The Values* fields: one per format of formats.h, named after it, field i
+   with this tag. */
 static uint16_t feat_field_tag(unsigned i)
 {
     return i % 3 == 0 ? 0 : (uint16_t)(0x100 + i);

@@ -19,38 +19,11 @@ Shared by dyn_reference.c (C API) and dyn_reference.cpp (C++ API).
 #include <stdio.h>
 #include <string.h>
 
+#include "formats.h"
+
 #define REF_PROVIDER "TestProviderDyn"
 #define REF_TRACEPOINT "TestProviderDyn_L5K1"
 #define REF_EVENT_COUNT 114
-
-struct ref_format {
-    event_field_format format;
-    char const* name;
-};
-
-static struct ref_format const ref_formats[] = {
-    { event_field_format_default, "default" },
-    { event_field_format_unsigned_int, "unsigned_int" },
-    { event_field_format_signed_int, "signed_int" },
-    { event_field_format_hex_int, "hex_int" },
-    { event_field_format_errno, "errno" },
-    { event_field_format_pid, "pid" },
-    { event_field_format_time, "time" },
-    { event_field_format_boolean, "boolean" },
-    { event_field_format_float, "float" },
-    { event_field_format_hex_bytes, "hex_bytes" },
-    { event_field_format_string8, "string8" },
-    { event_field_format_string_utf, "string_utf" },
-    { event_field_format_string_utf_bom, "string_utf_bom" },
-    { event_field_format_string_xml, "string_xml" },
-    { event_field_format_string_json, "string_json" },
-    { event_field_format_uuid, "uuid" },
-    { event_field_format_port, "port" },
-    { event_field_format_ip_address, "ip_address" },
-    { event_field_format_ip_address_obsolete, "ip_address_obsolete" },
-};
-
-#define REF_FORMAT_COUNT (sizeof(ref_formats) / sizeof(ref_formats[0]))
 
 static unsigned const ref_sizes[] = { 0, 1, 2, 4, 8, 16 };
 

@@ -62,28 +62,12 @@ kernel keeps one tracepoint per name and arg spec.",
 
 /// Every definition from the command line and the input files, in order.
 pub fn collect_definitions(args: &RegisterArgs) -> Result<Vec<Registration>, Error> {
-    let mut out = Vec::new();
-    let mut errors = Vec::new();
-    for def in &args.definitions {
-        match spec::parse_registration(def) {
-            Ok(Some(r)) => out.push(r),
-            Ok(None) => {}
-            Err(e) => errors.push(e),
-        }
-    }
-    for path in &args.input {
-        out.extend(spec::read_lines(path, spec::parse_registration)?);
-    }
-    if !errors.is_empty() {
-        return Err(Error::new(Status::BadTracepoint, errors.join("\n")));
-    }
-    if out.is_empty() {
-        return Err(Error::new(
-            Status::Usage,
-            "no tracepoint definitions given (see --help)",
-        ));
-    }
-    Ok(out)
+    spec::gather(
+        &args.definitions,
+        &args.input,
+        spec::parse_registration,
+        "tracepoint definitions",
+    )
 }
 
 /// Explains why the library could not open `user_events_data`.

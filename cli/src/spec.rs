@@ -274,8 +274,43 @@ pub fn parse_collect_spec(line: &str) -> Result<Option<CollectSpec>, String> {
     }
 }
 
+/// The items of the command line (`items`) and of the files `inputs`, in
+/// order, each parsed with `parse`: every malformed command-line item is
+/// reported (BadTracepoint) after the files are read, a file's first
+/// malformed line at once; none at all is a usage error ("no {what} given").
+pub fn gather<T>(
+    items: &[String],
+    inputs: &[String],
+    parse: impl Fn(&str) -> Result<Option<T>, String>,
+    what: &str,
+) -> Result<Vec<T>, crate::exit::Error> {
+    use crate::exit::{Error, Status};
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for item in items {
+        match parse(item) {
+            Ok(Some(parsed)) => out.push(parsed),
+            Ok(None) => {}
+            Err(e) => errors.push(e),
+        }
+    }
+    for path in inputs {
+        out.extend(read_lines(path, &parse)?);
+    }
+    if !errors.is_empty() {
+        return Err(Error::new(Status::BadTracepoint, errors.join("\n")));
+    }
+    if out.is_empty() {
+        return Err(Error::new(
+            Status::Usage,
+            format!("no {what} given (see --help)"),
+        ));
+    }
+    Ok(out)
+}
+
 /// Reads definitions from a file, one per line, with the line number in errors.
-pub fn read_lines<T>(
+fn read_lines<T>(
     path: &str,
     parse: impl Fn(&str) -> Result<Option<T>, String>,
 ) -> Result<Vec<T>, crate::exit::Error> {

@@ -7,6 +7,7 @@ use common::{
     capture_record, reference_dir, reference_records, run, write_perf_data, write_perf_data_with,
 };
 use testkit::json::{parse, parse_stream, J};
+use testkit::perf::COMMON_FIELDS;
 
 /// The EventHeader metadata both capture files and perf.data carry.
 const EH_META: &str = "id,version,level,keyword,opcode,tag,activity,related";
@@ -163,11 +164,7 @@ fn output_forms() {
 fn fields_named_like_the_decoders_keys() {
     fn format(name: &str, id: u32) -> String {
         format!(
-            "name: {name}\nID: {id}\nformat:\n\
-             \tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
-             \tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n\
-             \tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n\
-             \tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n\
+            "name: {name}\nID: {id}\nformat:\n{COMMON_FIELDS}\
              \tfield:u32 n;\toffset:8;\tsize:4;\tsigned:0;\n\
              \tfield:u32 meta;\toffset:12;\tsize:4;\tsigned:0;\n\n\
              print fmt: \"n=%u meta=%u\", REC->n, REC->meta\n"

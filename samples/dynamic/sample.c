@@ -8,7 +8,7 @@ Build (from the repository root, after cargo build):
         -Wl,-rpath,$PWD/target/debug -o dyn_sample_c
 Run with a collector listening (perf record -e user_events:DynSample_C_L4K1Gsamples
 -e user_events:DynSample_C_L2K1Gsamples), or with TRACEPOINT_CAPTURE_FILE=/tmp/events.dat
-to capture the events to a file (decode: cargo run --example decode -- /tmp/events.dat).
+to capture the events to a file (decode: cargo run -p eventheader-cli -- decode /tmp/events.dat).
 */
 #include <eventheader/eventheader-dynamic.h>
 

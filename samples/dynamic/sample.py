@@ -12,7 +12,7 @@ Python values into fields.
 LIBRARY is the path of libeventheader_tracepoint.so (default: $EHD_LIBRARY,
 else the loader's search for libeventheader_tracepoint.so.1). Run it with
 TRACEPOINT_CAPTURE_FILE=/tmp/events.dat to capture the events to a file
-(decode: cargo run --example decode -- /tmp/events.dat), or with perf
+(decode: cargo run -p eventheader-cli -- decode /tmp/events.dat), or with perf
 listening on user_events:DynSample_Py_L4K1Gsamples.
 """
 

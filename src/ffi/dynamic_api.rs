@@ -73,14 +73,27 @@ unsafe fn builder_mut<'a>(b: *mut ehd_builder) -> Option<&'a mut Builder> {
     unsafe { b.cast::<Builder>().as_mut() }
 }
 
-fn set_handle(set: Result<NonNull<EventSet>, c_int>) -> *mut ehd_event_set {
-    match set {
-        Ok(s) => s.as_ptr().cast(),
+/// The handle of a new object, or NULL with errno set to why there is none.
+fn handle<T, H>(made: Result<NonNull<T>, c_int>) -> *mut H {
+    match made {
+        Ok(p) => p.as_ptr().cast(),
         Err(e) => {
             set_errno(e);
             ptr::null_mut()
         }
     }
+}
+
+/// Stores `mark` in `*bookmark` (if not NULL) and returns `err`.
+///
+/// # Safety
+/// `bookmark` must be NULL or writable.
+unsafe fn with_bookmark(bookmark: *mut usize, (err, mark): (c_int, usize)) -> c_int {
+    // SAFETY: NULL or writable (the caller's guarantee).
+    if let Some(out) = unsafe { bookmark.as_mut() } {
+        *out = mark;
+    }
+    err
 }
 
 /// A (pointer, length) text argument: NULL with length 0 is empty, length
@@ -209,13 +222,7 @@ pub unsafe extern "C" fn ehd_provider_new(
         set_errno(libc::EINVAL);
         return ptr::null_mut();
     };
-    match Provider::create(name, options) {
-        Ok(p) => p.as_ptr().cast(),
-        Err(e) => {
-            set_errno(e);
-            ptr::null_mut()
-        }
-    }
+    handle(Provider::create(name, options))
 }
 
 /// Unregisters the provider's event sets and destroys the provider. Event
@@ -302,7 +309,7 @@ pub unsafe extern "C" fn ehd_provider_register_set(
         return ptr::null_mut();
     };
     // SAFETY: live and used by no other thread (the caller's guarantee).
-    set_handle(unsafe { Provider::register_set(p, level, keyword, NewSet::Register) })
+    handle(unsafe { Provider::register_set(p, level, keyword, NewSet::Register) })
 }
 
 /// Returns the provider's existing event set for `level` and `keyword`, or
@@ -346,7 +353,7 @@ pub unsafe extern "C" fn ehd_provider_create_unregistered(
         enabled: enabled != 0,
     };
     // SAFETY: live and used by no other thread (the caller's guarantee).
-    set_handle(unsafe { Provider::register_set(p, level, keyword, how) })
+    handle(unsafe { Provider::register_set(p, level, keyword, how) })
 }
 
 /// Non-zero if a collector listens to the event set (0 for NULL). The same
@@ -430,13 +437,7 @@ pub unsafe extern "C" fn ehd_event_set_release(set: *mut ehd_event_set) {
 /// ENOMEM if there is no memory.
 #[no_mangle]
 pub extern "C" fn ehd_builder_new(meta_capacity: usize, data_capacity: usize) -> *mut ehd_builder {
-    match Builder::new(meta_capacity, data_capacity).and_then(heap::alloc) {
-        Ok(b) => b.as_ptr().cast(),
-        Err(e) => {
-            set_errno(e);
-            ptr::null_mut()
-        }
-    }
+    handle(Builder::new(meta_capacity, data_capacity).and_then(heap::alloc))
 }
 
 /// Creates a copy of `builder` and its event so far. NULL with errno EINVAL
@@ -451,13 +452,7 @@ pub unsafe extern "C" fn ehd_builder_clone(builder: *const ehd_builder) -> *mut 
         set_errno(libc::EINVAL);
         return ptr::null_mut();
     };
-    match b.try_clone().and_then(heap::alloc) {
-        Ok(copy) => copy.as_ptr().cast(),
-        Err(e) => {
-            set_errno(e);
-            ptr::null_mut()
-        }
-    }
+    handle(b.try_clone().and_then(heap::alloc))
 }
 
 /// Destroys the builder. NULL is a no-op.
@@ -786,6 +781,31 @@ pub unsafe extern "C" fn ehd_builder_add_strings(
     b.add_strings(name, encoding, format, field_tag, count16, element)
 }
 
+/// ehd_builder_add_struct(_array): the builder and name checks, then `add`;
+/// the bookmark it returns is stored in `*bookmark` (if not NULL).
+///
+/// # Safety
+/// As for ehd_builder_add_struct.
+unsafe fn add_struct_with(
+    builder: *mut ehd_builder,
+    name: *const c_char,
+    name_len: usize,
+    bookmark: *mut usize,
+    add: impl FnOnce(&mut Builder, Name<'_>) -> (c_int, usize),
+) -> c_int {
+    // SAFETY: the caller's guarantee.
+    let added = match unsafe { builder_mut(builder) } {
+        // SAFETY: the caller's guarantee.
+        Some(b) => match unsafe { name_arg(name, name_len) } {
+            Some(name) => add(b, name),
+            None => (b.fail(libc::EINVAL), NO_BOOKMARK),
+        },
+        None => (libc::EINVAL, NO_BOOKMARK),
+    };
+    // SAFETY: NULL or writable (the caller's guarantee).
+    unsafe { with_bookmark(bookmark, added) }
+}
+
 /// Adds a struct field: the next `field_count` fields (1 ... 127) are its
 /// members (a nested struct counts as one). If the number is not known yet,
 /// pass 1 and a `bookmark`, and set the real number with
@@ -805,19 +825,11 @@ pub unsafe extern "C" fn ehd_builder_add_struct(
     bookmark: *mut usize,
 ) -> c_int {
     // SAFETY: the caller's guarantee.
-    let (err, mark) = match unsafe { builder_mut(builder) } {
-        // SAFETY: the caller's guarantee.
-        Some(b) => match unsafe { name_arg(name, name_len) } {
-            Some(name) => b.add_struct(name, field_count, field_tag),
-            None => (b.fail(libc::EINVAL), NO_BOOKMARK),
-        },
-        None => (libc::EINVAL, NO_BOOKMARK),
-    };
-    // SAFETY: NULL or writable (the caller's guarantee).
-    if let Some(out) = unsafe { bookmark.as_mut() } {
-        *out = mark;
+    unsafe {
+        add_struct_with(builder, name, name_len, bookmark, |b, name| {
+            b.add_struct(name, field_count, field_tag)
+        })
     }
-    err
 }
 
 /// Adds a variable-count array of `count` structs of `field_count` members
@@ -844,19 +856,11 @@ pub unsafe extern "C" fn ehd_builder_add_struct_array(
     bookmark: *mut usize,
 ) -> c_int {
     // SAFETY: the caller's guarantee.
-    let (err, mark) = match unsafe { builder_mut(builder) } {
-        // SAFETY: the caller's guarantee.
-        Some(b) => match unsafe { name_arg(name, name_len) } {
-            Some(name) => b.add_struct_array(name, field_count, field_tag, count),
-            None => (b.fail(libc::EINVAL), NO_BOOKMARK),
-        },
-        None => (libc::EINVAL, NO_BOOKMARK),
-    };
-    // SAFETY: NULL or writable (the caller's guarantee).
-    if let Some(out) = unsafe { bookmark.as_mut() } {
-        *out = mark;
+    unsafe {
+        add_struct_with(builder, name, name_len, bookmark, |b, name| {
+            b.add_struct_array(name, field_count, field_tag, count)
+        })
     }
-    err
 }
 
 /// Sets the member count of the struct (or struct array) at `bookmark`, from
@@ -945,15 +949,12 @@ pub unsafe extern "C" fn ehd_builder_raw_add_count(
     bookmark: *mut usize,
 ) -> c_int {
     // SAFETY: the caller's guarantee.
-    let (err, mark) = match unsafe { builder_mut(builder) } {
+    let added = match unsafe { builder_mut(builder) } {
         Some(b) => b.raw_add_count(count),
         None => (libc::EINVAL, NO_BOOKMARK),
     };
     // SAFETY: NULL or writable (the caller's guarantee).
-    if let Some(out) = unsafe { bookmark.as_mut() } {
-        *out = mark;
-    }
-    err
+    unsafe { with_bookmark(bookmark, added) }
 }
 
 /// Advanced: replaces the count at `bookmark` (from ehd_builder_raw_add_count

@@ -90,28 +90,12 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
 }
 
 fn collect_specs(args: &CollectArgs) -> Result<Vec<CollectSpec>, Error> {
-    let mut out = Vec::new();
-    let mut errors = Vec::new();
-    for t in &args.tracepoints {
-        match spec::parse_collect_spec(t) {
-            Ok(Some(s)) => out.push(s),
-            Ok(None) => {}
-            Err(e) => errors.push(e),
-        }
-    }
-    for path in &args.input {
-        out.extend(spec::read_lines(path, spec::parse_collect_spec)?);
-    }
-    if !errors.is_empty() {
-        return Err(Error::new(Status::BadTracepoint, errors.join("\n")));
-    }
-    if out.is_empty() {
-        return Err(Error::new(
-            Status::Usage,
-            "no tracepoints given (see --help)",
-        ));
-    }
-    Ok(out)
+    spec::gather(
+        &args.tracepoints,
+        &args.input,
+        spec::parse_collect_spec,
+        "tracepoints",
+    )
 }
 
 fn spawn(command: &[String]) -> Result<Child, Error> {

@@ -41,7 +41,7 @@ fn field_value<'a>(
     ) {
         return field.get_field_value_with_data_and_reader(raw, byte_reader);
     }
-    let Some(mut bytes) = field.get_field_bytes(raw, byte_reader) else {
+    let Some(mut bytes) = field_bytes(field, raw, byte_reader) else {
         return td::PerfItemValue::new(&[], td::PerfItemMetadata::null());
     };
     let encoding = field.deduced_encoding();
@@ -72,84 +72,64 @@ fn field_value<'a>(
     )
 }
 
-/// `__rel_loc` fields of 4 bytes (`u16 offset, u16 length`, the offset from
-/// the end of the field) decode as if the offset were from the start of the
-/// event in tracepoint_decode 0.5.0 (its RelLoc4 case tests RelLoc2). This
-/// returns `raw` itself when the format has no such field, else a copy in
-/// `buf` whose RelLoc4 offsets are rebased to the start of the event, which
-/// the crate then resolves correctly.
-pub fn rel_loc4_as_data_loc<'a>(
-    buf: &'a mut Vec<u8>,
-    format: &td::PerfEventFormat,
+/// A variable-size field's bytes, as `get_field_bytes` finds them, except
+/// that a `__rel_loc` field of 4 bytes (`u16 offset, u16 length`) is
+/// resolved from the end of the field: tracepoint_decode 0.5.0 resolves it
+/// from the start of the event, like `__data_loc` (its RelLoc4 case tests
+/// RelLoc2).
+fn field_bytes<'a>(
+    field: &td::PerfFieldFormat,
     raw: &'a [u8],
     byte_reader: td::PerfByteReader,
-) -> &'a [u8] {
-    let mut fields = format
-        .fields()
-        .iter()
-        .filter(|f| f.array() == td::PerfFieldArray::RelLoc4)
-        .peekable();
-    if fields.peek().is_none() {
-        return raw;
+) -> Option<&'a [u8]> {
+    if field.array() != td::PerfFieldArray::RelLoc4 {
+        return field.get_field_bytes(raw, byte_reader);
     }
-    buf.clear();
-    buf.extend_from_slice(raw);
-    for f in fields {
-        let (start, end) = (f.offset() as usize, f.offset() as usize + f.size() as usize);
-        if f.size() != 4 || end > buf.len() {
-            continue;
-        }
-        let v = byte_reader.read_u32(&buf[start..]);
-        let offset = (v & 0xffff) as usize + end;
-        if offset <= 0xffff {
-            let v = (v & 0xffff_0000) | offset as u32;
-            let bytes = if byte_reader.byte_swap_needed() == cfg!(target_endian = "little") {
-                v.to_be_bytes()
-            } else {
-                v.to_le_bytes()
-            };
-            buf[start..end].copy_from_slice(&bytes);
-        }
-    }
-    buf
+    let at = usize::from(field.offset());
+    let end = at + usize::from(field.size());
+    let word = byte_reader.read_u32(raw.get(at..end)?);
+    let start = end + (word & 0xffff) as usize;
+    raw.get(start..start + (word >> 16) as usize)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use testkit::perf::COMMON_FIELDS;
 
-    #[test]
-    fn rel_loc_fields() {
-        // The layout the .NET runtime registers, as tracefs shows it.
-        let format = "name: dotnet\nID: 42\nformat:\n\
-            \tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
-            \tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n\
-            \tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n\
-            \tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n\
-            \tfield:u16 event_id;\toffset:8;\tsize:2;\tsigned:0;\n\
-            \tfield:__rel_loc u8[] payload;\toffset:10;\tsize:4;\tsigned:0;\n\
-            \tfield:__rel_loc u8[] meta;\toffset:14;\tsize:4;\tsigned:0;\n\n\
-            print fmt: \"\"\n";
+    /// `push_fields` of the event's own fields: `format` is a tracefs
+    /// format, `raw` a little-endian entry of it.
+    fn fields_json(format: &str, raw: &[u8]) -> String {
         let format = td::PerfEventFormat::parse(true, "user_events", format).unwrap();
-        let mut raw = vec![42, 0, 0, 0, 0xc5, 3, 0, 0, 7, 0];
-        // payload: 2 bytes at 4 bytes past its field's end (18); meta: 3 bytes at 2 past its end (20)
-        raw.extend_from_slice(&((2u32 << 16) | 4).to_le_bytes());
-        raw.extend_from_slice(&((3u32 << 16) | 2).to_le_bytes());
-        raw.extend_from_slice(&[0x10, 0x20, 0xaa, 0xbb, 0xcc]);
-        let br = td::PerfByteReader::new(false);
-        let mut buf = Vec::new();
-        let fixed = rel_loc4_as_data_loc(&mut buf, &format, &raw, br);
         let mut out = String::new();
         push_fields(
             &mut out,
             &format,
             format.common_field_count(),
-            fixed,
-            br,
+            raw,
+            td::PerfByteReader::new(false),
             td::PerfConvertOptions::Default,
         );
+        out
+    }
+
+    #[test]
+    fn rel_loc_fields() {
+        // The layout the .NET runtime registers, as tracefs shows it.
+        let format = format!(
+            "name: dotnet\nID: 42\nformat:\n{COMMON_FIELDS}\
+            \tfield:u16 event_id;\toffset:8;\tsize:2;\tsigned:0;\n\
+            \tfield:__rel_loc u8[] payload;\toffset:10;\tsize:4;\tsigned:0;\n\
+            \tfield:__rel_loc u8[] meta;\toffset:14;\tsize:4;\tsigned:0;\n\n\
+            print fmt: \"\"\n"
+        );
+        let mut raw = vec![42, 0, 0, 0, 0xc5, 3, 0, 0, 7, 0];
+        // payload: 2 bytes at 4 bytes past its field's end (18); meta: 3 bytes at 2 past its end (20)
+        raw.extend_from_slice(&((2u32 << 16) | 4).to_le_bytes());
+        raw.extend_from_slice(&((3u32 << 16) | 2).to_le_bytes());
+        raw.extend_from_slice(&[0x10, 0x20, 0xaa, 0xbb, 0xcc]);
         assert_eq!(
-            out,
+            fields_json(&format, &raw),
             r#", "event_id": 7, "payload": [ 16, 32 ], "meta": [ 170, 187, 204 ]"#
         );
     }
@@ -158,18 +138,15 @@ mod tests {
     fn variable_size_strings_and_blobs() {
         // tracepoint-provider.h's write_strings layout: two __rel_loc strings,
         // fixed arrays, a struct (hex bytes), then the string data.
-        let format = "name: s\nID: 7\nformat:\n\
-            \tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
-            \tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n\
-            \tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n\
-            \tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n\
+        let format = format!(
+            "name: s\nID: 7\nformat:\n{COMMON_FIELDS}\
             \tfield:__rel_loc char[] str;\toffset:8;\tsize:4;\tsigned:1;\n\
             \tfield:__data_loc char[] dstr;\toffset:12;\tsize:4;\tsigned:1;\n\
             \tfield:char chars[4];\toffset:16;\tsize:4;\tsigned:1;\n\
             \tfield:struct ta_point pt;\toffset:20;\tsize:8;\tsigned:0;\n\
             \tfield:__rel_loc struct blob b;\toffset:28;\tsize:4;\tsigned:0;\n\n\
-            print fmt: \"\"\n";
-        let format = td::PerfEventFormat::parse(true, "user_events", format).unwrap();
+            print fmt: \"\"\n"
+        );
         let mut raw = vec![7, 0, 0, 0, 1, 0, 0, 0];
         raw.extend_from_slice(&((6u32 << 16) | 20).to_le_bytes()); // str: 32 = 12 + 20
         raw.extend_from_slice(&((3u32 << 16) | 38).to_le_bytes()); // dstr: at 38 from the start
@@ -178,20 +155,8 @@ mod tests {
         raw.extend_from_slice(&((2u32 << 16) | 9).to_le_bytes()); // b: 41 = 32 + 9
         raw.extend_from_slice(b"hello\0hi\0\x01\x02");
         assert_eq!(raw.len(), 43);
-        let br = td::PerfByteReader::new(false);
-        let mut buf = Vec::new();
-        let fixed = rel_loc4_as_data_loc(&mut buf, &format, &raw, br);
-        let mut out = String::new();
-        push_fields(
-            &mut out,
-            &format,
-            format.common_field_count(),
-            fixed,
-            br,
-            td::PerfConvertOptions::Default,
-        );
         assert_eq!(
-            out,
+            fields_json(&format, &raw),
             r#", "str": "hello", "dstr": "hi", "chars": "abcd", "pt": "FB FF FF FF 4D 00 00 00", "b": "01 02""#
         );
     }

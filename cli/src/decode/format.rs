@@ -20,8 +20,6 @@ use super::{fields, time};
 /// Formatting options and the reusable decoding context.
 pub struct Formatter {
     context: td::EventHeaderEnumeratorContext,
-    /// Scratch copy of an event's raw data (see `fields::rel_loc4_as_data_loc`).
-    patched: Vec<u8>,
     meta: td::PerfMetaOptions,
     convert: td::PerfConvertOptions,
     /// The current event's top-level fields that the decoder's keys avoid.
@@ -59,7 +57,6 @@ impl Formatter {
     pub fn new(meta: td::PerfMetaOptions) -> Formatter {
         Formatter {
             context: td::EventHeaderEnumeratorContext::new(),
-            patched: Vec::new(),
             meta,
             // Booleans outside 0/1 as numbers, as the reference's decoder
             // writes them; the rest is tracepoint_decode's default.
@@ -96,6 +93,18 @@ impl Formatter {
         }
     }
 
+    /// [`Self::push_meta`] with the metadata of the perf sample itself (not
+    /// of an EventHeader event in it).
+    fn push_sample_meta(&self, out: &mut String, sample: &td::PerfSampleEventInfo<'_>) {
+        self.push_meta(out, Some(sample), |o, meta, comma| {
+            sample
+                .json_meta_display()
+                .meta_options(meta)
+                .add_comma_before_first_item(comma)
+                .write_to(o)
+        });
+    }
+
     /// `{ "n": NAME, "raw": "HEX"[, "error": WHY], "meta": ... }`.
     fn push_raw(
         &mut self,
@@ -116,13 +125,7 @@ impl Formatter {
             push_json_str(out, error);
         }
         if let Some(sample) = sample {
-            self.push_meta(out, Some(sample), |o, meta, comma| {
-                sample
-                    .json_meta_display()
-                    .meta_options(meta)
-                    .add_comma_before_first_item(comma)
-                    .write_to(o)
-            });
+            self.push_sample_meta(out, sample);
         }
         out.push_str(" }");
     }
@@ -273,20 +276,15 @@ impl Formatter {
         out.push('"');
         let _ = write!(out, "{}", sample.json_name_display());
         out.push('"');
-        let raw = fields::rel_loc4_as_data_loc(
-            &mut self.patched,
+        fields::push_fields(
+            out,
             format,
+            skip,
             sample.raw_data(),
             sample.byte_reader(),
+            self.convert,
         );
-        fields::push_fields(out, format, skip, raw, sample.byte_reader(), self.convert);
-        self.push_meta(out, Some(sample), |o, meta, comma| {
-            sample
-                .json_meta_display()
-                .meta_options(meta)
-                .add_comma_before_first_item(comma)
-                .write_to(o)
-        });
+        self.push_sample_meta(out, sample);
         out.push_str(" }");
     }
 }

@@ -7,6 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use testkit::perf::COMMON_FIELDS;
+
 /// The `eventheader` binary cargo built for these tests.
 pub fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_eventheader"))
@@ -23,7 +25,7 @@ pub fn run(args: &[&str]) -> Output {
 /// `../shared/testdata/reference` beside the repository; the tests fail (not
 /// skip) without it.
 pub fn reference_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata/reference");
+    let dir = testkit::reference_dir();
     assert!(
         dir.join("perf.data").is_file(),
         "the shared reference data is missing: expected {} (the repository's ../shared/testdata/reference)",
@@ -41,32 +43,11 @@ pub fn capture_record(out: &mut Vec<u8>, name: &str, event: &[u8]) {
     out.extend_from_slice(event);
 }
 
-/// The records of a capture file as (name, event bytes).
-pub fn capture_records(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut pos = 0;
-    while pos < bytes.len() {
-        let size = u32::from_le_bytes(bytes[pos..pos + 4].try_into().unwrap()) as usize;
-        let body = &bytes[pos + 4..pos + size];
-        let nul = body.iter().position(|&b| b == 0).unwrap();
-        out.push((
-            String::from_utf8(body[..nul].to_vec()).unwrap(),
-            body[nul + 1..].to_vec(),
-        ));
-        pos += size;
-    }
-    out
-}
-
 /// The tracefs format of an EventHeader tracepoint, as a 6.12 kernel shows it
 /// (copied from /sys/kernel/tracing/events/user_events/*/format in the VM).
 pub fn eventheader_format(name: &str, id: u32) -> String {
     format!(
-        "name: {name}\nID: {id}\nformat:\n\
-         \tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
-         \tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n\
-         \tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n\
-         \tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n\
+        "name: {name}\nID: {id}\nformat:\n{COMMON_FIELDS}\
          \tfield:u8 eventheader_flags;\toffset:8;\tsize:1;\tsigned:0;\n\
          \tfield:u8 version;\toffset:9;\tsize:1;\tsigned:0;\n\
          \tfield:u16 id;\toffset:10;\tsize:2;\tsigned:0;\n\
@@ -172,7 +153,12 @@ pub fn write_perf_data_with(
     w.finalize_and_close().unwrap();
 }
 
-/// The reference's capture file (374 EventHeader events).
+/// The reference's capture file (374 EventHeader events) as (name, event
+/// bytes).
 pub fn reference_records() -> Vec<(String, Vec<u8>)> {
-    capture_records(&std::fs::read(reference_dir().join("EventHeaderInterceptorLE64.dat")).unwrap())
+    testkit::capture::read(&reference_dir().join("EventHeaderInterceptorLE64.dat"))
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.name, r.event))
+        .collect()
 }

@@ -1,9 +1,10 @@
-//! EventHeader events as text, for tests: every item walked with
-//! `tracepoint_decode`. Both functions panic with the event's bytes when it
-//! does not decode completely.
+//! EventHeader events as text, for tests (and the demo): every item walked
+//! with `tracepoint_decode`. [`items`] and [`json_line`] panic with the
+//! event's bytes when it does not decode completely; [`json`] says why.
 
 use std::fmt::Write as _;
 
+use tracepoint_decode::display::EventHeaderJsonIdentityDisplay;
 use tracepoint_decode::{
     EventHeaderEnumeratorContext, EventHeaderEnumeratorState, EventHeaderItemInfo,
     PerfConvertOptions, PerfItemValue,
@@ -216,4 +217,35 @@ pub fn json_line(record: &Record) -> String {
         .expect("formatting");
     out.push('}');
     out
+}
+
+/// One event as the demo prints it, tracepoint_decode's JSON conventions:
+/// `{ "n": "Provider:Event", "field": value, ..., "meta": { "level": 4, ... } }`
+/// (`meta` holds the non-default header values and activity ids). Err if
+/// the record is not a well-formed EventHeader event.
+pub fn json(record: &Record) -> Result<String, String> {
+    let mut ctx = EventHeaderEnumeratorContext::new();
+    let mut e = ctx
+        .enumerate_with_name_and_data(
+            &record.name,
+            &record.event,
+            EventHeaderEnumeratorContext::MOVE_NEXT_LIMIT_DEFAULT,
+        )
+        .map_err(|err| format!("{}: not a valid EventHeader event: {err}", record.name))?;
+    let info = e.event_info();
+    let identity = EventHeaderJsonIdentityDisplay::new(info.provider_name(), info.name_bytes());
+    let mut out = format!("{{ \"n\": \"{identity}\"");
+    // Positioned before the first field: writes all fields as
+    // `, "name": value, ...` and moves past the last one.
+    e.write_json_item_and_move_next_sibling(&mut out, true, PerfConvertOptions::Default)
+        .map_err(|err| format!("{}: formatting: {err}", record.name))?;
+    if e.state() == EventHeaderEnumeratorState::Error {
+        return Err(format!(
+            "{}: malformed event: {}",
+            record.name,
+            e.last_error()
+        ));
+    }
+    write!(out, ", \"meta\": {{ {} }} }}", info.json_meta_display(None)).unwrap();
+    Ok(out)
 }

@@ -19,8 +19,9 @@
 //!   `kernel-plan` and `kernel-judge` do.
 //!
 //! Users: the cargo tests (`tests/*.rs`, through `tests/support`),
-//! `tests/sanitizers.sh`, `tests/kernel/run.sh` and `guest.sh`, and
-//! `benches/c/build.sh`. `cargo run -p testkit -- help` lists the commands.
+//! `tests/sanitizers.sh`, `tests/kernel/run.sh` and `guest.sh`,
+//! `benches/c/build.sh`, and the demo (`examples/demo.rs`: [`capture`] and
+//! [`decode::json`]). `cargo run -p testkit -- help` lists the commands.
 //!
 //! # How to add a test program
 //!

@@ -295,6 +295,20 @@ const PLAIN_RUN: Run = Run {
     ..RUN
 };
 
+/// A runtime-defined event program: its standards, and one capture run
+/// unless it says otherwise.
+const DYN: Program = Program {
+    standards: DYNAMIC,
+    runs: &[RUN],
+    ..BASE
+};
+
+/// The capture run of a program that interposes malloc and realloc.
+const ALLOC_HOOK_RUNS: &[Run] = &[Run {
+    not_under: ALLOC_HOOK,
+    ..RUN
+}];
+
 /// The real-kernel suite's own programs (`tests/kernel/src`): gnu11, gcc.
 const KERNEL: Program = Program {
     standards: GNU11,
@@ -325,6 +339,14 @@ const TPP_STANDARDS: &[Standard] = &[
     std("gnu11", "c++11"),
     std("gnu17", "c++20"),
 ];
+
+/// A tracepoint-provider.h program: its standards, and one capture run
+/// unless it says otherwise.
+const TPP: Program = Program {
+    standards: TPP_STANDARDS,
+    runs: &[RUN],
+    ..BASE
+};
 
 /// The reference data's tracepoint-provider.h program (every macro, C and
 /// C++), compiled unchanged.
@@ -606,8 +628,6 @@ pub static PROGRAMS: &[Program] = &[
     Program {
         name: "tpp_all",
         sources: TPP_ALL,
-        standards: TPP_STANDARDS,
-        runs: &[RUN],
         vm: &[VmRun {
             name: "tpp_all",
             args: &["../shared/testdata/reference/tpp/tpp_all.cmd"],
@@ -617,7 +637,7 @@ pub static PROGRAMS: &[Program] = &[
             },
             ..VM
         }],
-        ..BASE
+        ..TPP
     },
     // The same sources linked with the test-only recorder instead of the
     // library: what the header hands to tracepoint.h ({dir}/rec.cmd, .dat).
@@ -630,20 +650,18 @@ pub static PROGRAMS: &[Program] = &[
             TPP_RECORDER,
         ],
         link: Link::None,
-        standards: TPP_STANDARDS,
         runs: &[Run {
             name: "record",
             env: TPP_RECORD,
             ..PLAIN_RUN
         }],
-        ..BASE
+        ..TPP
     },
     // Three providers over C and C++ translation units. In the VM it
     // registers with the kernel, nobody listening.
     Program {
         name: "tpp_multi",
         sources: TPP_MULTI,
-        standards: TPP_STANDARDS,
         runs: &[
             Run {
                 args: &["capture"],
@@ -661,7 +679,7 @@ pub static PROGRAMS: &[Program] = &[
             env: &[("TPP_EXPECT_REGISTERED", "1")],
             check: SELF_CHECK,
         }],
-        ..BASE
+        ..TPP
     },
     Program {
         name: "tpp_multi_rec",
@@ -672,22 +690,19 @@ pub static PROGRAMS: &[Program] = &[
             TPP_RECORDER,
         ],
         link: Link::None,
-        standards: TPP_STANDARDS,
         runs: &[Run {
             name: "recorder",
             args: &["recorder", "{dir}/rec.cmd"],
             env: TPP_RECORD,
             ..PLAIN_RUN
         }],
-        ..BASE
+        ..TPP
     },
     // The client layouts (.NET, OpenTelemetry); in the VM the clients' own
     // strings (c-tests/tpp/layouts.regs) are pre-registered.
     Program {
         name: "tpp_layouts",
         sources: &["c-tests/tpp/layouts.c"],
-        standards: TPP_STANDARDS,
-        runs: &[RUN],
         vm: &[VmRun {
             name: "tpp_layouts",
             args: &["c-tests/tpp/layouts.regs"],
@@ -697,13 +712,11 @@ pub static PROGRAMS: &[Program] = &[
             },
             ..VM
         }],
-        ..BASE
+        ..TPP
     },
     Program {
         name: "tpp_custom",
         sources: &["c-tests/tpp/custom.c"],
-        standards: TPP_STANDARDS,
-        runs: &[RUN],
         vm: &[VmRun {
             name: "tpp_custom",
             args: &["c-tests/tpp/custom.regs"],
@@ -713,7 +726,7 @@ pub static PROGRAMS: &[Program] = &[
             },
             ..VM
         }],
-        ..BASE
+        ..TPP
     },
     // --- samples/ ---------------------------------------------------------------
     Program {
@@ -735,9 +748,7 @@ pub static PROGRAMS: &[Program] = &[
     Program {
         name: "tpp_sample",
         sources: &["samples/tpp/tpp-sample.c"],
-        standards: TPP_STANDARDS,
-        runs: &[RUN],
-        ..BASE
+        ..TPP
     },
     Program {
         name: "dyn_sample_c",
@@ -756,68 +767,49 @@ pub static PROGRAMS: &[Program] = &[
     Program {
         name: "dyn_reference",
         sources: &["c-tests/dynamic/dyn_reference.c"],
-        standards: DYNAMIC,
-        runs: &[RUN],
         vm: &[VmRun {
             name: "dynamic_c",
             check: VmCheck::Identity { reference: false },
             ..VM
         }],
-        ..BASE
+        ..DYN
     },
     Program {
         name: "dyn_reference_cpp",
         sources: &["c-tests/dynamic/dyn_reference.cpp"],
-        standards: DYNAMIC,
-        runs: &[RUN],
         vm: &[VmRun {
             name: "dynamic_cpp",
             check: VmCheck::Identity { reference: false },
             ..VM
         }],
-        ..BASE
+        ..DYN
     },
     Program {
         name: "dyn_features",
         sources: &["c-tests/dynamic/dyn_features.c"],
-        standards: DYNAMIC,
-        runs: &[RUN],
-        ..BASE
+        ..DYN
     },
     Program {
         name: "dyn_features_cpp",
         sources: &["c-tests/dynamic/dyn_features.cpp"],
-        standards: DYNAMIC,
-        runs: &[RUN],
-        ..BASE
+        ..DYN
     },
     Program {
         name: "dyn_errors",
         sources: &["c-tests/dynamic/dyn_errors.c"],
-        standards: DYNAMIC,
-        runs: &[Run {
-            not_under: ALLOC_HOOK,
-            ..RUN
-        }],
-        ..BASE
+        runs: ALLOC_HOOK_RUNS,
+        ..DYN
     },
     Program {
         name: "dyn_errors_cpp",
         sources: &["c-tests/dynamic/dyn_errors_cpp.cpp"],
-        standards: DYNAMIC,
-        runs: &[Run {
-            not_under: ALLOC_HOOK,
-            ..RUN
-        }],
-        ..BASE
+        runs: ALLOC_HOOK_RUNS,
+        ..DYN
     },
     Program {
         name: "dyn_memory",
         sources: &["c-tests/dynamic/dyn_memory.c"],
-        runs: &[Run {
-            not_under: ALLOC_HOOK,
-            ..RUN
-        }],
+        runs: ALLOC_HOOK_RUNS,
         ..BASE
     },
     Program {

@@ -16,9 +16,18 @@ use tracepoint_decode as td;
 use tracepoint_perf as tp;
 
 use crate::capture;
-use crate::layout::Value;
+use crate::layout::{self, hex, Kind, Value};
 
 const SYSTEM_PREFIX: &str = "user_events:";
+
+/// The common fields that begin the tracefs format of every user_events
+/// tracepoint (8 bytes), as the kernel prints them, and the blank line after
+/// them: for the formats of tests.
+pub const COMMON_FIELDS: &str = "\
+    \tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
+    \tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n\
+    \tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n\
+    \tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n";
 
 /// One user_events sample.
 pub struct Sample {
@@ -48,6 +57,41 @@ impl Walk {
     }
 }
 
+/// Calls `each` with the reader and every record of the perf.data file
+/// `path`, in `order`; stops at `each`'s first error.
+pub fn for_each_record(
+    path: &Path,
+    order: tp::PerfDataFileEventOrder,
+    each: &mut dyn FnMut(&tp::PerfDataFileReader, &td::PerfEventBytes) -> Result<(), String>,
+) -> Result<(), String> {
+    let shown = path.display();
+    let utf8 = path
+        .to_str()
+        .ok_or_else(|| format!("{shown}: not a UTF-8 path"))?;
+    let mut reader = tp::PerfDataFileReader::new();
+    reader
+        .open_file(utf8, order)
+        .map_err(|e| format!("{shown}: open: {e}"))?;
+    loop {
+        match reader.move_next_event() {
+            Err(e) => return Err(format!("{shown}: read event: {e}")),
+            Ok(false) => return Ok(()),
+            Ok(true) => each(&reader, &reader.current_event())?,
+        }
+    }
+}
+
+/// Where the count of lost events is in the data of a PERF_RECORD_LOST
+/// (header, u64 id, u64 lost) or PERF_RECORD_LOST_SAMPLES (header, u64
+/// lost) record; None for other records.
+pub fn lost_at(ty: td::PerfEventHeaderType) -> Option<usize> {
+    match ty {
+        td::PerfEventHeaderType::Lost => Some(16),
+        td::PerfEventHeaderType::LostSamples => Some(8),
+        _ => None,
+    }
+}
+
 /// Calls `each` with every sample of the user_events system, in time
 /// order, and its tracefs format. Fails on any sample that cannot be
 /// attributed (missing metadata or format), on `each`'s first error, and
@@ -61,53 +105,39 @@ fn for_each_sample(
     ) -> Result<(), String>,
 ) -> Result<usize, String> {
     let shown = path.display();
-    let mut reader = tp::PerfDataFileReader::new();
-    let utf8 = path
-        .to_str()
-        .ok_or_else(|| format!("{shown}: not a UTF-8 path"))?;
-    reader
-        .open_file(utf8, tp::PerfDataFileEventOrder::Time)
-        .map_err(|e| format!("{shown}: open: {e}"))?;
     let mut count = 0;
     let mut lost = 0u64;
-    loop {
-        match reader.move_next_event() {
-            Err(e) => return Err(format!("{shown}: read event: {e}")),
-            Ok(false) => break,
-            Ok(true) => {}
-        }
-        let event = reader.current_event();
-        // PERF_RECORD_LOST: header, u64 id, u64 lost; PERF_RECORD_LOST_SAMPLES: header, u64 lost.
-        let lost_at = match event.header.ty {
-            td::PerfEventHeaderType::Lost => Some(16),
-            td::PerfEventHeaderType::LostSamples => Some(8),
-            _ => None,
-        };
-        if let Some(at) = lost_at {
-            let n = event
-                .data
-                .get(at..at + 8)
-                .map(|b| reader.byte_reader().read_u64(b))
-                .unwrap_or(1);
-            lost += n.max(1);
-            continue;
-        }
-        if event.header.ty != td::PerfEventHeaderType::Sample {
-            continue;
-        }
-        let info = reader
-            .get_sample_event_info(&event)
-            .map_err(|e| format!("{shown}: sample without usable metadata: {e}"))?;
-        let full = info.name();
-        let Some(name) = full.strip_prefix(SYSTEM_PREFIX) else {
-            continue;
-        };
-        let format = info
-            .format()
-            .ok_or_else(|| format!("{shown}: sample {full} has no tracefs format"))?;
-        each(&info, name, format).map_err(|e| format!("{shown}: {full}: {e}"))?;
-        count += 1;
-    }
+    for_each_record(
+        path,
+        tp::PerfDataFileEventOrder::Time,
+        &mut |reader, event| {
+            if let Some(at) = lost_at(event.header.ty) {
+                let n = event
+                    .data
+                    .get(at..at + 8)
+                    .map(|b| reader.byte_reader().read_u64(b))
+                    .unwrap_or(1);
+                lost += n.max(1);
+                return Ok(());
+            }
+            if event.header.ty != td::PerfEventHeaderType::Sample {
+                return Ok(());
+            }
+            let info = reader
+                .get_sample_event_info(event)
+                .map_err(|e| format!("{shown}: sample without usable metadata: {e}"))?;
+            let full = info.name();
+            let Some(name) = full.strip_prefix(SYSTEM_PREFIX) else {
+                return Ok(());
+            };
+            let format = info
+                .format()
+                .ok_or_else(|| format!("{shown}: sample {full} has no tracefs format"))?;
+            each(&info, name, format).map_err(|e| format!("{shown}: {full}: {e}"))?;
+            count += 1;
+            Ok(())
+        },
+    )?;
     if lost != 0 {
         return Err(format!(
             "{shown}: perf lost {lost} samples ({count} recorded): its buffers overflowed"
@@ -165,26 +195,16 @@ impl PlainSample {
 /// The value of one field of a tracefs format in `raw` (the whole trace
 /// entry): integers (no array, 1, 2, 4 or 8 bytes) by their `signed:` flag;
 /// everything else (fixed arrays, structs, the data of a `__rel_loc` or
-/// `__data_loc` field, the rest of the event) as bytes.
-///
-/// `__rel_loc` words of 4 bytes are resolved here, relative to the end of
-/// the word: tracepoint_decode 0.5 resolves them from the start of the
-/// entry, like `__data_loc`.
+/// `__data_loc` field, the rest of the event) as bytes. Integers and 4-byte
+/// `__rel_loc` words are read as [`layout::read`] reads the declared fields:
+/// the offset relative to the end of the word (tracepoint_decode 0.5
+/// resolves it from the start of the entry, like `__data_loc`).
 pub fn plain_field(
     field: &td::PerfFieldFormat,
     raw: &[u8],
     reader: td::PerfByteReader,
 ) -> Result<Value, String> {
-    let at = usize::from(field.offset());
     let size = usize::from(field.size());
-    let missing = || {
-        format!(
-            "field {} ({}) beyond the {} bytes of the entry",
-            field.name(),
-            field.field(),
-            raw.len()
-        )
-    };
     let integer = [
         FieldEncoding::Value8,
         FieldEncoding::Value16,
@@ -192,27 +212,31 @@ pub fn plain_field(
         FieldEncoding::Value64,
     ]
     .contains(&field.deduced_encoding());
-    match field.array() {
+    let kind = match field.array() {
         td::PerfFieldArray::None if integer && matches!(size, 1 | 2 | 4 | 8) => {
-            let bytes = raw.get(at..at + size).ok_or_else(missing)?;
-            let mut v = [0u8; 8];
-            v[..size].copy_from_slice(bytes);
-            let v = u64::from_le_bytes(v);
-            Ok(if field.signed() == Some(true) {
-                let shift = 64 - 8 * size as u32;
-                Value::S(((v as i64) << shift) >> shift)
+            if field.signed() == Some(true) {
+                Kind::Signed(size)
             } else {
-                Value::U(v)
-            })
+                Kind::Unsigned(size)
+            }
         }
-        td::PerfFieldArray::RelLoc4 => {
-            crate::layout::rel_loc(raw, at).map(|data| Value::Bytes(data.to_vec()))
+        td::PerfFieldArray::RelLoc4 => Kind::RelLoc,
+        _ => {
+            return field
+                .get_field_bytes(raw, reader)
+                .map(|b| Value::Bytes(b.to_vec()))
+                .ok_or_else(|| {
+                    format!(
+                        "field {} ({}) beyond the {} bytes of the entry",
+                        field.name(),
+                        field.field(),
+                        raw.len()
+                    )
+                })
         }
-        _ => field
-            .get_field_bytes(raw, reader)
-            .map(|b| Value::Bytes(b.to_vec()))
-            .ok_or_else(missing),
-    }
+    };
+    layout::read(kind, raw, usize::from(field.offset()))
+        .map_err(|e| format!("field {} ({}): {e}", field.name(), field.field()))
 }
 
 /// All samples of the user_events system, in time order, each decoded
@@ -324,14 +348,6 @@ fn check_no_metadata(name: &str, data: &[u8]) -> Result<Walk, String> {
         more = kind & 0x8000 != 0;
     }
     Ok(Walk::default())
-}
-
-fn hex(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
 }
 
 /// The outcome of [`compare`].
@@ -562,21 +578,18 @@ pub fn fields(perf: &Path, fields: &[&str]) -> Result<Vec<Row>, String> {
 mod tests {
     use super::*;
 
-    /// A user_events format as the kernel prints it, and an entry of it.
-    const FORMAT: &str = "name: t\nID: 1\nformat:\n\
-        \tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\
-        \tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n\
-        \tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n\
-        \tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n\
-        \tfield:u16 port;\toffset:8;\tsize:2;\tsigned:0;\n\
-        \tfield:__rel_loc char[] path;\toffset:10;\tsize:4;\tsigned:1;\n\
-        \tfield:s8 x;\toffset:14;\tsize:1;\tsigned:1;\n\
-        \tfield:struct p pt;\toffset:15;\tsize:2;\tsigned:1;\n\n\
-        print fmt: \"\"\n";
-
     #[test]
     fn plain_fields_decode_and_rel_loc_counts_from_the_end_of_its_word() {
-        let format = td::PerfEventFormat::parse(true, "user_events", FORMAT).expect("format");
+        // A user_events format as the kernel prints it, and an entry of it.
+        let text = format!(
+            "name: t\nID: 1\nformat:\n{COMMON_FIELDS}\
+             \tfield:u16 port;\toffset:8;\tsize:2;\tsigned:0;\n\
+             \tfield:__rel_loc char[] path;\toffset:10;\tsize:4;\tsigned:1;\n\
+             \tfield:s8 x;\toffset:14;\tsize:1;\tsigned:1;\n\
+             \tfield:struct p pt;\toffset:15;\tsize:2;\tsigned:1;\n\n\
+             print fmt: \"\"\n"
+        );
+        let format = td::PerfEventFormat::parse(true, "user_events", &text).expect("format");
         // common fields; port 8080; path: 3 bytes, 3 after the word (after x and pt);
         // x = -1; pt = 01 02; "hi\0".
         let mut raw = vec![0u8; 8];

@@ -83,9 +83,38 @@ fn b(v: &[u8]) -> Value {
     Value::Bytes(v.to_vec())
 }
 
+/// tpp_all.h's write_custom event (TPP_CUSTOM_ fields), named `name`:
+/// tpp_custom writes it too.
+fn custom_write(name: &str) -> Expect {
+    let id: Vec<u8> = (1..=16).collect();
+    expect(
+        name,
+        vec![
+            ("port", u(8080)),
+            ("id", b(&id)),
+            ("blob", b(&[0xde, 0xad, 0xbe, 0xef, 0x00])),
+            ("none", b(&[])),
+            ("text", b(b"rel-loc text\0")),
+        ],
+    )
+}
+
+/// tpp_all.h's fn_custom event, named `name`: tpp_custom writes it too.
+fn custom_fn(name: &str) -> Expect {
+    let id: Vec<u8> = (1..=16).collect();
+    expect(
+        name,
+        vec![
+            ("port", u(443)),
+            ("id", b(&id)),
+            ("blob", b(&[0xde, 0xad, 0xbe, 0xef])),
+            ("text", b(b"custom\0")),
+        ],
+    )
+}
+
 /// The values tpp_all.h writes, for suffix "C" or "CPP", in write order.
 fn oracle_provider(suffix: &str) -> Vec<Expect> {
-    let id: Vec<u8> = (1..=16).collect();
     let pt: Vec<u8> = [(-5i32).to_le_bytes(), 77i32.to_le_bytes()].concat();
     let n = |base: &str| format!("{base}_{suffix}");
     vec![
@@ -115,16 +144,7 @@ fn oracle_provider(suffix: &str) -> Vec<Expect> {
                 ("pt", b(&pt)),
             ],
         ),
-        expect(
-            &n("write_custom"),
-            vec![
-                ("port", u(8080)),
-                ("id", b(&id)),
-                ("blob", b(&[0xde, 0xad, 0xbe, 0xef, 0x00])),
-                ("none", b(&[])),
-                ("text", b(b"rel-loc text\0")),
-            ],
-        ),
+        custom_write(&n("write_custom")),
         expect(&n("fn_empty"), vec![]),
         expect(
             &n("fn_scalars"),
@@ -150,15 +170,7 @@ fn oracle_provider(suffix: &str) -> Vec<Expect> {
                 ("pt", b(&pt)),
             ],
         ),
-        expect(
-            &n("fn_custom"),
-            vec![
-                ("port", u(443)),
-                ("id", b(&id)),
-                ("blob", b(&[0xde, 0xad, 0xbe, 0xef])),
-                ("text", b(b"custom\0")),
-            ],
-        ),
+        custom_fn(&n("fn_custom")),
         expect(
             &n("dotnet_event"),
             vec![
@@ -249,31 +261,10 @@ pub fn layouts_expected() -> Vec<Expect> {
     ]
 }
 
-/// The values tpp_custom writes (c-tests/tpp/custom.c), in order; its
-/// layouts are `custom.regs`.
+/// The values tpp_custom writes (c-tests/tpp/custom.c), in order: those of
+/// tpp_all.h's write_custom and fn_custom. Its layouts are `custom.regs`.
 pub fn custom_expected() -> Vec<Expect> {
-    let id: Vec<u8> = (1..=16).collect();
-    vec![
-        expect(
-            "TppCustom_write",
-            vec![
-                ("port", u(8080)),
-                ("id", b(&id)),
-                ("blob", b(&[0xde, 0xad, 0xbe, 0xef, 0x00])),
-                ("none", b(&[])),
-                ("text", b(b"rel-loc text\0")),
-            ],
-        ),
-        expect(
-            "TppCustom_fn",
-            vec![
-                ("port", u(443)),
-                ("id", b(&id)),
-                ("blob", b(&[0xde, 0xad, 0xbe, 0xef])),
-                ("text", b(b"custom\0")),
-            ],
-        ),
-    ]
+    vec![custom_write("TppCustom_write"), custom_fn("TppCustom_fn")]
 }
 
 /// The registrations tpp_multi's events use (multi_main.c).

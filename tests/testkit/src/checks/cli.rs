@@ -17,6 +17,7 @@ use tracepoint_decode as td;
 use tracepoint_perf as tp;
 
 use crate::json::{self, J};
+use crate::perf;
 
 /// `Err(message)` from the enclosing check unless `cond`.
 macro_rules! ensure {
@@ -534,27 +535,18 @@ fn unique_keys(r: &Results) -> Result<String, String> {
 
 /// Samples and samples without an event id in a perf.data file.
 fn attribution(path: &Path) -> Result<(usize, usize), String> {
-    let shown = path.display();
-    let mut reader = tp::PerfDataFileReader::new();
-    reader
-        .open_file(
-            path.to_str().ok_or("not a UTF-8 path")?,
-            tp::PerfDataFileEventOrder::File,
-        )
-        .map_err(|e| format!("{shown}: open: {e}"))?;
     let (mut samples, mut unattributed) = (0, 0);
-    loop {
-        match reader.move_next_event() {
-            Err(e) => return Err(format!("{shown}: read event: {e}")),
-            Ok(false) => break,
-            Ok(true) => {}
-        }
-        let event = reader.current_event();
-        if event.header.ty == td::PerfEventHeaderType::Sample {
-            samples += 1;
-            unattributed += usize::from(reader.get_sample_event_info(&event).is_err());
-        }
-    }
+    perf::for_each_record(
+        path,
+        tp::PerfDataFileEventOrder::File,
+        &mut |reader, event| {
+            if event.header.ty == td::PerfEventHeaderType::Sample {
+                samples += 1;
+                unattributed += usize::from(reader.get_sample_event_info(event).is_err());
+            }
+            Ok(())
+        },
+    )?;
     Ok((samples, unattributed))
 }
 
@@ -631,26 +623,14 @@ fn persist(r: &Results) -> Result<String, String> {
 /// PERF_RECORD_LOST_SAMPLES) in a perf.data file, read with tracepoint_perf.
 fn samples_and_losses(path: &Path, tracepoint: &str) -> Result<(u64, u64), String> {
     let shown = path.display();
-    let mut reader = tp::PerfDataFileReader::new();
-    reader
-        .open_file(
-            path.to_str().ok_or("not a UTF-8 path")?,
-            tp::PerfDataFileEventOrder::File,
-        )
-        .map_err(|e| format!("{shown}: open: {e}"))?;
     let (mut samples, mut lost) = (0, 0);
-    loop {
-        match reader.move_next_event() {
-            Err(e) => return Err(format!("{shown}: read event: {e}")),
-            Ok(false) => break,
-            Ok(true) => {}
-        }
-        let event = reader.current_event();
-        // PERF_RECORD_LOST: header, u64 id, u64 lost; PERF_RECORD_LOST_SAMPLES: header, u64 lost.
-        let lost_at = match event.header.ty {
-            td::PerfEventHeaderType::Sample => {
+    perf::for_each_record(
+        path,
+        tp::PerfDataFileEventOrder::File,
+        &mut |reader, event| {
+            if event.header.ty == td::PerfEventHeaderType::Sample {
                 let info = reader
-                    .get_sample_event_info(&event)
+                    .get_sample_event_info(event)
                     .map_err(|e| format!("{shown}: a sample without event info: {e}"))?;
                 ensure!(
                     info.name() == tracepoint,
@@ -658,20 +638,16 @@ fn samples_and_losses(path: &Path, tracepoint: &str) -> Result<(u64, u64), Strin
                     info.name()
                 );
                 samples += 1;
-                None
+            } else if let Some(at) = perf::lost_at(event.header.ty) {
+                let n = event
+                    .data
+                    .get(at..at + 8)
+                    .ok_or_else(|| format!("{shown}: a short lost record"))?;
+                lost += reader.byte_reader().read_u64(n);
             }
-            td::PerfEventHeaderType::Lost => Some(16),
-            td::PerfEventHeaderType::LostSamples => Some(8),
-            _ => None,
-        };
-        if let Some(at) = lost_at {
-            let n = event
-                .data
-                .get(at..at + 8)
-                .ok_or_else(|| format!("{shown}: a short lost record"))?;
-            lost += reader.byte_reader().read_u64(n);
-        }
-    }
+            Ok(())
+        },
+    )?;
     Ok((samples, lost))
 }
 
