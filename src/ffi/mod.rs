@@ -19,6 +19,7 @@
 pub mod capture_api;
 pub mod dynamic_api;
 pub mod eventheader_api;
+pub mod tracelogging_api;
 pub mod tracepoint_api;
 
 use core::ffi::{c_char, CStr};
