@@ -836,7 +836,7 @@ with the static one (the linker turns it into a direct call).
 extern "C" {
 #endif
 _tlgNOPLT
-int _eventheader_tlg_write(const tracepoint_state *state, uint32_t data_count, struct iovec *data_vecs);
+int _eventheader_tlg_write(const tracepoint_state *state, struct iovec *data_vecs, uint32_t data_count);
 _tlgNOPLT
 int _eventheader_tlg_write_activity(const eventheader_tracepoint *event, const void *activity_id, const void *related_id, uint32_t data_count, struct iovec *data_vecs);
 #ifdef __cplusplus
@@ -1695,7 +1695,7 @@ The write itself. In one statement expression:
         _tlgSetVec(&_tlgVecs[2], &_tlgMeta._tlgExt, offsetof(struct _tlgMetaT, _tlgEnd)); \
         /* The write: this header's only call into the library's write path. */ \
         _tlgResult = (_tlgAct == NULL && _tlgRel == NULL) \
-            ? _eventheader_tlg_write(&_tlgSlot->state, _tlgIdx, _tlgVecs) \
+            ? _eventheader_tlg_write(&_tlgSlot->state, _tlgVecs, _tlgIdx) \
             : _eventheader_tlg_write_activity(&_tlgSlot->event, _tlgAct, _tlgRel, _tlgIdx, _tlgVecs); \
     } \
     _tlgResult; \

@@ -24,7 +24,8 @@ use crate::provider;
 /// already points at the event's header (which announces the metadata
 /// extension), `data_vecs[2]` at its metadata block, the payload follows;
 /// `data_vecs[0]` is the library's. Returns 0 or an errno as
-/// `eventheader_write`.
+/// `eventheader_write`. (The vectors come before their count, where
+/// `writev` takes them: the arguments are then already in place for it.)
 ///
 /// # Safety
 /// Only for `TraceLoggingProvider.h`: `state` must be a valid tracepoint
@@ -33,14 +34,15 @@ use crate::provider;
 #[no_mangle]
 pub unsafe extern "C" fn _eventheader_tlg_write(
     state: *const TracepointState,
-    data_count: u32,
     data_vecs: *mut iovec,
+    data_count: u32,
 ) -> c_int {
     // SAFETY: the macro's own array of `data_count` iovecs, which nothing
     // else uses during the call (this function's contract).
     let vecs = unsafe { core::slice::from_raw_parts_mut(data_vecs, data_count as usize) };
-    // SAFETY: the state is valid and the buffers from vecs[1] on readable
-    // (this function's contract); the header makes the event non-empty.
+    // SAFETY: the state is valid, `vecs` not empty and the buffers from
+    // vecs[1] on readable (this function's contract); the header makes the
+    // event non-empty.
     unsafe { provider::write_nonempty(state, vecs) }
 }
 
