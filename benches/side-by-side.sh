@@ -20,8 +20,9 @@
 #                     (QEMU; run tests/kernel/run.sh once first for QEMU and
 #                     virtme-ng), each program enabling its tracepoint through
 #                     tracefs.
-#   --modes "M ..."   callgrind modes (default: enabled5 empty disabled register)
-#   --wall "M ..."    wall-clock modes (default: enabled5 empty; "" for none)
+#   --modes "M ..."   callgrind modes (default: enabled5 activity5 empty disabled
+#                     register; see benches/c/bench.c)
+#   --wall "M ..."    wall-clock modes (default: enabled5 activity5 empty; "" for none)
 #   -n N              iterations of the short callgrind run (default 2000;
 #                     register: N/100 cycles, at least 5)
 #   --wall-n N        iterations per wall-clock run (default 20000)
@@ -48,8 +49,8 @@ export LC_ALL=C
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK=$REPO/target/side-by-side
-MODES="enabled5 empty disabled register"
-WALL="enabled5 empty"
+MODES="enabled5 activity5 empty disabled register"
+WALL="enabled5 activity5 empty"
 N1=2000
 WALL_N=20000
 RUNS=5
@@ -177,17 +178,18 @@ measure() {
     printf '%-10s' mode
     for ((c = 0; c < floor_col; c++)); do printf ' %18s' "${labels[$c]}/floor"; done
     echo
-    local r ns med floor_med
+    local r med floor_med
     for m in $WALL; do
+        # Round robin over the builds, so that drift (other load, the VM's
+        # warm-up) spreads over all of them alike.
+        for ((r = 0; r < RUNS; r++)); do
+            for ((c = 0; c < ncol; c++)); do
+                "${progs[$c]}" "$m" "$WALL_N" "${extra[@]}" | awk '{ print $3 }' >>"$work/wall.$c.$m"
+            done
+        done
         local meds=()
         for ((c = 0; c < ncol; c++)); do
-            ns=()
-            for ((r = 0; r < RUNS; r++)); do
-                # Interleaved with the other builds' runs would be fairer still;
-                # the runs of one build follow each other, the builds in turn.
-                ns+=("$("${progs[$c]}" "$m" "$WALL_N" "${extra[@]}" | awk '{ print $3 }')")
-            done
-            med=$(printf '%s\n' "${ns[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+            med=$(sort -g "$work/wall.$c.$m" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
             meds+=("$med")
         done
         floor_med=${meds[$floor_col]}
