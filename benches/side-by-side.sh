@@ -7,8 +7,9 @@
 #   - callgrind Ir per iteration (iteration-difference method, N vs 2N; for
 #     `register`, per register + unregister cycle) and each build's ratio to
 #     the first reference (or, without one, to the floor);
-#   - wall clock of the enabled events relative to the floor (median of R
-#     runs; ratios only: absolute times under TCG mean nothing).
+#   - wall clock of the enabled events relative to the floor (R rounds, one
+#     run of each build per round; the median of the per-round ratios, and
+#     their range: ratios only, absolute times under TCG mean nothing).
 #
 #   benches/side-by-side.sh [options]
 #
@@ -26,7 +27,7 @@
 #   -n N              iterations of the short callgrind run (default 2000;
 #                     register: N/100 cycles, at least 5)
 #   --wall-n N        iterations per wall-clock run (default 20000)
-#   -r R              wall-clock runs per program and mode (default 5)
+#   -r R              wall-clock rounds per mode (default 11)
 #   --no-build        reuse the programs and install of the last run
 #   --inside DIR      (internal) measure the programs in DIR here and now
 #
@@ -53,7 +54,7 @@ MODES="enabled5 activity5 empty disabled register"
 WALL="enabled5 activity5 empty"
 N1=2000
 WALL_N=20000
-RUNS=5
+RUNS=11
 BUILD=1
 BACKEND=user_events
 INSIDE=
@@ -174,28 +175,24 @@ measure() {
     done
 
     [ -n "$WALL" ] || { rm -rf "$work"; return 0; }
-    echo "== wall clock relative to the floor (median of $RUNS runs of $WALL_N iterations each; ratios only), backend: $BACKEND"
+    echo "== wall clock relative to the floor, backend: $BACKEND: $RUNS rounds of one run ($WALL_N iterations) of each build;"
+    echo "   per round each build's ns per event / the floor's; median, and in parentheses the lowest and highest round"
     printf '%-10s' mode
-    for ((c = 0; c < floor_col; c++)); do printf ' %18s' "${labels[$c]}/floor"; done
+    for ((c = 0; c < floor_col; c++)); do printf ' %24s' "${labels[$c]}/floor"; done
     echo
-    local r med floor_med
+    local r
     for m in $WALL; do
-        # Round robin over the builds, so that drift (other load, the VM's
-        # warm-up) spreads over all of them alike.
+        # Round robin over the builds, so that drift (other load on the
+        # machine, the VM's warm-up) falls on all of them alike.
         for ((r = 0; r < RUNS; r++)); do
             for ((c = 0; c < ncol; c++)); do
                 "${progs[$c]}" "$m" "$WALL_N" "${extra[@]}" | awk '{ print $3 }' >>"$work/wall.$c.$m"
             done
         done
-        local meds=()
-        for ((c = 0; c < ncol; c++)); do
-            med=$(sort -g "$work/wall.$c.$m" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-            meds+=("$med")
-        done
-        floor_med=${meds[$floor_col]}
         printf '%-10s' "$m"
         for ((c = 0; c < floor_col; c++)); do
-            printf ' %18s' "$(awk -v a="${meds[$c]}" -v b="$floor_med" 'BEGIN { printf "%.3f", a / b }')"
+            printf ' %24s' "$(paste "$work/wall.$c.$m" "$work/wall.$floor_col.$m" | awk '{ print $1 / $2 }' | sort -g |
+                awk '{ v[NR] = $1 } END { printf "%.2f (%.2f-%.2f)", v[int((NR + 1) / 2)], v[1], v[NR] }')"
         done
         echo
     done

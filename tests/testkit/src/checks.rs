@@ -419,13 +419,18 @@ mod tests {
     #[test]
     fn bench_bounds_judge_both_paths() {
         let tsv = |disabled: &str, enabled5: &str| {
-            format!("disabled\t{disabled}\t6.00\nenabled5\t{enabled5}\t17.00\nempty\t37.00\t17.00\n")
+            format!(
+                "disabled\t{disabled}\t6.00\nenabled5\t{enabled5}\t17.00\nempty\t37.00\t17.00\n"
+            )
         };
         assert_eq!(bench_bounds(&tsv("5.96", "62.01")), Ok((5.96, 62.01)));
         let err = bench_bounds(&tsv("11.00", "62.01")).unwrap_err();
         assert!(err.contains("disabled path costs 11"), "{err}");
         let err = bench_bounds(&tsv("5.96", "77.01")).unwrap_err();
-        assert!(err.contains("enabled 5-field TraceLoggingWrite costs 77.01"), "{err}");
+        assert!(
+            err.contains("enabled 5-field TraceLoggingWrite costs 77.01"),
+            "{err}"
+        );
         let err = bench_bounds(&tsv("5.96", "")).unwrap_err();
         assert!(err.contains("enabled5: no instruction count"), "{err}");
         assert!(bench_bounds("disabled\t5.96\t6.00\n").is_err());
