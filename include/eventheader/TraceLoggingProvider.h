@@ -814,15 +814,17 @@ one run of bytes. Arrays are a uint16_t element count followed by the elements
 
 /*
 The library's write path for this header's events, private to it (declared
-here only; src/ffi/tracelogging_api.rs, whose declaration tests/headers.rs
-compares with this one). The macro builds every argument itself, so the
-library checks none of them again: the state is the call site's (just tested
-enabled), the iovec array the macro's own, with its count fixed at compile
-time, the event's header (and activity id extension) in [1] and its metadata
-in [2]. Programs call eventheader_write, which checks everything. With gcc,
-the call reads the function's address from the GOT instead of jumping
-through the PLT (as with -fno-plt): one instruction less per event with the
-shared library, none with the static one (the linker makes it a direct call).
+here only; src/ffi/tracelogging_api.rs, whose declarations tests/headers.rs
+compares with these). The macro builds every argument itself, so the library
+checks none of them again: the event is the call site's (its state just
+tested enabled, its metadata announced by its header), the iovec array the
+macro's own, with its count fixed at compile time, and the activity variant
+is called only with an activity id. The library fills [1] (header, activity
+id extension) and [2] (metadata), so that each call site stays small.
+Programs call eventheader_write, which checks everything. With gcc, the call
+reads the function's address from the GOT instead of jumping through the PLT
+(as with -fno-plt): one instruction less per event with the shared library,
+none with the static one (the linker makes it a direct call).
 */
 #if defined(__has_attribute)
 #if __has_attribute(noplt)
@@ -836,7 +838,9 @@ shared library, none with the static one (the linker makes it a direct call).
 extern "C" {
 #endif
 _tlgNOPLT
-int _eventheader_tlg_write(const tracepoint_state *state, struct iovec *data_vecs, uint32_t data_count);
+int _eventheader_tlg_write(const eventheader_tracepoint *event, struct iovec *data_vecs, uint32_t data_count);
+_tlgNOPLT
+int _eventheader_tlg_write_activity(const eventheader_tracepoint *event, struct iovec *data_vecs, uint32_t data_count, const void *activity_id, const void *related_id);
 #ifdef __cplusplus
 }
 #endif
@@ -1686,16 +1690,13 @@ The write itself. In one statement expression:
         uint32_t _tlgIdx = EVENTHEADER_PREFIX_DATAVEC_COUNT; \
         _tlgFOREACH(_tlgP_DATA, n, __VA_ARGS__) \
         uint8_t _tlgActIds[2][16]; \
-        struct _tlgPrefix _tlgPre; \
-        /* The header (the call site's: the same in every slot), with the activity \
-           extension if there are ids, and the metadata, by pointer. */ \
-        _tlgResult = _tlgSetPrefix(&_tlgVecs[1], &_tlgPre, &_tlgSITE->event.header, \
-            _tlgACTIVITY_ID(pActivityId, _tlgActIds[0]), _tlgACTIVITY_ID(pRelatedActivityId, _tlgActIds[1])); \
-        _tlgSetVec(&_tlgVecs[2], &_tlgMeta._tlgExt, offsetof(struct _tlgMetaT, _tlgEnd)); \
-        if (__builtin_expect(_tlgResult == 0, 1)) { \
-            /* The write: this header's only call into the library's write path. */ \
-            _tlgResult = _eventheader_tlg_write(&_tlgSlot->state, _tlgVecs, _tlgIdx); \
-        } \
+        void const* const _tlgAct = _tlgACTIVITY_ID(pActivityId, _tlgActIds[0]); \
+        void const* const _tlgRel = _tlgACTIVITY_ID(pRelatedActivityId, _tlgActIds[1]); \
+        /* The write, into the library's write path (for TraceLoggingWrite, whose \
+           ids are constant NULLs, only the first call remains). */ \
+        _tlgResult = _tlgAct == NULL \
+            ? (_tlgRel == NULL ? _eventheader_tlg_write(&_tlgSlot->event, _tlgVecs, _tlgIdx) : EINVAL) \
+            : _eventheader_tlg_write_activity(&_tlgSlot->event, _tlgVecs, _tlgIdx, _tlgAct, _tlgRel); \
     } \
     _tlgResult; \
     })
@@ -1888,39 +1889,6 @@ static inline void _tlgGuidsConv(struct iovec* vec, uint8_t* buf, void const* p,
 static inline void _tlgGuidConvP(struct iovec* vec, uint8_t* buf, void const* p) _tlgNOEXCEPT
 {
     _tlgGuidsConv(vec, buf, p, 1);
-}
-
-/*
-The first iovec of an event: the header alone (by pointer), or without ids the
-header, the activity id extension (chained: the metadata follows) and the ids,
-packed into *prefix. Returns 0, or EINVAL for a related id without an activity
-id (then nothing is written). For TraceLoggingWrite, whose ids are constant
-NULLs, all of it folds into two stores.
-*/
-struct _tlgPrefix {
-    eventheader header;
-    eventheader_extension ext;
-    uint8_t ids[32];
-};
-static inline __attribute__((always_inline)) int _tlgSetPrefix(struct iovec* vec, struct _tlgPrefix* prefix,
-    eventheader const* header, void const* activityId, void const* relatedId) _tlgNOEXCEPT
-{
-    if (activityId == NULL) {
-        _tlgSetVec(vec, header, sizeof(eventheader));
-        return relatedId == NULL ? 0 : EINVAL;
-    }
-    prefix->header = *header;
-    prefix->ext.kind = (uint16_t)(eventheader_extension_kind_activity_id | eventheader_extension_kind_chain_flag);
-    memcpy(prefix->ids, activityId, 16);
-    if (relatedId == NULL) {
-        prefix->ext.size = 16;
-        _tlgSetVec(vec, prefix, offsetof(struct _tlgPrefix, ids) + 16);
-    } else {
-        prefix->ext.size = 32;
-        memcpy(prefix->ids + 16, relatedId, 16);
-        _tlgSetVec(vec, prefix, offsetof(struct _tlgPrefix, ids) + 32);
-    }
-    return 0;
 }
 
 /* Activity ids: a pointer to 16 bytes (passed on), or a GUID* (converted to RFC 4122 order). */
