@@ -4,7 +4,9 @@
 //!
 //! Layers, each using only the ones below it:
 //! - [`ffi`]: the exported C functions. Argument checks and the enabled test,
-//!   then one call into a layer below. No export calls another.
+//!   then one call into a layer below (the write entry point private to
+//!   `TraceLoggingProvider.h` checks nothing: the macro builds its
+//!   arguments). No export calls another.
 //! - [`dynamic`]: runtime-defined events (the `ehd_*` API): the event
 //!   builder, providers and event sets on the C heap; it reaches the layers
 //!   below only through [`dynamic::lower`].

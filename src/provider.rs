@@ -166,8 +166,8 @@ pub unsafe fn connect(
 /// no payload bytes at all gets one padding byte.
 ///
 /// # Safety
-/// `tp` must be a valid tracepoint state; the buffers of `vecs[1..]` must be
-/// readable for their lengths.
+/// `tp` must be a valid tracepoint state; `vecs` must not be empty, and the
+/// buffers of `vecs[1..]` must be readable for their lengths.
 #[inline(always)]
 pub unsafe fn write(tp: *const TracepointState, vecs: &mut [iovec]) -> c_int {
     let pad = vecs
@@ -175,7 +175,8 @@ pub unsafe fn write(tp: *const TracepointState, vecs: &mut [iovec]) -> c_int {
         .unwrap_or_default()
         .iter()
         .all(|v| v.iov_len == 0);
-    // SAFETY: `tp` is valid and the payload buffers readable (the caller's guarantee).
+    // SAFETY: `tp` is valid, `vecs` not empty and the payload buffers
+    // readable (the caller's guarantee).
     unsafe { write_with_padding(tp, vecs, pad) }
 }
 
@@ -186,7 +187,8 @@ pub unsafe fn write(tp: *const TracepointState, vecs: &mut [iovec]) -> c_int {
 /// As for [`write()`].
 #[inline(always)]
 pub unsafe fn write_nonempty(tp: *const TracepointState, vecs: &mut [iovec]) -> c_int {
-    // SAFETY: `tp` is valid and the payload buffers readable (the caller's guarantee).
+    // SAFETY: `tp` is valid, `vecs` not empty and the payload buffers
+    // readable (the caller's guarantee).
     unsafe { write_with_padding(tp, vecs, false) }
 }
 
@@ -194,21 +196,14 @@ pub unsafe fn write_nonempty(tp: *const TracepointState, vecs: &mut [iovec]) -> 
 /// As for [`write()`].
 #[inline(always)]
 unsafe fn write_with_padding(tp: *const TracepointState, vecs: &mut [iovec], pad: bool) -> c_int {
+    // The write index alone says whether and where the tracepoint is
+    // registered (see backend): -1 when it is not connected to an open
+    // provider. Acquire: pairs with the Release store in `link`, after the
+    // backend's descriptor was published.
     // SAFETY: `tp` is valid (the caller's guarantee).
-    let provider = unsafe { TracepointState::provider_state(tp) }.load(Ordering::Acquire);
-    if provider.is_null() {
-        return libc::EBADF;
-    }
-    // SAFETY: a connected tracepoint's provider is valid while connected,
-    // and the Acquire load above saw the connection published.
-    let fd = unsafe { TracepointProviderState::data_file(provider) }.load(Ordering::Acquire);
-    // SAFETY: `tp` is valid.
-    let index = unsafe { TracepointState::write_index(tp) }.load(Ordering::Relaxed);
-    if fd < 0 || index < 0 {
-        return libc::EBADF;
-    }
-    // SAFETY: the caller guarantees the payload buffers.
-    unsafe { backend::write(fd, index, vecs, pad) }
+    let index = unsafe { TracepointState::write_index(tp) }.load(Ordering::Acquire);
+    // SAFETY: the caller guarantees `vecs` and the payload buffers.
+    unsafe { backend::write(index, vecs, pad) }
 }
 
 /// Unregisters `tp` from its backend, if it is registered. Leaves the links
@@ -271,7 +266,7 @@ unsafe fn link(
             (*(*node).prev).next = (*node).next;
         }
 
-        TracepointState::write_index(tp).store(index, Ordering::Relaxed);
+        TracepointState::write_index(tp).store(index, Ordering::Release);
         TracepointState::provider_state(tp).store(provider, Ordering::Release);
 
         if provider.is_null() {

@@ -157,3 +157,42 @@ fn generated_headers_are_current() {
         "stale generated headers {stale:?}: run `UPDATE_HEADERS=1 cargo test --test headers`"
     );
 }
+
+/// The library's write entry points private to `TraceLoggingProvider.h`
+/// (`src/ffi/tracelogging_api.rs`) are in no generated header: the macro
+/// header declares them itself. Each declaration must be the one cbindgen
+/// writes for the Rust function, so the two cannot drift apart.
+#[test]
+fn tracelogging_private_declarations_match_the_library() {
+    let mut config =
+        cbindgen::Config::from_file(root().join("cbindgen.toml")).expect("cbindgen.toml");
+    config.documentation = false;
+    config.function.args = cbindgen::Layout::Horizontal;
+    config.cpp_compat = false;
+    let mut out = Vec::new();
+    cbindgen::Builder::new()
+        .with_config(config)
+        .with_src(root().join("src/ffi/tracelogging_api.rs"))
+        .generate()
+        .expect("cbindgen")
+        .write(&mut out);
+    let generated = String::from_utf8(out).expect("utf-8");
+    let declarations: Vec<&str> = generated
+        .lines()
+        .filter(|l| l.contains(" _eventheader_tlg_"))
+        .collect();
+    assert_eq!(
+        declarations.len(),
+        2,
+        "declarations generated from src/ffi/tracelogging_api.rs:\n{generated}"
+    );
+    let header = std::fs::read_to_string(root().join("include/eventheader/TraceLoggingProvider.h"))
+        .expect("TraceLoggingProvider.h");
+    for declaration in declarations {
+        assert!(
+            header.lines().any(|l| l == declaration),
+            "TraceLoggingProvider.h does not declare\n    {declaration}\n(the function of \
+             src/ffi/tracelogging_api.rs): update its declaration"
+        );
+    }
+}

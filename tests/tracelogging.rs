@@ -113,6 +113,9 @@ fn provider_lifecycle_in_c_and_cpp() {
                 "{provider}:Registered2 level=5 keyword=0x0 opcode=0 {{\"value\": 2}}"
             ));
             want.push(format!(
+                "{provider}:NoIds level=5 keyword=0x0 opcode=0 {{\"value\": 3}}"
+            ));
+            want.push(format!(
                 "{provider}:Struct level=2 keyword=0x3 opcode=0 {{\"pair\": {{ \"a\": 7, \"b\": \"b\" }}}}"
             ));
         }

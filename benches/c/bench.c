@@ -10,6 +10,8 @@ Modes:
   enabled5   TraceLoggingWrite of an enabled event with 5 fields
              (int32, uint64, string, float64, boolean)
   empty      TraceLoggingWrite of an enabled event with no fields
+  activity5  TraceLoggingWriteActivity of the enabled5 event with an activity
+             id and a related activity id
   fields64   TraceLoggingWrite of an enabled event with 64 fields
   string4k   TraceLoggingWrite of an enabled event with one 4 KiB string
   register   TraceLoggingRegister + TraceLoggingUnregister of a provider
@@ -50,6 +52,10 @@ TRACELOGGING_DEFINE_PROVIDER(BenchReg, "EhtBenchReg",
 #define BENCH_ON_TRACEPOINT "EhtBench_L5K1"
 
 static char const g_short[] = "hello, world";
+static uint8_t const g_activity[16] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
+    0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x00 };
+static uint8_t const g_related[16] = { 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+    0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10 };
 static char g_big[4096];
 
 static double now_ns(void)
@@ -94,6 +100,16 @@ __attribute__((noinline)) static int run_enabled5(unsigned n)
     }
     return TraceLoggingWrite(BenchOn, "Enabled5", TraceLoggingLevel(5), TraceLoggingKeyword(1),
         FIVE_FIELDS(n));
+}
+
+__attribute__((noinline)) static int run_activity5(unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        (void)TraceLoggingWriteActivity(BenchOn, "Activity5", g_activity, g_related,
+            TraceLoggingLevel(5), TraceLoggingKeyword(1), FIVE_FIELDS(i));
+    }
+    return TraceLoggingWriteActivity(BenchOn, "Activity5", g_activity, g_related,
+        TraceLoggingLevel(5), TraceLoggingKeyword(1), FIVE_FIELDS(n));
 }
 
 __attribute__((noinline)) static int run_empty(unsigned n)
@@ -174,7 +190,7 @@ __attribute__((noinline)) static int run_register(unsigned n)
 int main(int argc, char* argv[])
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: bench loop|disabled|enabled5|empty|fields64|string4k|register N [--tracefs-enable]\n");
+        fprintf(stderr, "usage: bench loop|disabled|enabled5|activity5|empty|fields64|string4k|register N [--tracefs-enable]\n");
         return 2;
     }
     char const* mode = argv[1];
@@ -195,6 +211,8 @@ int main(int argc, char* argv[])
         on = false;
     } else if (!strcmp(mode, "enabled5")) {
         fn = run_enabled5;
+    } else if (!strcmp(mode, "activity5")) {
+        fn = run_activity5;
     } else if (!strcmp(mode, "empty")) {
         fn = run_empty;
     } else if (!strcmp(mode, "fields64")) {

@@ -1,7 +1,8 @@
 /*
 Provider lifecycle checks, compiled as C (tl_c.c) and as C++ (tl_cpp.cpp) with
 TL_LIFE_PROVIDER naming that language's provider. Expected capture, per language:
-"Registered1" (value 1), "Registered2" (value 2), "Struct" (level 2, keyword 0x3).
+"Registered1" (value 1), "Registered2" (value 2), "NoIds" (value 3), "Struct"
+(level 2, keyword 0x3).
 */
 #ifndef TL_LIFECYCLE_H
 #define TL_LIFECYCLE_H
@@ -62,6 +63,19 @@ static int tl_lifecycle(char const* expectedName)
     failures += TL_CHECK(TraceLoggingWrite(TL_LIFE_PROVIDER, "Registered2",
         TraceLoggingInt32(tl_life_value(2), "value")) == 0);
     failures += TL_CHECK(tl_life_evaluations == 2);
+
+    /* Activity ids that are NULL only at run time: none written; a related id
+       without an activity id: EINVAL and nothing written, whether the missing
+       activity id is a constant or known only at run time. */
+    {
+        static uint8_t const related[16] = { 1, 2, 3 };
+        void const* volatile noId = NULL;
+        failures += TL_CHECK(TraceLoggingWriteActivity(TL_LIFE_PROVIDER, "NoIds", noId, noId,
+            TraceLoggingInt32(3, "value")) == 0);
+        failures += TL_CHECK(TraceLoggingWriteActivity(TL_LIFE_PROVIDER, "RelatedOnly", NULL, related) == EINVAL);
+        failures += TL_CHECK(TraceLoggingWriteActivity(TL_LIFE_PROVIDER, "RelatedOnlyRt", noId, related) == EINVAL);
+    }
+
     failures += TL_CHECK(TraceLoggingWrite(TL_LIFE_PROVIDER, "Struct",
         TraceLoggingLevel(event_level_error),
         TraceLoggingKeyword(0x1),

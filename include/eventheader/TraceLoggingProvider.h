@@ -812,6 +812,41 @@ one run of bytes. Arrays are a uint16_t element count followed by the elements
 #define _tlgNOEXCEPT
 #endif
 
+/*
+The library's write path for this header's events, private to it (declared
+here only; src/ffi/tracelogging_api.rs, whose declarations tests/headers.rs
+compares with these). The macro builds every argument itself, so the library
+checks none of them again: the event is the call site's (its state just
+tested enabled, its metadata announced by its header), the iovec array the
+macro's own, with its count fixed at compile time, and the activity variant
+is called only with an activity id. The library fills [1] (header, activity
+id extension) and [2] (metadata), so that each call site stays small.
+Programs call eventheader_write, which checks everything. With gcc, the call
+reads the function's address from the GOT instead of jumping through the PLT
+(as with -fno-plt): one instruction less per event with the shared library,
+none with the static one (the linker makes it a direct call).
+*/
+#if defined(__has_attribute)
+#if __has_attribute(noplt)
+#define _tlgNOPLT __attribute__((noplt))
+#endif
+#endif
+#ifndef _tlgNOPLT
+#define _tlgNOPLT
+#endif
+#ifdef __cplusplus
+extern "C" {
+#endif
+_tlgNOPLT
+int _eventheader_tlg_write(const eventheader_tracepoint *event, struct iovec *data_vecs, uint32_t data_count);
+_tlgNOPLT
+int _eventheader_tlg_write_activity(const eventheader_tracepoint *event, struct iovec *data_vecs, uint32_t data_count, const void *activity_id, const void *related_id);
+#ifdef __cplusplus
+}
+#endif
+/* UIO_MAXIOV: the most vectors one writev takes. */
+#define _tlgVECS_MAX 1024
+
 #define _tlgPASTE(a, b) _tlgPASTE_(a, b)
 #define _tlgPASTE_(a, b) a##b
 #define _tlgFEPASTE(a, b) _tlgFEPASTE_(a, b)
@@ -1033,7 +1068,7 @@ static inline struct _tlgCallSite* _tlgSlotFor(struct _tlgCallSite* site, TraceL
 }
 
 /* Handle call site, slow path: find or make h's slot, connect it if needed. */
-static inline __attribute__((noinline, cold)) eventheader_tracepoint const* _tlgHandleSlow(
+static inline __attribute__((noinline, cold)) struct _tlgCallSite* _tlgHandleSlow(
     struct _tlgCallSite* site, TraceLoggingHProvider h) _tlgNOEXCEPT
 {
     struct _tlgCallSite* const slot = _tlgSlotFor(site, h);
@@ -1041,25 +1076,25 @@ static inline __attribute__((noinline, cold)) eventheader_tracepoint const* _tlg
         return NULL;
     }
     _tlgConnect(slot, h);
-    return TRACEPOINT_ENABLED(&slot->state) ? &slot->event : NULL;
+    return TRACEPOINT_ENABLED(&slot->state) ? slot : NULL;
 }
 
-/* The event to write at a symbol call site, or NULL if disabled: one load. */
-static inline __attribute__((always_inline)) eventheader_tracepoint const* _tlgSymbolEvent(
+/* The slot to write at a symbol call site (the site), or NULL if disabled: one load. */
+static inline __attribute__((always_inline)) struct _tlgCallSite* _tlgSymbolSlot(
     struct _tlgCallSite* site) _tlgNOEXCEPT
 {
-    return TRACEPOINT_ENABLED(&site->state) ? &site->event : NULL;
+    return TRACEPOINT_ENABLED(&site->state) ? site : NULL;
 }
 
-/* The event to write at a handle call site for provider h, or NULL if disabled.
+/* The slot to write at a handle call site for provider h, or NULL if disabled.
    Fast path: the site's first slot is connected to h (two loads, a compare). */
-static inline __attribute__((always_inline)) eventheader_tracepoint const* _tlgHandleEvent(
+static inline __attribute__((always_inline)) struct _tlgCallSite* _tlgHandleSlot(
     struct _tlgCallSite* site, TraceLoggingHProvider h) _tlgNOEXCEPT
 {
     /* &h->state, computed as an integer so that a NULL handle is no undefined behavior. */
     uintptr_t const state = (uintptr_t)h + offsetof(struct _tlgProvider, state);
     if (__builtin_expect((uintptr_t)__atomic_load_n(&site->state.provider_state, __ATOMIC_RELAXED) == state, 1)) {
-        return TRACEPOINT_ENABLED(&site->state) ? &site->event : NULL;
+        return TRACEPOINT_ENABLED(&site->state) ? site : NULL;
     }
     return _tlgHandleSlow(site, h);
 }
@@ -1644,18 +1679,24 @@ The write itself. In one statement expression:
         _tlgSITE_PROVIDER(hProvider, 1), \
         NULL); \
     _tlgSITE_ENTRY(); \
-    eventheader_tracepoint const* const _tlgEv = _tlgIS_SYMBOL(hProvider) \
-        ? _tlgSymbolEvent(_tlgSITE) \
-        : _tlgHandleEvent(_tlgSITE, (hProvider)); \
+    struct _tlgCallSite* const _tlgSlot = _tlgIS_SYMBOL(hProvider) \
+        ? _tlgSymbolSlot(_tlgSITE) \
+        : _tlgHandleSlot(_tlgSITE, (hProvider)); \
     int _tlgResult = 0; \
-    if (__builtin_expect(_tlgEv != NULL, 0)) { \
+    if (__builtin_expect(_tlgSlot != NULL, 0)) { \
         struct iovec _tlgVecs[EVENTHEADER_PREFIX_DATAVEC_COUNT _tlgFOREACH(_tlgP_NVEC, n, __VA_ARGS__)]; \
+        _tlgSTATIC_ASSERT(sizeof(_tlgVecs) / sizeof(_tlgVecs[0]) <= _tlgVECS_MAX, \
+            "TraceLoggingWrite: too many fields (at most 1024 vectors in one write)"); \
         uint32_t _tlgIdx = EVENTHEADER_PREFIX_DATAVEC_COUNT; \
         _tlgFOREACH(_tlgP_DATA, n, __VA_ARGS__) \
         uint8_t _tlgActIds[2][16]; \
-        /* The write: this header's only call of eventheader_write. */ \
-        _tlgResult = eventheader_write(_tlgEv, _tlgACTIVITY_ID(pActivityId, _tlgActIds[0]), \
-            _tlgACTIVITY_ID(pRelatedActivityId, _tlgActIds[1]), _tlgIdx, _tlgVecs); \
+        void const* const _tlgAct = _tlgACTIVITY_ID(pActivityId, _tlgActIds[0]); \
+        void const* const _tlgRel = _tlgACTIVITY_ID(pRelatedActivityId, _tlgActIds[1]); \
+        /* The write, into the library's write path (for TraceLoggingWrite, whose \
+           ids are constant NULLs, only the first call remains). */ \
+        _tlgResult = _tlgAct == NULL \
+            ? (_tlgRel == NULL ? _eventheader_tlg_write(&_tlgSlot->event, _tlgVecs, _tlgIdx) : EINVAL) \
+            : _eventheader_tlg_write_activity(&_tlgSlot->event, _tlgVecs, _tlgIdx, _tlgAct, _tlgRel); \
     } \
     _tlgResult; \
     })

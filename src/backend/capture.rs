@@ -192,14 +192,25 @@ pub fn register(guard: &mut Guard, name_args: &CStr) -> Result<c_int, c_int> {
     capture_names::intern(guard, name)
 }
 
-/// Writes one capture record for the tracepoint with capture index `index`.
-/// `vecs[0]` is set to the record header (size and name), plus one padding
-/// byte if `pad`, as in a user_events write.
+/// Writes one capture record for the tracepoint with capture index `index`
+/// (as [`register`] returned it) to the capture descriptor. `vecs[0]` is set
+/// to the record header (size and name), plus one padding byte if `pad`, as
+/// in a user_events write.
 ///
 /// # Safety
 /// The buffers of `vecs[1..]` must be readable for their lengths.
 #[inline(never)]
-pub unsafe fn write(fd: c_int, index: c_int, vecs: &mut [iovec], pad: bool) -> c_int {
+pub unsafe fn write(index: c_int, vecs: &mut [iovec], pad: bool) -> c_int {
+    // SAFETY: the caller guarantees the payload buffers.
+    unsafe { write_to(fd(), index, vecs, pad) }
+}
+
+/// [`write()`] to descriptor `fd`.
+///
+/// # Safety
+/// As for [`write()`].
+#[inline(always)]
+unsafe fn write_to(fd: c_int, index: c_int, vecs: &mut [iovec], pad: bool) -> c_int {
     let Some(name) = capture_names::get(index) else {
         return libc::EBADF;
     };
@@ -324,7 +335,7 @@ mod tests {
             iov_len: 0,
         }];
         // SAFETY: every vector's buffer is readable.
-        let write = |index, vecs: &mut [iovec], pad| unsafe { write(fd, index, vecs, pad) };
+        let write = |index, vecs: &mut [iovec], pad| unsafe { write_to(fd, index, vecs, pad) };
         assert_eq!(write(idx, &mut vecs, false), 0);
         assert_eq!(write(idx, &mut empty, true), 0);
         assert_eq!(write(long_idx, &mut vecs, false), 0);

@@ -2,9 +2,15 @@
 //!
 //! A provider's backend is fixed when it opens: its `data_file` is either the
 //! process's user_events_data descriptor or the capture descriptor
-//! ([`capture::fd`]). [`Backend::of`] tells them apart by comparing the two
-//! integers, so the write path needs no lock and no extra state in the
-//! caller's structs. This module knows descriptors, names and status words,
+//! ([`capture::fd`]); [`Backend::of`] tells them apart by comparing the two
+//! integers, for registration. Each backend numbers its registrations in its
+//! own range of write indexes (the kernel's from 0, capture's from
+//! [`CAPTURE_INDEX_BASE`]), and neither descriptor ever changes once open,
+//! so a write needs the tracepoint's write index alone: one unsigned compare
+//! ([`Backend::of_index`]) both rejects an unregistered tracepoint and
+//! chooses the kernel, which the write then reaches without loading the
+//! provider or the capture state. No lock, no extra state in the caller's
+//! structs. This module knows descriptors, names, indexes and status words,
 //! not the provider and tracepoint state blocks.
 
 pub mod capture;
@@ -25,9 +31,17 @@ pub enum Backend {
     Capture,
 }
 
+/// The first write index of capture registrations (the interned name's
+/// index plus this). The kernel's write indexes are below it: it numbers the
+/// events registered on the process's one user_events_data descriptor from
+/// 0, and [`Backend::register`] refuses one that would reach this.
+pub const CAPTURE_INDEX_BASE: c_int = 1 << 30;
+
+const _: () = assert!(capture_names::CAPACITY < (c_int::MAX - CAPTURE_INDEX_BASE) as usize);
+
 impl Backend {
-    /// The backend that owns descriptor `fd` (a provider's `data_file`):
-    /// the one place that decides between capture and kernel.
+    /// The backend that owns descriptor `fd` (a provider's `data_file`), for
+    /// registration.
     #[inline(always)]
     pub fn of(fd: c_int) -> Backend {
         if fd == capture::fd() {
@@ -37,8 +51,23 @@ impl Backend {
         }
     }
 
-    /// Registers "Name arg-spec" and returns the write index. The kernel
-    /// updates `status_word` from then on (user_events only).
+    /// The backend that registered write index `index`, for writing; None
+    /// for an unregistered tracepoint (index -1).
+    #[inline(always)]
+    pub fn of_index(index: c_int) -> Option<Backend> {
+        // One unsigned compare: negative indexes are above every other.
+        if (index as u32) < CAPTURE_INDEX_BASE as u32 {
+            Some(Backend::UserEvents)
+        } else if index >= 0 {
+            Some(Backend::Capture)
+        } else {
+            None
+        }
+    }
+
+    /// Registers "Name arg-spec" and returns the write index, in this
+    /// backend's range. The kernel updates `status_word` from then on
+    /// (user_events only).
     pub fn register(
         self,
         guard: &mut Guard,
@@ -48,8 +77,15 @@ impl Backend {
         flags: c_uint,
     ) -> Result<c_int, c_int> {
         match self {
-            Backend::UserEvents => user_events::register(fd, status_word, name_args, flags),
-            Backend::Capture => capture::register(guard, name_args),
+            Backend::UserEvents => {
+                let index = user_events::register(fd, status_word, name_args, flags)?;
+                if index >= CAPTURE_INDEX_BASE {
+                    user_events::unregister(fd, status_word);
+                    return Err(libc::E2BIG);
+                }
+                Ok(index)
+            }
+            Backend::Capture => Ok(capture::register(guard, name_args)? + CAPTURE_INDEX_BASE),
         }
     }
 
@@ -80,19 +116,24 @@ pub fn open_for_provider(guard: &mut Guard) -> Result<c_int, c_int> {
     }
 }
 
-/// Writes one event on `fd` for the tracepoint registered as `index`: no
-/// lock, no allocation, one writev. `vecs[0]` is the backend's (overwritten);
-/// `pad`: the event has no bytes at all, so one padding byte goes out (the
-/// kernel drops empty events; capture records match).
+/// Writes one event for the tracepoint registered as `index` (-1: not
+/// registered, EBADF): no lock, no allocation, one writev. `vecs[0]` is the
+/// backend's (overwritten); `pad`: the event has no bytes at all, so one
+/// padding byte goes out (the kernel drops empty events; capture records
+/// match).
 ///
 /// # Safety
-/// The buffers of `vecs[1..]` must be readable for their lengths.
+/// `vecs` must not be empty; the buffers of `vecs[1..]` must be readable for
+/// their lengths.
 #[inline(always)]
-pub unsafe fn write(fd: c_int, index: c_int, vecs: &mut [iovec], pad: bool) -> c_int {
-    match Backend::of(fd) {
-        // SAFETY: the caller guarantees the payload buffers.
-        Backend::UserEvents => unsafe { user_events::write(fd, index, vecs, pad) },
-        // SAFETY: the caller guarantees the payload buffers.
-        Backend::Capture => unsafe { capture::write(fd, index, vecs, pad) },
+pub unsafe fn write(index: c_int, vecs: &mut [iovec], pad: bool) -> c_int {
+    match Backend::of_index(index) {
+        // SAFETY: the caller guarantees `vecs` and the payload buffers.
+        Some(Backend::UserEvents) => unsafe { user_events::write(index, vecs, pad) },
+        Some(Backend::Capture) => {
+            // SAFETY: the caller guarantees the payload buffers.
+            unsafe { capture::write(index - CAPTURE_INDEX_BASE, vecs, pad) }
+        }
+        None => libc::EBADF,
     }
 }

@@ -7,7 +7,7 @@
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::{c_int, c_uint, CStr};
-use core::sync::atomic::AtomicU32;
+use core::sync::atomic::{AtomicI32, AtomicU32, Ordering};
 
 use libc::iovec;
 
@@ -54,38 +54,38 @@ pub const DIAG_IOCSDEL: u32 = ioc(IOC_WRITE, 1);
 /// `_IOW('*', 2, struct user_unreg*)`
 pub const DIAG_IOCSUNREG: u32 = ioc(IOC_WRITE, 2);
 
-/// The process's user_events_data descriptor once opened (-1 before), and
-/// the errno of a failure that will not go away by retrying (0 if none).
-struct UserEventsData {
-    fd: c_int,
-    lasting_errno: c_int,
-}
+/// The process's user_events_data descriptor once opened (-1 before). Set
+/// once, under the lock, and never closed, so the write path reads it
+/// without the lock: a tracepoint registered with the kernel writes here.
+static FD: AtomicI32 = AtomicI32::new(-1);
 
-static USER_EVENTS_DATA: Locked<UserEventsData> = Locked::new(UserEventsData {
-    fd: -1,
-    lasting_errno: 0,
-});
+/// The errno of a failure to open user_events_data that will not go away by
+/// retrying (0 if none).
+static LASTING_ERRNO: Locked<c_int> = Locked::new(0);
 
 /// The process's user_events_data descriptor, opened on first call. Success
 /// and lasting failures (no tracefs, no user_events, no permission) are kept
 /// for the life of the process; passing ones (out of descriptors or memory,
 /// interrupted) are retried on the next call.
 pub fn user_events_data(guard: &mut Guard) -> Result<c_int, c_int> {
-    let data = USER_EVENTS_DATA.get(guard);
-    if data.fd >= 0 {
-        return Ok(data.fd);
+    let fd = FD.load(Ordering::Relaxed);
+    if fd >= 0 {
+        return Ok(fd);
     }
-    if data.lasting_errno != 0 {
-        return Err(data.lasting_errno);
+    let lasting_errno = LASTING_ERRNO.get(guard);
+    if *lasting_errno != 0 {
+        return Err(*lasting_errno);
     }
     match open_user_events_data() {
         Ok(fd) => {
-            data.fd = fd;
+            // Release: published before any registration on it (whose
+            // write index the write path loads with Acquire).
+            FD.store(fd, Ordering::Release);
             Ok(fd)
         }
         Err(e) => {
             if !is_transient(e) {
-                data.lasting_errno = e;
+                *lasting_errno = e;
             }
             Err(e)
         }
@@ -306,30 +306,41 @@ pub fn unregister(fd: c_int, status_word: &AtomicU32) {
     unsafe { libc::ioctl(fd, DIAG_IOCSUNREG as _, &mut unreg as *mut UserUnreg) };
 }
 
-/// Writes one event: `vecs[0]` is set to the write index, plus one padding
-/// byte if `pad` (an event with no bytes at all, which the kernel would
-/// otherwise drop). EINVAL without `vecs[0]`.
+/// Writes one event of the tracepoint registered as `index` on the
+/// process's user_events_data descriptor: `vecs[0]` is set to the write
+/// index, plus one padding byte if `pad` (an event with no bytes at all,
+/// which the kernel would otherwise drop).
 ///
 /// # Safety
-/// The buffers of `vecs[1..]` must be readable for their lengths.
+/// `vecs` must not be empty; the buffers of `vecs[1..]` must be readable for
+/// their lengths.
 #[inline(always)]
-pub unsafe fn write(fd: c_int, index: c_int, vecs: &mut [iovec], pad: bool) -> c_int {
-    #[repr(C)]
-    struct Prefix {
-        index: i32,
-        pad: u8,
-    }
-    let prefix = Prefix { index, pad: 0 };
-    let Some(first) = vecs.first_mut() else {
-        return libc::EINVAL;
+pub unsafe fn write(index: c_int, vecs: &mut [iovec], pad: bool) -> c_int {
+    // The write index in native byte order, then a zero padding byte: one
+    // 8-byte store.
+    let index = u64::from(index as u32);
+    let prefix: u64 = if cfg!(target_endian = "little") {
+        index
+    } else {
+        index << 32
     };
-    *first = iovec {
-        iov_base: &prefix as *const Prefix as *mut _,
-        iov_len: 4 + usize::from(pad),
+    // SAFETY: `vecs` has a first element (the caller's guarantee).
+    unsafe {
+        vecs.as_mut_ptr().write(iovec {
+            iov_base: &prefix as *const u64 as *mut _,
+            iov_len: 4 + usize::from(pad),
+        })
     };
     // SAFETY: the caller guarantees the payload buffers; vecs[0] points at
-    // `prefix`, live until writev returns.
-    let ret = unsafe { libc::writev(fd, vecs.as_ptr(), vecs.len() as c_int) };
+    // `prefix`, live until writev returns. A descriptor of -1 (a write
+    // racing the first registration) fails with EBADF.
+    let ret = unsafe {
+        libc::writev(
+            FD.load(Ordering::Relaxed),
+            vecs.as_ptr(),
+            vecs.len() as c_int,
+        )
+    };
     if ret < 0 {
         errno()
     } else {

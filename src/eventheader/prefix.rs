@@ -3,6 +3,8 @@
 //! is the caller's static block and goes out as its own vector, uncopied.
 
 use crate::abi::eventheader_format::{EventHeaderExtensionKind as Kind, EventHeaderFlags};
+use core::mem::MaybeUninit;
+
 use crate::abi::EventHeader;
 
 /// Header + extension header + activity id + related activity id.
@@ -12,6 +14,47 @@ pub const PREFIX_MAX: usize = 8 + 4 + 32;
 pub const FLAG_EXTENSION: u8 = EventHeaderFlags::eventheader_flag_extension as u8;
 const KIND_ACTIVITY_ID: u16 = Kind::eventheader_extension_kind_activity_id as u16;
 const KIND_CHAIN: u16 = Kind::eventheader_extension_kind_chain_flag as u16;
+
+/// The header and a chained activity id extension with its ids, laid out as
+/// they go out: the prefix of an event with an activity id and metadata.
+#[repr(C)]
+pub struct ActivityPrefix {
+    header: EventHeader,
+    size: u16,
+    kind: u16,
+    id: [u8; 16],
+    /// Initialized only when there is a related id (else it does not go out).
+    related: MaybeUninit<[u8; 16]>,
+}
+
+const _: () = assert!(core::mem::size_of::<ActivityPrefix>() == PREFIX_MAX);
+
+impl ActivityPrefix {
+    /// The prefix of an event whose header already announces extensions
+    /// (the metadata that follows): `header` as it is, then the activity id
+    /// extension, chained, with `id` and `related`. Returns it and the
+    /// length that goes out (28 or 44 bytes).
+    #[inline(always)]
+    pub fn chained(
+        header: &EventHeader,
+        id: &[u8; 16],
+        related: Option<&[u8; 16]>,
+    ) -> (Self, usize) {
+        let mut prefix = ActivityPrefix {
+            header: *header,
+            size: 16,
+            kind: KIND_ACTIVITY_ID | KIND_CHAIN,
+            id: *id,
+            related: MaybeUninit::uninit(),
+        };
+        if let Some(related) = related {
+            prefix.size = 32;
+            prefix.related.write(*related);
+        }
+        let len = 12 + usize::from(prefix.size);
+        (prefix, len)
+    }
+}
 
 /// Writes the event prefix into `out` and returns its length.
 ///
@@ -99,6 +142,26 @@ mod tests {
         assert_eq!(out[0], 7);
         assert_eq!(&out[8..12], &[16, 0, 2, 0]);
         assert_eq!(&out[12..28], &id);
+    }
+
+    #[test]
+    fn chained_activity_prefix_is_what_pack_prefix_writes_for_metadata() {
+        let mut h = header();
+        h.flags |= FLAG_EXTENSION;
+        let id = [0x11u8; 16];
+        let rel = [0x22u8; 16];
+        for related in [None, Some(&rel)] {
+            let mut out = [0u8; PREFIX_MAX];
+            let n = pack_prefix(&mut out, &h, Some((&id, related)), true);
+            let (prefix, len) = ActivityPrefix::chained(&h, &id, related);
+            assert_eq!(len, n);
+            // SAFETY: ActivityPrefix is repr(C) without padding, and its
+            // first `len` bytes are initialized.
+            let bytes = unsafe {
+                core::slice::from_raw_parts(&prefix as *const ActivityPrefix as *const u8, len)
+            };
+            assert_eq!(bytes, &out[..n]);
+        }
     }
 
     #[test]

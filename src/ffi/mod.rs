@@ -1,14 +1,17 @@
 //! The exported C functions, one file per public header:
 //! `tracepoint_api.rs` -> `tracepoint/tracepoint.h`, `eventheader_api.rs` ->
 //! `eventheader/eventheader-tracepoint.h`, `capture_api.rs` ->
-//! `tracepoint/tracepoint-capture.h` (our addition). The headers are
-//! generated from these files and their types in `src/abi/` by cbindgen
-//! (see `tests/headers.rs`).
+//! `tracepoint/tracepoint-capture.h` (our addition), `dynamic_api.rs` ->
+//! `eventheader/eventheader-dynamic.h`. The headers are generated from these
+//! files and their types in `src/abi/` by cbindgen (see `tests/headers.rs`).
+//! `tracelogging_api.rs` is the write entry point private to
+//! `eventheader/TraceLoggingProvider.h`, which declares it itself.
 //!
-//! Each export checks its arguments (NULL pointers, counts, ranges; C
-//! strings are read here), a write tests whether its tracepoint is enabled,
-//! then the export makes one call into a layer below. No export calls
-//! another.
+//! Each public export checks its arguments (NULL pointers, counts, ranges;
+//! C strings are read here), a write tests whether its tracepoint is
+//! enabled, then the export makes one call into a layer below. The private
+//! entry point checks nothing: the macro builds its arguments, valid by
+//! construction. No export calls another.
 //!
 //! There is no panic boundary: the library has no panic path at all (it is
 //! built with `panic = "abort"`, and `scripts/footprint.sh` fails if the
@@ -19,6 +22,7 @@
 pub mod capture_api;
 pub mod dynamic_api;
 pub mod eventheader_api;
+pub mod tracelogging_api;
 pub mod tracepoint_api;
 
 use core::ffi::{c_char, CStr};

@@ -1,0 +1,315 @@
+#!/usr/bin/env bash
+# One benchmark source, several builds, one run: benches/c/bench.c built
+# against another installed implementation of these headers and libraries
+# (optional, REFERENCE_PREFIX), against our CMake install (shared and static
+# library), and the syscall floor benches/c/floor.c (the same writev calls
+# from prebuilt iovecs, no library). Prints, per mode:
+#   - callgrind Ir per iteration (iteration-difference method, N vs 2N; for
+#     `register`, per register + unregister cycle) and each build's ratio to
+#     the first reference (or, without one, to the floor);
+#   - wall clock of the enabled events relative to the floor (R rounds, one
+#     run of each build per round; the median of the per-round ratios, and
+#     their range: ratios only, absolute times under TCG mean nothing).
+#
+#   benches/side-by-side.sh [options]
+#
+# Options:
+#   --capture         measure in capture mode on this machine
+#                     (TRACEPOINT_CAPTURE_FILE=/dev/null). A reference build has
+#                     no capture mode, so only ours and the floor run.
+#                     Default: real user_events in the real-kernel suite's VM
+#                     (QEMU; run tests/kernel/run.sh once first for QEMU and
+#                     virtme-ng), each program enabling its tracepoint through
+#                     tracefs.
+#   --modes "M ..."   callgrind modes (default: enabled5 activity5 empty disabled
+#                     register; see benches/c/bench.c)
+#   --wall "M ..."    wall-clock modes (default: enabled5 activity5 empty; "" for none)
+#   -n N              iterations of the short callgrind run (default 2000;
+#                     register: N/100 cycles, at least 5)
+#   --wall-n N        iterations per wall-clock run (default 20000)
+#   -r R              wall-clock rounds per mode (default 11)
+#   --no-build        reuse the programs and install of the last run
+#   --inside DIR      (internal) measure the programs in DIR here and now
+#
+# Environment:
+#   REFERENCE_PREFIX  install prefix(es) of another implementation, separated by
+#                     ':' (e.g. a reference v1.4 build made by hand outside this
+#                     repository). Each prefix's lib/libeventheader-tracepoint.a
+#                     and .so, whichever exist, give one build each, linked
+#                     -leventheader-tracepoint -ltracepoint. Without it, ours
+#                     alone (one line says so).
+#   CC                C compiler (default gcc); all builds use -std=gnu11 -O2.
+#   EHK_KERNEL_IMAGE, EHK_SHARED_KERNEL, EHK_VENV, EHK_KVM as for
+#                     benches/run-in-vm.sh.
+#
+# Our library is built and installed with CMake (Release: the shipped LTO
+# build) into target/side-by-side/prefix; programs go to
+# target/side-by-side/bin, results to target/side-by-side/out.txt.
+set -euo pipefail
+export LC_ALL=C
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+WORK=$REPO/target/side-by-side
+MODES="enabled5 activity5 empty disabled register"
+WALL="enabled5 activity5 empty"
+N1=2000
+WALL_N=20000
+RUNS=11
+BUILD=1
+BACKEND=user_events
+INSIDE=
+while [ $# -gt 0 ]; do
+    case $1 in
+    --capture) BACKEND=capture ;;
+    --modes) MODES=$2; shift ;;
+    --wall) WALL=$2; shift ;;
+    -n) N1=$2; shift ;;
+    --wall-n) WALL_N=$2; shift ;;
+    -r) RUNS=$2; shift ;;
+    --no-build) BUILD=0 ;;
+    --inside) INSIDE=$2; shift ;;
+    --backend) BACKEND=$2; shift ;; # internal, with --inside
+    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "side-by-side.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+# ---------------------------------------------------------------------------
+# Measuring (here, or inside the VM): DIR has the programs and "columns", one
+# "label program" line per build, the floor last.
+measure() {
+    local dir=$1 work
+    command -v valgrind >/dev/null || { echo "side-by-side.sh: valgrind is not installed" >&2; exit 1; }
+    work=$(mktemp -d)
+    local extra=()
+    if [ "$BACKEND" = capture ]; then
+        export TRACEPOINT_CAPTURE_FILE=/dev/null
+    else
+        unset TRACEPOINT_CAPTURE_FILE
+        [ -w /sys/kernel/tracing/user_events_data ] || {
+            echo "side-by-side.sh: no writable /sys/kernel/tracing/user_events_data (need root and CONFIG_USER_EVENTS)" >&2
+            exit 1
+        }
+        extra=(--tracefs-enable)
+    fi
+    local labels=() progs=() label prog
+    while read -r label prog; do
+        labels+=("$label")
+        progs+=("$dir/$prog")
+    done <"$dir/columns"
+    local ncol=${#labels[@]} floor_col=$((${#labels[@]} - 1))
+
+    # Every callgrind run, two at a time (callgrind counts each process's own
+    # instructions, whatever else runs).
+    local jobs=() m c n1 n
+    for m in $MODES; do
+        n1=$N1
+        [ "$m" != register ] || { n1=$((N1 / 100)); [ "$n1" -ge 5 ] || n1=5; }
+        for ((c = 0; c < ncol; c++)); do
+            [ "$m" != register ] || [ "$c" != "$floor_col" ] || continue
+            for n in "$n1" $((2 * n1)); do
+                jobs+=("$c $m $n")
+            done
+        done
+    done
+    local running=0 job
+    for job in "${jobs[@]}"; do
+        set -- $job
+        (valgrind --tool=callgrind --callgrind-out-file="$work/$1.$2.$3.out" "${progs[$1]}" "$2" "$3" \
+            "${extra[@]}" >"$work/$1.$2.$3.log" 2>&1 || echo "$?" >"$work/$1.$2.$3.failed") &
+        running=$((running + 1))
+        if [ "$running" -ge 2 ]; then
+            wait -n || true
+            running=$((running - 1))
+        fi
+    done
+    wait
+    local failed=0 f
+    for f in "$work"/*.failed; do
+        [ -e "$f" ] || continue
+        echo "side-by-side.sh: $(basename "$f" .failed) failed under valgrind:" >&2
+        cat "${f%.failed}.log" >&2
+        failed=1
+    done
+    [ "$failed" = 0 ] || exit 1
+    ir() { awk '$1 == "totals:" || $1 == "summary:" { print $2; exit }' "$work/$1.$2.$3.out"; }
+
+    echo "== callgrind Ir per iteration (register: per register + unregister cycle), backend: $BACKEND, N = $N1 vs $((2 * N1))"
+    local ref_col=-1
+    for ((c = 0; c < floor_col; c++)); do
+        case ${labels[$c]} in ours-*) ;; *) [ "$ref_col" != -1 ] || ref_col=$c ;; esac
+    done
+    local base_name=floor
+    [ "$ref_col" = -1 ] || base_name=${labels[$ref_col]}
+    printf '%-10s' mode
+    for ((c = 0; c < ncol; c++)); do printf ' %18s' "${labels[$c]}"; done
+    for ((c = 0; c < floor_col; c++)); do
+        [ "$c" != "$ref_col" ] || continue
+        printf ' %18s' "${labels[$c]}/$base_name"
+    done
+    echo
+    local a b v vals
+    for m in $MODES; do
+        n1=$N1
+        [ "$m" != register ] || { n1=$((N1 / 100)); [ "$n1" -ge 5 ] || n1=5; }
+        vals=()
+        for ((c = 0; c < ncol; c++)); do
+            if [ "$m" = register ] && [ "$c" = "$floor_col" ]; then
+                vals+=(-)
+                continue
+            fi
+            a=$(ir "$c" "$m" "$n1")
+            b=$(ir "$c" "$m" $((2 * n1)))
+            vals+=("$(awk -v a="$a" -v b="$b" -v n="$n1" 'BEGIN { printf "%.2f", (b - a) / n }')")
+        done
+        printf '%-10s' "$m"
+        for v in "${vals[@]}"; do printf ' %18s' "$v"; done
+        local base=${vals[$floor_col]}
+        [ "$ref_col" = -1 ] || base=${vals[$ref_col]}
+        for ((c = 0; c < floor_col; c++)); do
+            [ "$c" != "$ref_col" ] || continue
+            printf ' %18s' "$(awk -v a="${vals[$c]}" -v b="$base" 'BEGIN { if (b == "-" || b + 0 == 0) print "-"; else printf "%.3f", a / b }')"
+        done
+        echo
+    done
+
+    [ -n "$WALL" ] || { rm -rf "$work"; return 0; }
+    echo "== wall clock relative to the floor, backend: $BACKEND: $RUNS rounds of one run ($WALL_N iterations) of each build;"
+    echo "   per round each build's ns per event / the floor's; median, and in parentheses the lowest and highest round"
+    printf '%-10s' mode
+    for ((c = 0; c < floor_col; c++)); do printf ' %24s' "${labels[$c]}/floor"; done
+    echo
+    local r
+    for m in $WALL; do
+        # Round robin over the builds, so that drift (other load on the
+        # machine, the VM's warm-up) falls on all of them alike.
+        for ((r = 0; r < RUNS; r++)); do
+            for ((c = 0; c < ncol; c++)); do
+                "${progs[$c]}" "$m" "$WALL_N" "${extra[@]}" | awk '{ print $3 }' >>"$work/wall.$c.$m"
+            done
+        done
+        printf '%-10s' "$m"
+        for ((c = 0; c < floor_col; c++)); do
+            printf ' %24s' "$(paste "$work/wall.$c.$m" "$work/wall.$floor_col.$m" | awk '{ print $1 / $2 }' | sort -g |
+                awk '{ v[NR] = $1 } END { printf "%.2f (%.2f-%.2f)", v[int((NR + 1) / 2)], v[1], v[NR] }')"
+        done
+        echo
+    done
+    rm -rf "$work"
+}
+
+if [ -n "$INSIDE" ]; then
+    measure "$INSIDE"
+    exit 0
+fi
+
+# ---------------------------------------------------------------------------
+# Building (on the host).
+BIN=$WORK/bin
+PREFIX=$WORK/prefix
+CC=${CC:-gcc}
+CFLAGS=(-std=gnu11 -O2 -Wall -Wextra)
+log=$WORK/build.log
+quiet() { # what command...: runs it, shows its output only on failure
+    local what=$1
+    shift
+    if ! "$@" >>"$log" 2>&1; then
+        echo "side-by-side.sh: $what failed:" >&2
+        tail -n 40 "$log" >&2
+        exit 1
+    fi
+}
+
+if [ "$BUILD" = 1 ]; then
+    mkdir -p "$WORK"
+    : >"$log"
+    rm -rf "$BIN" "$PREFIX"
+    mkdir -p "$BIN"
+    quiet "cmake configure" cmake -S "$REPO" -B "$WORK/build" -DCMAKE_BUILD_TYPE=Release \
+        -DEVENTHEADER_BUILD_CLI=OFF -DTRACEPOINT_CARGO_FLAGS=--locked
+    quiet "cmake build" cmake --build "$WORK/build"
+    quiet "cmake install" cmake --install "$WORK/build" --prefix "$PREFIX"
+    lib=$(dirname "$(find "$PREFIX" -name libeventheader_tracepoint.a -type f)")
+    native_libs=$(sed -n 's/^Libs.private: //p' "$lib/pkgconfig/tracepoint.pc")
+    src=$REPO/benches/c
+    columns=()
+    # Other implementations first.
+    if [ -n "${REFERENCE_PREFIX:-}" ]; then
+        IFS=: read -r -a refs <<<"$REFERENCE_PREFIX"
+        i=0
+        for ref in "${refs[@]}"; do
+            [ -d "$ref/include" ] && [ -d "$ref/lib" ] || { echo "side-by-side.sh: REFERENCE_PREFIX $ref has no include/ and lib/" >&2; exit 1; }
+            tag=ref
+            [ "${#refs[@]}" = 1 ] || tag=ref$((i += 1))
+            found=0
+            if [ -e "$ref/lib/libeventheader-tracepoint.a" ]; then
+                quiet "build bench against $ref (static)" "$CC" "${CFLAGS[@]}" -I"$ref/include" "$src/bench.c" \
+                    -o "$BIN/bench.$tag-static" -L"$ref/lib" \
+                    -Wl,-Bstatic -leventheader-tracepoint -ltracepoint -Wl,-Bdynamic -lpthread
+                columns+=("$tag-static bench.$tag-static")
+                found=1
+            fi
+            if [ -e "$ref/lib/libeventheader-tracepoint.so" ]; then
+                quiet "build bench against $ref (shared)" "$CC" "${CFLAGS[@]}" -I"$ref/include" "$src/bench.c" \
+                    -o "$BIN/bench.$tag-shared" -L"$ref/lib" -Wl,-rpath,"$ref/lib" \
+                    -leventheader-tracepoint -ltracepoint
+                columns+=("$tag-shared bench.$tag-shared")
+                found=1
+            fi
+            [ "$found" = 1 ] || { echo "side-by-side.sh: no libeventheader-tracepoint.a or .so in $ref/lib" >&2; exit 1; }
+        done
+    fi
+    quiet "build bench against ours (shared)" "$CC" "${CFLAGS[@]}" -I"$PREFIX/include" "$src/bench.c" \
+        -o "$BIN/bench.ours-shared" -L"$lib" -Wl,-rpath,"$lib" -leventheader-tracepoint -ltracepoint
+    columns+=("ours-shared bench.ours-shared")
+    # shellcheck disable=SC2086 # native_libs is a list of flags
+    quiet "build bench against ours (static)" "$CC" "${CFLAGS[@]}" -I"$PREFIX/include" "$src/bench.c" \
+        -o "$BIN/bench.ours-static" -L"$lib" \
+        -Wl,-Bstatic -leventheader-tracepoint -ltracepoint -Wl,-Bdynamic $native_libs
+    columns+=("ours-static bench.ours-static")
+    quiet "build floor" "$CC" "${CFLAGS[@]}" "$src/floor.c" -o "$BIN/floor"
+    columns+=("floor floor")
+    printf '%s\n' "${columns[@]}" >"$BIN/columns"
+fi
+[ -r "$BIN/columns" ] || { echo "side-by-side.sh: nothing built in $BIN (run without --no-build)" >&2; exit 1; }
+
+if [ -z "${REFERENCE_PREFIX:-}" ]; then
+    echo "side-by-side.sh: REFERENCE_PREFIX is not set: measuring ours alone (set it to the install prefix of another implementation to compare)"
+elif [ "$BACKEND" = capture ]; then
+    echo "side-by-side.sh: capture mode: the other implementation has none, so only ours and the floor run"
+    grep -E '^(ours-|floor )' "$BIN/columns" >"$BIN/columns.capture"
+fi
+
+args=(--modes "$MODES" --wall "$WALL" -n "$N1" --wall-n "$WALL_N" -r "$RUNS" --backend "$BACKEND")
+if [ "$BACKEND" = capture ]; then
+    if [ -e "$BIN/columns.capture" ]; then
+        tmp=$(mktemp -d)
+        trap 'rm -rf "$tmp"' EXIT
+        cp "$BIN"/* "$tmp/"
+        mv "$tmp/columns.capture" "$tmp/columns"
+        bash "$0" "${args[@]}" --inside "$tmp" | tee "$WORK/out.txt"
+    else
+        bash "$0" "${args[@]}" --inside "$BIN" | tee "$WORK/out.txt"
+    fi
+    exit "${PIPESTATUS[0]}"
+fi
+
+# The VM: the kernel suite's kernel under QEMU, the host's file system shared.
+CACHE_ROOT=${XDG_CACHE_HOME:-$HOME/.cache}/eventheader-tracepoint
+VENV=${EHK_VENV:-$CACHE_ROOT/venv}
+KERNEL=${EHK_KERNEL_IMAGE:-${EHK_SHARED_KERNEL:-$REPO/../shared/kernel}/bzImage-6.12-user-events}
+[ -r "$KERNEL" ] || { echo "side-by-side.sh: no kernel at $KERNEL (see tests/kernel/README.md)" >&2; exit 1; }
+[ -x "$VENV/bin/vng" ] || { echo "side-by-side.sh: no virtme-ng in $VENV (run tests/kernel/run.sh once)" >&2; exit 1; }
+export PATH="$VENV/bin:$PATH"
+OUT=$WORK/vm
+rm -rf "$OUT"
+mkdir -p "$OUT"
+KVM=(--disable-kvm)
+[ "${EHK_KVM:-0}" != 1 ] || KVM=()
+q() { printf '%q ' "$@"; }
+inner="bash $(q "$0" "${args[@]}" --inside "$BIN") > $(q "$OUT/out.txt") 2>&1; echo \$? > $(q "$OUT/rc")"
+timeout --kill-after=10 3000 vng "${KVM[@]}" -r "$KERNEL" --cpus 2 --memory 1G --rwdir "$OUT" \
+    --exec "$inner" </dev/null >"$OUT/vm.log" 2>&1 || true
+cat "$OUT/out.txt" 2>/dev/null | tee "$WORK/out.txt" || { echo "side-by-side.sh: the VM produced no output (see $OUT/vm.log)" >&2; exit 1; }
+[ "$(cat "$OUT/rc" 2>/dev/null)" = 0 ]
