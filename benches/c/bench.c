@@ -39,7 +39,7 @@ Exit status: 0, or 1 if an enabled write fails or a disabled one is enabled.
 #include <string.h>
 #include <time.h>
 
-#include "tracefs.h"
+#include "bench-common.h"
 
 TRACELOGGING_DEFINE_PROVIDER(BenchOn, "EhtBench",
     (0x2b0e1a3c, 0x5d41, 0x4c6e, 0x9a, 0x10, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66));
@@ -51,22 +51,11 @@ TRACELOGGING_DEFINE_PROVIDER(BenchReg, "EhtBenchReg",
 /* Every BenchOn/BenchOff event has level 5 (verbose) and keyword 1. */
 #define BENCH_ON_TRACEPOINT "EhtBench_L5K1"
 
-static char const g_short[] = "hello, world";
 static uint8_t const g_activity[16] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88,
     0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x00 };
 static uint8_t const g_related[16] = { 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
     0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10 };
 static char g_big[4096];
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-/* Keeps the loop counter opaque so that the empty loop is not folded. */
-#define OPAQUE(x) __asm__ volatile("" : "+r"(x))
 
 __attribute__((noinline)) static int run_loop(unsigned n)
 {
@@ -75,13 +64,6 @@ __attribute__((noinline)) static int run_loop(unsigned n)
     }
     return 0;
 }
-
-#define FIVE_FIELDS(i) \
-    TraceLoggingInt32((int32_t)(i), "i32"), \
-    TraceLoggingUInt64((uint64_t)(i) * 3u, "u64"), \
-    TraceLoggingString(g_short, "str"), \
-    TraceLoggingFloat64((double)(i) * 0.5, "f64"), \
-    TraceLoggingBoolean((i) & 1u, "flag")
 
 __attribute__((noinline)) static int run_disabled(unsigned n)
 {

@@ -25,18 +25,9 @@ Exit status: 0, or 1 if an enabled write fails or the disabled set is enabled.
 #include <string.h>
 #include <time.h>
 
-#include "tracefs.h"
+#include "bench-common.h"
 
 #define DYN_TRACEPOINT "EhtBenchDyn_L5K1"
-
-static char const g_short[] = "hello, world";
-
-static double now_ns()
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 static int write_c(ehd_builder* b, ehd_event_set const* set, unsigned i)
 {

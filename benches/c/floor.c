@@ -30,7 +30,7 @@ tracepoint through tracefs first (needs root).
 #include <unistd.h>
 
 #include "../../tests/kernel/src/uev.h" /* the kernel's user_events ABI */
-#include "tracefs.h"
+#include "bench-common.h"
 
 #define TRACEPOINT_NAME "EhtFloor_L5K1"
 #define MAX_VECS 80
@@ -52,7 +52,6 @@ static int g_nvecs;
 
 static int32_t g_i32 = 1;
 static uint64_t g_u64 = 3;
-static char const g_short[] = "hello, world";
 static double g_f64 = 0.5;
 static uint8_t g_bool = 1;
 static char g_big[4096];
@@ -143,15 +142,6 @@ static int build_event(char const* mode)
     g_vecs[2].iov_len = g_meta_len;
     return 0;
 }
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-#define OPAQUE(x) __asm__ volatile("" : "+r"(x))
 
 static int g_fd = -1;
 

@@ -29,7 +29,7 @@ Exit status: 0, or 1 if an enabled write fails or a disabled one is enabled.
 #include <string.h>
 #include <time.h>
 
-#include "tracefs.h"
+#include "bench-common.h"
 
 TRACELOGGING_DEFINE_PROVIDER(HandlesOn, "EhtBenchH",
     (0x2b0e1a3c, 0x5d41, 0x4c6e, 0x9a, 0x10, 0x11, 0x22, 0x33, 0x44, 0x55, 0x70));
@@ -37,22 +37,6 @@ TRACELOGGING_DEFINE_PROVIDER(HandlesOff, "EhtBenchHOff",
     (0x2b0e1a3c, 0x5d41, 0x4c6e, 0x9a, 0x10, 0x11, 0x22, 0x33, 0x44, 0x55, 0x71));
 
 #define HANDLES_ON_TRACEPOINT "EhtBenchH_L5K1"
-
-static char const g_short[] = "hello, world";
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-#define FIVE_FIELDS(i) \
-    TraceLoggingInt32((int32_t)(i), "i32"), \
-    TraceLoggingUInt64((uint64_t)(i) * 3u, "u64"), \
-    TraceLoggingString(g_short, "str"), \
-    TraceLoggingFloat64((double)(i) * 0.5, "f64"), \
-    TraceLoggingBoolean((i) & 1u, "flag")
 
 __attribute__((noinline)) static int run_symbol_disabled(TraceLoggingHProvider h, unsigned n)
 {
