@@ -37,6 +37,8 @@ set -euo pipefail
 export LC_ALL=C
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=benches/common.sh
+. "$REPO/benches/common.sh"
 MODES="loop disabled enabled5 empty fields64 string4k register dynamic5 dynamic5cpp dynamic_disabled handle-disabled handle-enabled5"
 N1=2000
 BUILD=1
@@ -77,22 +79,12 @@ command -v valgrind >/dev/null || { echo "run-callgrind.sh: valgrind is not inst
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-EXTRA=()
-if [ "$BACKEND" = capture ]; then
-    export TRACEPOINT_CAPTURE_FILE=/dev/null
-else
-    unset TRACEPOINT_CAPTURE_FILE
-    [ -w /sys/kernel/tracing/user_events_data ] || {
-        echo "run-callgrind.sh: no writable /sys/kernel/tracing/user_events_data (need root and CONFIG_USER_EVENTS)" >&2
-        exit 1
-    }
-    EXTRA=(--tracefs-enable)
-fi
+bench_backend run-callgrind.sh "$BACKEND"
 
 # Total Ir of one run: callgrind's "totals:" line.
 ir_of() { # prog mode n
     local out=$WORK/$(basename "$1").$2.$3.out
-    if ! valgrind --tool=callgrind --callgrind-out-file="$out" "$1" "$2" "$3" "${EXTRA[@]}" \
+    if ! valgrind --tool=callgrind --callgrind-out-file="$out" "$1" "$2" "$3" "${BENCH_EXTRA[@]}" \
         >"$WORK/run.log" 2>&1; then
         echo "run-callgrind.sh: $1 $2 $3 failed under valgrind:" >&2
         cat "$WORK/run.log" >&2
@@ -102,16 +94,16 @@ ir_of() { # prog mode n
         mkdir -p "$KEEP"
         cp "$out" "$KEEP/"
     fi
-    awk '$1 == "totals:" || $1 == "summary:" { print $2; exit }' "$out"
+    callgrind_total "$out"
 }
 
 # Ir per iteration: prog mode -> number with 2 decimals.
 per_iter() { # prog mode
-    local n1=$N1 a b
-    [ "$2" != register ] || { n1=$((N1 / 100)); [ "$n1" -ge 5 ] || n1=5; }
+    local n1 a b
+    n1=$(callgrind_short_n "$2" "$N1")
     a=$(ir_of "$1" "$2" "$n1") || return 1
     b=$(ir_of "$1" "$2" $((2 * n1))) || return 1
-    awk -v a="$a" -v b="$b" -v n="$n1" 'BEGIN { printf "%.2f", (b - a) / n }'
+    callgrind_per_iteration "$a" "$b" "$n1"
 }
 
 [ -z "$TSV" ] || : >"$TSV"

@@ -20,26 +20,15 @@ if [ "${1:-}" = --wallclock ]; then
     shift
 fi
 [ "${1:-}" != -- ] || shift
-CACHE_ROOT=${XDG_CACHE_HOME:-$HOME/.cache}/eventheader-tracepoint
-VENV=${EHK_VENV:-$CACHE_ROOT/venv}
-KERNEL=${EHK_KERNEL_IMAGE:-${EHK_SHARED_KERNEL:-$REPO/../shared/kernel}/bzImage-6.12-user-events}
 OUT=$REPO/target/bench-vm
-[ -r "$KERNEL" ] || { echo "run-in-vm.sh: no kernel at $KERNEL (see tests/kernel/README.md)" >&2; exit 1; }
-[ -x "$VENV/bin/vng" ] || { echo "run-in-vm.sh: no virtme-ng in $VENV (run tests/kernel/run.sh once)" >&2; exit 1; }
-export PATH="$VENV/bin:$PATH"
+# shellcheck source=benches/common.sh
+. "$REPO/benches/common.sh"
+bench_vm_ready run-in-vm.sh
 
 bash "$REPO/benches/c/build.sh" "$REPO/target/bench-c"
-rm -rf "$OUT"
-mkdir -p "$OUT"
-KVM=(--disable-kvm)
-[ "${EHK_KVM:-0}" != 1 ] || KVM=()
 q() { printf '%q ' "$@"; }
 extra=
 [ $# -eq 0 ] || extra=$(q "$@")
-inner="cd $(q "$REPO") && { bash benches/run-callgrind.sh --user-events --no-build --keep $(q "$OUT/callgrind") $extra;"
-[ "$WALL" = 0 ] || inner+=" bash benches/run-wallclock.sh --user-events --no-build -n 20000 -r 5;"
-inner+=" } > $(q "$OUT/out.txt") 2>&1; echo \$? > $(q "$OUT/rc")"
-timeout --kill-after=10 3000 vng "${KVM[@]}" -r "$KERNEL" --cpus 2 --memory 1G --rwdir "$OUT" \
-    --exec "$inner" </dev/null >"$OUT/vm.log" 2>&1 || true
-cat "$OUT/out.txt" 2>/dev/null || { echo "run-in-vm.sh: the VM produced no output (see $OUT/vm.log)" >&2; exit 1; }
-[ "$(cat "$OUT/rc" 2>/dev/null)" = 0 ]
+inner="cd $(q "$REPO") && bash benches/run-callgrind.sh --user-events --no-build --keep $(q "$OUT/callgrind") $extra"
+[ "$WALL" = 0 ] || inner+="; bash benches/run-wallclock.sh --user-events --no-build -n 20000 -r 5"
+bench_vm run-in-vm.sh "$OUT" "$inner"

@@ -21,6 +21,8 @@ set -euo pipefail
 export LC_ALL=C
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=benches/common.sh
+. "$REPO/benches/common.sh"
 MODES="loop disabled enabled5 empty fields64 string4k register"
 N=200000
 RUNS=7
@@ -47,17 +49,7 @@ if [ "$BUILD" = 1 ]; then
 fi
 [ -x "$BIN/bench" ] && [ -x "$BIN/floor" ] || { echo "run-wallclock.sh: no programs in $BIN (build first)" >&2; exit 1; }
 
-EXTRA=()
-if [ "$BACKEND" = capture ]; then
-    export TRACEPOINT_CAPTURE_FILE=/dev/null
-else
-    unset TRACEPOINT_CAPTURE_FILE
-    [ -w /sys/kernel/tracing/user_events_data ] || {
-        echo "run-wallclock.sh: no writable /sys/kernel/tracing/user_events_data (need root and CONFIG_USER_EVENTS)" >&2
-        exit 1
-    }
-    EXTRA=(--tracefs-enable)
-fi
+bench_backend run-wallclock.sh "$BACKEND"
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
@@ -68,7 +60,7 @@ measure() { # prog mode
     [ "$2" != register ] || { n=$((N / 2000)); [ "$n" -ge 10 ] || n=10; }
     out=$(mktemp)
     for ((i = 0; i < RUNS; i++)); do
-        "$1" "$2" "$n" "${EXTRA[@]}" >>"$out" || { rm -f "$out"; return 1; }
+        "$1" "$2" "$n" "${BENCH_EXTRA[@]}" >>"$out" || { rm -f "$out"; return 1; }
     done
     if [ "$2" = register ]; then
         echo "$(awk '$1 == "register" { print $3 }' "$out" | median)" \

@@ -49,6 +49,8 @@ set -euo pipefail
 export LC_ALL=C
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=benches/common.sh
+. "$REPO/benches/common.sh"
 WORK=$REPO/target/side-by-side
 MODES="enabled5 activity5 empty disabled register"
 WALL="enabled5 activity5 empty"
@@ -82,17 +84,7 @@ measure() {
     local dir=$1 work
     command -v valgrind >/dev/null || { echo "side-by-side.sh: valgrind is not installed" >&2; exit 1; }
     work=$(mktemp -d)
-    local extra=()
-    if [ "$BACKEND" = capture ]; then
-        export TRACEPOINT_CAPTURE_FILE=/dev/null
-    else
-        unset TRACEPOINT_CAPTURE_FILE
-        [ -w /sys/kernel/tracing/user_events_data ] || {
-            echo "side-by-side.sh: no writable /sys/kernel/tracing/user_events_data (need root and CONFIG_USER_EVENTS)" >&2
-            exit 1
-        }
-        extra=(--tracefs-enable)
-    fi
+    bench_backend side-by-side.sh "$BACKEND"
     local labels=() progs=() label prog
     while read -r label prog; do
         labels+=("$label")
@@ -104,8 +96,7 @@ measure() {
     # instructions, whatever else runs).
     local jobs=() m c n1 n
     for m in $MODES; do
-        n1=$N1
-        [ "$m" != register ] || { n1=$((N1 / 100)); [ "$n1" -ge 5 ] || n1=5; }
+        n1=$(callgrind_short_n "$m" "$N1")
         for ((c = 0; c < ncol; c++)); do
             [ "$m" != register ] || [ "$c" != "$floor_col" ] || continue
             for n in "$n1" $((2 * n1)); do
@@ -117,7 +108,7 @@ measure() {
     for job in "${jobs[@]}"; do
         set -- $job
         (valgrind --tool=callgrind --callgrind-out-file="$work/$1.$2.$3.out" "${progs[$1]}" "$2" "$3" \
-            "${extra[@]}" >"$work/$1.$2.$3.log" 2>&1 || echo "$?" >"$work/$1.$2.$3.failed") &
+            "${BENCH_EXTRA[@]}" >"$work/$1.$2.$3.log" 2>&1 || echo "$?" >"$work/$1.$2.$3.failed") &
         running=$((running + 1))
         if [ "$running" -ge 2 ]; then
             wait -n || true
@@ -133,7 +124,7 @@ measure() {
         failed=1
     done
     [ "$failed" = 0 ] || exit 1
-    ir() { awk '$1 == "totals:" || $1 == "summary:" { print $2; exit }' "$work/$1.$2.$3.out"; }
+    ir() { callgrind_total "$work/$1.$2.$3.out"; }
 
     echo "== callgrind Ir per iteration (register: per register + unregister cycle), backend: $BACKEND, N = $N1 vs $((2 * N1))"
     local ref_col=-1
@@ -151,8 +142,7 @@ measure() {
     echo
     local a b v vals
     for m in $MODES; do
-        n1=$N1
-        [ "$m" != register ] || { n1=$((N1 / 100)); [ "$n1" -ge 5 ] || n1=5; }
+        n1=$(callgrind_short_n "$m" "$N1")
         vals=()
         for ((c = 0; c < ncol; c++)); do
             if [ "$m" = register ] && [ "$c" = "$floor_col" ]; then
@@ -161,7 +151,7 @@ measure() {
             fi
             a=$(ir "$c" "$m" "$n1")
             b=$(ir "$c" "$m" $((2 * n1)))
-            vals+=("$(awk -v a="$a" -v b="$b" -v n="$n1" 'BEGIN { printf "%.2f", (b - a) / n }')")
+            vals+=("$(callgrind_per_iteration "$a" "$b" "$n1")")
         done
         printf '%-10s' "$m"
         for v in "${vals[@]}"; do printf ' %18s' "$v"; done
@@ -186,7 +176,7 @@ measure() {
         # machine, the VM's warm-up) falls on all of them alike.
         for ((r = 0; r < RUNS; r++)); do
             for ((c = 0; c < ncol; c++)); do
-                "${progs[$c]}" "$m" "$WALL_N" "${extra[@]}" | awk '{ print $3 }' >>"$work/wall.$c.$m"
+                "${progs[$c]}" "$m" "$WALL_N" "${BENCH_EXTRA[@]}" | awk '{ print $3 }' >>"$work/wall.$c.$m"
             done
         done
         printf '%-10s' "$m"
@@ -296,20 +286,6 @@ if [ "$BACKEND" = capture ]; then
 fi
 
 # The VM: the kernel suite's kernel under QEMU, the host's file system shared.
-CACHE_ROOT=${XDG_CACHE_HOME:-$HOME/.cache}/eventheader-tracepoint
-VENV=${EHK_VENV:-$CACHE_ROOT/venv}
-KERNEL=${EHK_KERNEL_IMAGE:-${EHK_SHARED_KERNEL:-$REPO/../shared/kernel}/bzImage-6.12-user-events}
-[ -r "$KERNEL" ] || { echo "side-by-side.sh: no kernel at $KERNEL (see tests/kernel/README.md)" >&2; exit 1; }
-[ -x "$VENV/bin/vng" ] || { echo "side-by-side.sh: no virtme-ng in $VENV (run tests/kernel/run.sh once)" >&2; exit 1; }
-export PATH="$VENV/bin:$PATH"
-OUT=$WORK/vm
-rm -rf "$OUT"
-mkdir -p "$OUT"
-KVM=(--disable-kvm)
-[ "${EHK_KVM:-0}" != 1 ] || KVM=()
 q() { printf '%q ' "$@"; }
-inner="bash $(q "$0" "${args[@]}" --inside "$BIN") > $(q "$OUT/out.txt") 2>&1; echo \$? > $(q "$OUT/rc")"
-timeout --kill-after=10 3000 vng "${KVM[@]}" -r "$KERNEL" --cpus 2 --memory 1G --rwdir "$OUT" \
-    --exec "$inner" </dev/null >"$OUT/vm.log" 2>&1 || true
-cat "$OUT/out.txt" 2>/dev/null | tee "$WORK/out.txt" || { echo "side-by-side.sh: the VM produced no output (see $OUT/vm.log)" >&2; exit 1; }
-[ "$(cat "$OUT/rc" 2>/dev/null)" = 0 ]
+bench_vm side-by-side.sh "$WORK/vm" "bash $(q "$0" "${args[@]}" --inside "$BIN")" | tee "$WORK/out.txt"
+exit "${PIPESTATUS[0]}"
