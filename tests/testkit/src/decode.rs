@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use tracepoint_decode::display::EventHeaderJsonIdentityDisplay;
 use tracepoint_decode::{
-    EventHeaderEnumeratorContext, EventHeaderEnumeratorState, EventHeaderItemInfo,
-    PerfConvertOptions, PerfItemValue,
+    EventHeaderEnumerator, EventHeaderEnumeratorContext, EventHeaderEnumeratorState,
+    EventHeaderItemInfo, PerfConvertOptions, PerfItemValue,
 };
 
 use crate::capture::Record;
@@ -19,6 +19,26 @@ pub fn hex(bytes: &[u8]) -> String {
         .map(|b| format!("{b:02x}"))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The decoder positioned before the record's first field, or why the
+/// record is not an EventHeader event (with its bytes).
+fn enumerate<'a>(
+    ctx: &'a mut EventHeaderEnumeratorContext,
+    rec: &'a Record,
+) -> Result<EventHeaderEnumerator<'a, 'a, 'a>, String> {
+    ctx.enumerate_with_name_and_data(
+        &rec.name,
+        &rec.event,
+        EventHeaderEnumeratorContext::MOVE_NEXT_LIMIT_DEFAULT,
+    )
+    .map_err(|err| {
+        format!(
+            "{}: not a decodable EventHeader event ({err}): {}",
+            rec.name,
+            hex(&rec.event)
+        )
+    })
 }
 
 /// What the decoder says about one event.
@@ -48,19 +68,7 @@ pub struct Decoded {
 /// completely or has bytes after its last field.
 pub fn items(rec: &Record) -> Decoded {
     let mut ctx = EventHeaderEnumeratorContext::new();
-    let mut e = ctx
-        .enumerate_with_name_and_data(
-            &rec.name,
-            &rec.event,
-            EventHeaderEnumeratorContext::MOVE_NEXT_LIMIT_DEFAULT,
-        )
-        .unwrap_or_else(|err| {
-            panic!(
-                "{}: not a decodable EventHeader event ({err}): {}",
-                rec.name,
-                hex(&rec.event)
-            )
-        });
+    let mut e = enumerate(&mut ctx, rec).unwrap_or_else(|err| panic!("{err}"));
     let info = e.event_info();
     let header = info.header();
     let mut out = Decoded {
@@ -189,13 +197,7 @@ pub fn render(item: &EventHeaderItemInfo) -> String {
 /// if the record is not a valid EventHeader event.
 pub fn json_line(record: &Record) -> String {
     let mut ctx = EventHeaderEnumeratorContext::new();
-    let mut e = ctx
-        .enumerate_with_name_and_data(
-            &record.name,
-            &record.event,
-            EventHeaderEnumeratorContext::MOVE_NEXT_LIMIT_DEFAULT,
-        )
-        .unwrap_or_else(|err| panic!("{}: not a valid EventHeader event: {err:?}", record.name));
+    let mut e = enumerate(&mut ctx, record).unwrap_or_else(|err| panic!("{err}"));
     let info = e.event_info();
     let header = info.header();
     let mut out = format!(
@@ -225,13 +227,7 @@ pub fn json_line(record: &Record) -> String {
 /// the record is not a well-formed EventHeader event.
 pub fn json(record: &Record) -> Result<String, String> {
     let mut ctx = EventHeaderEnumeratorContext::new();
-    let mut e = ctx
-        .enumerate_with_name_and_data(
-            &record.name,
-            &record.event,
-            EventHeaderEnumeratorContext::MOVE_NEXT_LIMIT_DEFAULT,
-        )
-        .map_err(|err| format!("{}: not a valid EventHeader event: {err}", record.name))?;
+    let mut e = enumerate(&mut ctx, record)?;
     let info = e.event_info();
     let identity = EventHeaderJsonIdentityDisplay::new(info.provider_name(), info.name_bytes());
     let mut out = format!("{{ \"n\": \"{identity}\"");

@@ -18,7 +18,8 @@ pub struct Vars {
     pub dl_loops: String,
 }
 
-fn env_or(name: &str, default: &str) -> String {
+/// The environment variable `name`, or `default` if it is not set.
+pub(crate) fn env_or(name: &str, default: &str) -> String {
     std::env::var(name).unwrap_or_else(|_| default.to_string())
 }
 

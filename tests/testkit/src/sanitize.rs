@@ -28,7 +28,7 @@ use std::time::Instant;
 
 use crate::build::{self, Config};
 use crate::manifest::{Flavour, Program, Run, PROGRAMS};
-use crate::run::{self, Vars};
+use crate::run::{self, env_or, Vars};
 use crate::Toolchain;
 
 /// Whether `flavour` runs `run`.
@@ -47,10 +47,6 @@ pub struct Tally {
     pub runs: usize,
     pub reports: usize,
     pub failed: usize,
-}
-
-fn env_or(name: &str, default: &str) -> String {
-    std::env::var(name).unwrap_or_else(|_| default.to_string())
 }
 
 /// Whether a line of a run's output is a sanitizer or valgrind report.
