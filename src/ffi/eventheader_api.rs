@@ -37,6 +37,16 @@ unsafe fn provider_arg<'a>(provider: *const EventHeaderProvider) -> Option<Provi
     })
 }
 
+/// The event, or None for NULL or an event without a state.
+///
+/// # Safety
+/// `event` must be NULL or valid for `'a`.
+#[inline(always)]
+unsafe fn event_arg<'a>(event: *const EventHeaderTracepoint) -> Option<&'a EventHeaderTracepoint> {
+    // SAFETY: NULL or a valid event (the caller's guarantee).
+    unsafe { event.as_ref() }.filter(|ev| !ev.state.is_null())
+}
+
 /// Closes the provider (see tracepoint_close_provider). NULL is a no-op.
 ///
 /// # Safety
@@ -113,12 +123,9 @@ pub unsafe extern "C" fn eventheader_connect(
     provider: *const EventHeaderProvider,
 ) -> c_int {
     // SAFETY: NULL or a valid event (this function's contract).
-    let Some(ev) = (unsafe { event.as_ref() }) else {
+    let Some(ev) = (unsafe { event_arg(event) }) else {
         return libc::EINVAL;
     };
-    if ev.state.is_null() {
-        return libc::EINVAL;
-    }
     let p = if provider.is_null() {
         None
     } else {
@@ -157,12 +164,9 @@ pub unsafe extern "C" fn eventheader_write(
     data_vecs: *mut iovec,
 ) -> c_int {
     // SAFETY: NULL or a valid event (this function's contract).
-    let Some(ev) = (unsafe { event.as_ref() }) else {
+    let Some(ev) = (unsafe { event_arg(event) }) else {
         return libc::EINVAL;
     };
-    if ev.state.is_null() {
-        return libc::EINVAL;
-    }
     // SAFETY: a valid event's state is valid.
     if unsafe { TracepointState::status_word(ev.state) }.load(Ordering::Relaxed) == 0 {
         return libc::EBADF;
