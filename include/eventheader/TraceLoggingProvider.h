@@ -825,6 +825,10 @@ Programs call eventheader_write, which checks everything. With gcc, the call
 reads the function's address from the GOT instead of jumping through the PLT
 (as with -fno-plt): one instruction less per event with the shared library,
 none with the static one (the linker makes it a direct call).
+_eventheader_tlg_write gives the event the calling thread's activity id when
+the thread has one. The activity id functions serve TraceLoggingActivity.h
+(include/windows-compat): a new id, and the calling thread's id (get: 1 and
+the id copied, or 0; set: NULL for none).
 */
 #if defined(__has_attribute)
 #if __has_attribute(noplt)
@@ -841,6 +845,9 @@ _tlgNOPLT
 int _eventheader_tlg_write(const eventheader_tracepoint *event, struct iovec *data_vecs, uint32_t data_count);
 _tlgNOPLT
 int _eventheader_tlg_write_activity(const eventheader_tracepoint *event, struct iovec *data_vecs, uint32_t data_count, const void *activity_id, const void *related_id);
+void _eventheader_tlg_activity_id_create(void *id);
+int _eventheader_tlg_thread_activity_get(void *id);
+void _eventheader_tlg_thread_activity_set(const void *id);
 #ifdef __cplusplus
 }
 #endif

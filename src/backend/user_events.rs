@@ -413,7 +413,7 @@ mod tests {
     fn long_lines_and_paths() {
         // A line longer than LINE_MAX: its first fields still count.
         let mut text = b"tracefs /long tracefs ".to_vec();
-        text.extend(core::iter::repeat(b'o').take(LINE_MAX * 2));
+        text.extend(core::iter::repeat_n(b'o', LINE_MAX * 2));
         text.extend_from_slice(b" 0 0\ntracefs /next tracefs rw 0 0\n");
         assert_eq!(
             candidates(&text, 1000, MountKind::Tracefs),
@@ -421,7 +421,7 @@ mod tests {
         );
         // A mount point too long for a path is skipped.
         let mut text = b"tracefs /".to_vec();
-        text.extend(core::iter::repeat(b'p').take(PATH_MAX));
+        text.extend(core::iter::repeat_n(b'p', PATH_MAX));
         text.extend_from_slice(b" tracefs rw 0 0\ntracefs /ok tracefs rw 0 0\n");
         assert_eq!(
             candidates(&text, 1000, MountKind::Tracefs),

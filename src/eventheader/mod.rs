@@ -1,12 +1,16 @@
 //! The EventHeader layer, over the provider layer: tracepoint names and
 //! registration commands ([`names`]), opening and connecting EventHeader
 //! providers and events ([`registration`]), and the vectors of each event
-//! ([`event`], with the header and activity id prefix from [`prefix`]).
+//! ([`event`], with the header and activity id prefix from [`prefix`]);
+//! the activity ids of `TraceLoggingActivity.h`: new ones ([`activity_id`])
+//! and the calling thread's ([`thread_activity`]).
 
+pub mod activity_id;
 pub mod event;
 pub mod names;
 pub mod prefix;
 pub mod registration;
+pub mod thread_activity;
 
 /// The arg spec every EventHeader tracepoint registers with; byte-identical
 /// to the reference's, so processes using either library can share

@@ -53,7 +53,7 @@ fn check(ran: &support::Ran, elapsed: std::time::Duration) {
                     .unwrap();
                 assert_eq!(d.items[2], format!("text:10/0=t{thread}-{seq}"));
                 // Even sequence numbers go to event A, odd to B.
-                assert_eq!(d.event_name, if seq % 2 == 0 { "A" } else { "B" });
+                assert_eq!(d.event_name, if seq.is_multiple_of(2) { "A" } else { "B" });
                 assert!(thread < 8);
                 assert!(seqs.insert((true, thread, seq)), "duplicate {thread}/{seq}");
                 *seen_eh.entry(thread).or_default() += 1;
