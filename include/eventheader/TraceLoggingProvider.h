@@ -57,9 +57,9 @@ encoding and format. The remaining differences from the Windows header:
   such encoding), the TlgIn and TlgOut type constants (the packed-field macros
   and TraceLoggingBinaryEx take event_field_encoding and event_field_format
   values: ETW's counted types count bytes where EventHeader's count
-  characters), the TLG_* configuration macros (ETW API overrides) and the
-  thread's implicit activity id (EventActivityIdControl): an event has an
-  activity id only when TraceLoggingWriteActivity gives one.
+  characters), the TLG_* configuration macros (ETW API overrides) and
+  EventActivityIdControl (ETW's control of the thread's activity id: here the
+  thread activities of TraceLoggingActivity.h set it).
 - Providers are registered by tracepoint name: "<name>_L<level>K<keyword><options>".
   The provider name must be shorter than EVENTHEADER_NAME_MAX (256) together with
   the level/keyword suffix and the options, and may not contain ' ' or ':' (use
@@ -324,7 +324,9 @@ keyword). "EventName" must be a string literal without ';'. args (up to 99) are
 event options (TraceLoggingLevel, ...) and fields (TraceLoggingInt32, ...).
 Field values are evaluated only when the event is enabled; hProvider is
 evaluated once. The expression yields an int: 0, or an errno value from
-eventheader_write (EBADF when nobody listens); it may be ignored.
+eventheader_write (EBADF when nobody listens); it may be ignored. The event
+carries the thread's activity id if the thread has one (set by the C++ thread
+activities of TraceLoggingActivity.h, include/windows-compat).
 */
 #define TraceLoggingWrite(hProvider, eventName, ...) \
     _tlgWRITE(hProvider, eventName, NULL, NULL, ##__VA_ARGS__)
@@ -334,7 +336,7 @@ TraceLoggingWriteActivity(hProvider, "EventName", pActivityId, pRelatedActivityI
 Like TraceLoggingWrite, and adds an activity id extension: pActivityId points at
 a 16-byte id (or is NULL for none); pRelatedActivityId points at the 16-byte id
 of the parent activity, or is NULL (it must be NULL if pActivityId is NULL).
-There is no implicit per-thread activity id: NULL means no activity id.
+A NULL pActivityId means the thread's activity id, as for TraceLoggingWrite.
 */
 #define TraceLoggingWriteActivity(hProvider, eventName, pActivityId, pRelatedActivityId, ...) \
     _tlgWRITE(hProvider, eventName, pActivityId, pRelatedActivityId, ##__VA_ARGS__)
@@ -1636,6 +1638,47 @@ chain bit); the count is present for constant-length arrays.
 #define _tlgARR_N0(i, count) _tlgC##i
 
 /*
+The event options of a write's arguments as enumerators: _tlgLv1 (level),
+_tlgOp1 (opcode), _tlgId1 and _tlgVer1 (TraceLoggingIdVersion), _tlgTag1
+(event tag), each the last one given or its default; and the keyword, all
+TraceLoggingKeyword arguments OR'ed.
+*/
+#define _tlgOPTIONS_ENUM(n, n1, ...) \
+    enum { \
+        _tlgLv##n1 = event_level_verbose, _tlgOp##n1 = 0, _tlgId##n1 = 0, _tlgVer##n1 = 0, _tlgTag##n1 = 0, \
+        _tlgFOREACH(_tlgP_ENUM, n, __VA_ARGS__) \
+        _tlgEnumEnd \
+    };
+#define _tlgOPTIONS_KEYWORD(n, ...) ((uint64_t)0 _tlgFOREACH(_tlgP_KW, n, __VA_ARGS__))
+
+/*
+The event name of the metadata: a string literal, followed by the custom
+attributes (TraceLoggingCustomAttribute: string literals); or, in C++, a
+parenthesized constant (a _tlgName of TraceLoggingActivity.h's
+TraceLoggingFunction, which names its events after the function), without
+attributes. (_tlgHASARGS tells them apart: it is 1 for a parenthesized first
+argument.)
+*/
+#define _tlgEVNAME_DECL(eventName, attrs) _tlgFEPASTE(_tlgEVNAME_DECL, _tlgHASARGS(eventName))(eventName, attrs)
+#define _tlgEVNAME_INIT(eventName, attrs) _tlgFEPASTE(_tlgEVNAME_INIT, _tlgHASARGS(eventName))(eventName, attrs)
+#define _tlgEVNAME_DECL0(eventName, attrs) char _tlgEvName[sizeof("" eventName attrs)];
+#define _tlgEVNAME_INIT0(eventName, attrs) "" eventName attrs
+#define _tlgEVNAME_DECL1(eventName, attrs) \
+    typename ::_tlgNameType<decltype(_tlgUNPAREN eventName)>::type _tlgEvName; \
+    static_assert(sizeof("" attrs) == 1, "TraceLoggingFunction: no TraceLoggingCustomAttribute");
+#define _tlgEVNAME_INIT1(eventName, attrs) _tlgUNPAREN eventName
+#ifdef __cplusplus
+template<class T>
+struct _tlgNameType {
+    typedef T type;
+};
+template<class T>
+struct _tlgNameType<T const> {
+    typedef T type;
+};
+#endif
+
+/*
 The write itself. In one statement expression:
 - an enum with the event options, checked at compile time;
 - the static metadata block and call site (tracepoint state and
@@ -1654,11 +1697,7 @@ The write itself. In one statement expression:
 #define _tlgWRITE_N(hProvider, eventName, pActivityId, pRelatedActivityId, n, n1, ...) \
     _tlgWRITE_IMPL(hProvider, eventName, pActivityId, pRelatedActivityId, n, n1, __VA_ARGS__)
 #define _tlgWRITE_IMPL(hProvider, eventName, pActivityId, pRelatedActivityId, n, n1, ...) ({ \
-    enum { \
-        _tlgLv##n1 = event_level_verbose, _tlgOp##n1 = 0, _tlgId##n1 = 0, _tlgVer##n1 = 0, _tlgTag##n1 = 0, \
-        _tlgFOREACH(_tlgP_ENUM, n, __VA_ARGS__) \
-        _tlgEnumEnd \
-    }; \
+    _tlgOPTIONS_ENUM(n, n1, __VA_ARGS__) \
     _tlgSTATIC_ASSERT(_tlgLv1 >= 1 && _tlgLv1 <= 255, "TraceLoggingLevel must be a constant 1..255"); \
     _tlgSTATIC_ASSERT(_tlgOp1 >= 0 && _tlgOp1 <= 255, "TraceLoggingOpcode must be a constant 0..255"); \
     _tlgSTATIC_ASSERT(_tlgId1 >= 0 && _tlgId1 <= 65535, "TraceLoggingIdVersion id must be a constant 0..65535"); \
@@ -1666,14 +1705,14 @@ The write itself. In one statement expression:
     _tlgSTATIC_ASSERT(_tlgTag1 >= 0 && _tlgTag1 <= 65535, "TraceLoggingEventTag must be a constant 0..65535"); \
     struct _tlgMetaT { \
         eventheader_extension _tlgExt; \
-        char _tlgEvName[sizeof("" eventName _tlgFOREACH(_tlgP_ATTR, n, __VA_ARGS__))]; \
+        _tlgEVNAME_DECL(eventName, _tlgFOREACH(_tlgP_ATTR, n, __VA_ARGS__)) \
         _tlgFOREACH(_tlgP_DECL, n, __VA_ARGS__) \
         char _tlgEnd[]; \
     }; \
     static struct _tlgMetaT const _tlgMeta = { \
         { (uint16_t)(offsetof(struct _tlgMetaT, _tlgEnd) - sizeof(eventheader_extension)), \
           (uint16_t)eventheader_extension_kind_metadata }, \
-        "" eventName _tlgFOREACH(_tlgP_ATTR, n, __VA_ARGS__), \
+        _tlgEVNAME_INIT(eventName, _tlgFOREACH(_tlgP_ATTR, n, __VA_ARGS__)), \
         _tlgFOREACH(_tlgP_INIT, n, __VA_ARGS__) \
     }; \
     _tlgSITE_DECL( \
@@ -1682,7 +1721,7 @@ The write itself. In one statement expression:
           &_tlgMeta._tlgExt, \
           { (uint8_t)(eventheader_flag_default | eventheader_flag_extension), (uint8_t)_tlgVer1, \
             (uint16_t)_tlgId1, (uint16_t)_tlgTag1, (uint8_t)_tlgOp1, (uint8_t)_tlgLv1 }, \
-          (uint64_t)0 _tlgFOREACH(_tlgP_KW, n, __VA_ARGS__) }, \
+          _tlgOPTIONS_KEYWORD(n, __VA_ARGS__) }, \
         _tlgSITE_PROVIDER(hProvider, 1), \
         NULL); \
     _tlgSITE_ENTRY(); \
