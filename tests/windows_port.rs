@@ -10,10 +10,15 @@
 //!   from what the component's sources write (values restated here, not taken from a run).
 //! - `one_handle_call_site_serves_racing_threads_and_providers`: `wp_handles`, threads racing
 //!   through one handle call site, each with its own provider.
+//! - `activities_decode_as_the_component_wrote_them`: `winport_activity`, the activity classes
+//!   of `<TraceLoggingActivity.h>` (C++11/14/17/20, with C call sites), its random activity ids
+//!   named by order of appearance.
 //!
-//! The real-kernel part is the manifest's VM runs `winport_c` and `winport_cpp`
-//! (`bash tests/kernel/run.sh`): perf, attached to the tracepoints the program registered
-//! before its first write, must record exactly the bytes of its capture-mode run.
+//! The real-kernel part is the manifest's VM runs `winport_c`, `winport_cpp` and
+//! `winport_activity` (`bash tests/kernel/run.sh`): perf, attached to the tracepoints the
+//! program registered before its first write, must record exactly the bytes of its
+//! capture-mode run (for `winport_activity`, but for its random ids, which must correspond
+//! one to one).
 
 mod support;
 
@@ -340,6 +345,232 @@ fn one_handle_call_site_serves_racing_threads_and_providers() {
         println!(
             "{label}: {} events, each on its thread's provider once",
             records.len()
+        );
+    }
+}
+
+/// `line` with every random activity id (32 hex digits, or 36 with dashes, e.g. in a GUID
+/// field) named `#1`, `#2`, ... in order of first appearance, and each of the `fixed` ones
+/// (GUID text, name) by its name. Random ids must be RFC 4122 version 4 ones, as the
+/// library makes them.
+fn name_ids(line: &str, fixed: &[(String, &str)], seen: &mut Vec<String>) -> String {
+    let bytes = line.as_bytes();
+    let is_hex = |b: u8| b.is_ascii_hexdigit();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let dashed = bytes.len() - i >= 36
+            && (0..36).all(|k| match k {
+                8 | 13 | 18 | 23 => bytes[i + k] == b'-',
+                _ => is_hex(bytes[i + k]),
+            });
+        let plain = bytes.len() - i >= 32 && bytes[i..i + 32].iter().all(|&b| is_hex(b));
+        let len = if dashed { 36 } else { 32 };
+        let at_start = i == 0 || !is_hex(bytes[i - 1]);
+        if !(dashed || plain) || !at_start || bytes.get(i + len).is_some_and(|&b| is_hex(b)) {
+            out.push(bytes[i] as char);
+            i += 1;
+            continue;
+        }
+        let id = line[i..i + len].replace('-', "");
+        i += len;
+        if let Some((_, name)) = fixed.iter().find(|(text, _)| text.replace('-', "") == id) {
+            out.push_str(name);
+            continue;
+        }
+        assert!(
+            &id[12..13] == "4" && "89ab".contains(&id[16..17]),
+            "activity id {id} is not a version 4 random id: {line}"
+        );
+        let n = match seen.iter().position(|s| *s == id) {
+            Some(n) => n,
+            None => {
+                seen.push(id);
+                seen.len() - 1
+            }
+        };
+        out.push_str(&format!("#{}", n + 1));
+    }
+    out
+}
+
+/// What the activity component writes, in order (c-tests/windows-port/wp_activity.cpp): the
+/// activity ids named as `name_ids` names them. `handle`: built as C++17 or later, with the
+/// activity whose provider is a handle variable.
+fn expected_activity_events(handle: bool) -> Vec<String> {
+    let ev = |provider: &str,
+              name: &str,
+              level: u8,
+              keyword: u64,
+              opcode: u8,
+              ids: &str,
+              fields: &str| {
+        let ids = if ids.is_empty() {
+            String::new()
+        } else {
+            format!(" {ids}")
+        };
+        format!(
+            "{provider}_L{level:x}K{keyword:x} {provider}:{name} level={level} keyword={keyword:#x} \
+             opcode={opcode}{ids} {{{fields}}}"
+        )
+    };
+    let p = "WinPortActivity";
+    // WPA_KEYWORD_WORK; WorkActivity and ThreadWork are INFO and WORK; opcodes start 1, stop 2.
+    let (work, info, verbose, warning) = (0x10u64, 4u8, 5u8, 3u8);
+    let mut out = vec![
+        // ExplicitActivities: outer #1, inner #2 (related to outer), child #3, orphan #4,
+        // unstarted #5, the request #6 (moved; its destructor stops it).
+        ev(p, "OuterStart", info, work, 1, "activity=#1", "\"kind\": \"explicit\""),
+        ev(p, "InnerStart", verbose, work, 1, "activity=#2 related=#1", ""),
+        ev(p, "InnerStep", verbose, 0, 0, "activity=#2", "\"step\": 1"),
+        ev(p, "OuterTagged", warning, 0x20, 0, "activity=#1", "\"id\": \"#1\""),
+        ev(p, "InnerStop", verbose, work, 2, "activity=#2", "\"result\": \"0x0\""),
+        ev(p, "ChildStart", verbose, 0, 1, "activity=#3 related=EXPLICIT", ""),
+        ev(p, "ChildStop", verbose, 0, 2, "activity=#3", ""),
+        ev(p, "OrphanStart", verbose, 0, 1, "activity=#4", ""),
+        ev(p, "OrphanStop", verbose, 0, 2, "activity=#4", ""),
+        ev(p, "UnrelatedStart", verbose, 0, 1, "activity=#5", ""),
+        ev(p, "UnrelatedStop", verbose, 0, 2, "activity=#5", ""),
+        ev(p, "RequestStart", info, work, 1, "activity=#6 related=PARENT", "\"request\": 7"),
+        ev(p, "RequestStep", verbose, 0, 0, "activity=#6", "\"movedFromStarted\": false"),
+        ev(p, "OuterStop", info, work, 2, "activity=#1", ""),
+        ev(
+            p,
+            "Results",
+            verbose,
+            0,
+            0,
+            "",
+            "\"startedBefore\": false, \"startedDuring\": true, \"startedAfter\": false, \
+             \"startAgainEALREADY\": true, \"taggedAfterStopEINVAL\": true, \"stopAgainEINVAL\": true, \
+             \"taggedMovedFromEINVAL\": true, \"provider\": true, \"keyword\": 16, \"level\": 4",
+        ),
+        ev(p, "ActivityStop", info, work, 2, "activity=#6", ""),
+        // ThreadActivities: work #7; NestedWork's TraceLoggingFunction #8 (VERBOSE, WORK);
+        // scoped #9 inside the setter's id; none under the NULL setter and after the stop.
+        ev(p, "ThreadStart", info, work, 1, "activity=#7", ""),
+        ev(p, "InThread", verbose, 0, 0, "activity=#7", "\"step\": 1"),
+        ev(p, "FromC", info, work, 0, "activity=#7", "\"worker\": 0, \"step\": 1"),
+        ev(p, "NestedWork", verbose, work, 1, "activity=#8 related=#7", "\"count\": 2"),
+        ev(p, "FromC", info, work, 0, "activity=#8", "\"worker\": 0, \"step\": 2"),
+        ev(p, "OwnId", info, 0, 0, "activity=EXPLICIT", ""),
+        ev(p, "NestedWork", verbose, work, 2, "activity=#8", ""),
+        ev(p, "InThread", verbose, 0, 0, "activity=#7", "\"step\": 3"),
+        ev(p, "InSetter", verbose, 0, 0, "activity=SETTER", "\"step\": 4"),
+        ev(p, "ScopedStart", verbose, 0, 1, "activity=#9 related=SETTER", ""),
+        ev(p, "FromC", info, work, 0, "activity=#9", "\"worker\": 0, \"step\": 5"),
+        ev(p, "ActivityStop", verbose, 0, 2, "activity=#9", ""),
+        ev(p, "InSetter", verbose, 0, 0, "activity=SETTER", "\"step\": 6"),
+        ev(p, "NoId", verbose, 0, 0, "", "\"step\": 7"),
+        ev(p, "InThread", verbose, 0, 0, "activity=#7", "\"step\": 8"),
+        ev(p, "ThreadStop", info, work, 2, "activity=#7", ""),
+        ev(p, "AfterThread", verbose, 0, 0, "", "\"step\": 9"),
+        // Workers: main #10, worker 1 #11, worker 2 #12, taking turns.
+        ev(p, "MainStart", info, work, 1, "activity=#10", ""),
+    ];
+    for w in 1..=2 {
+        out.push(ev(
+            p,
+            "WorkerStart",
+            info,
+            work,
+            1,
+            &format!("activity=#{}", 10 + w),
+            &format!("\"worker\": {w}"),
+        ));
+    }
+    for w in 1..=2 {
+        out.push(ev(
+            p,
+            "WorkerStep",
+            verbose,
+            0,
+            0,
+            &format!("activity=#{}", 10 + w),
+            &format!("\"worker\": {w}"),
+        ));
+    }
+    for w in 1..=2 {
+        out.push(ev(
+            p,
+            "FromC",
+            info,
+            work,
+            0,
+            &format!("activity=#{}", 10 + w),
+            &format!("\"worker\": {w}, \"step\": 1"),
+        ));
+    }
+    for w in 1..=2 {
+        out.push(ev(
+            p,
+            "WorkerStop",
+            info,
+            work,
+            2,
+            &format!("activity=#{}", 10 + w),
+            &format!("\"worker\": {w}"),
+        ));
+    }
+    out.push(ev(p, "MainAfterWorkers", verbose, 0, 0, "activity=#10", ""));
+    out.push(ev(p, "MainStop", info, work, 2, "activity=#10", ""));
+    if handle {
+        let h = "WinPortActivityHandle";
+        out.push(ev(h, "HandleStart", warning, 0, 1, "activity=#13", ""));
+        out.push(ev(h, "HandleTagged", verbose, 0, 0, "activity=#13", ""));
+        out.push(ev(h, "HandleStop", warning, 0, 2, "activity=#13", ""));
+    }
+    out
+}
+
+#[test]
+fn activities_decode_as_the_component_wrote_them() {
+    // The fixed GUIDs of wp_activity.cpp.
+    let fixed = [
+        (
+            guid_text(
+                0x0a1b2c3d,
+                0x4e5f,
+                0x4061,
+                [0x82, 0x73, 0x84, 0x95, 0xa6, 0xb7, 0xc8, 0xd9],
+            ),
+            "PARENT",
+        ),
+        (
+            guid_text(
+                0x5f6e7d8c,
+                0x9bab,
+                0x4cde,
+                [0x8f, 0x01, 0x12, 0x23, 0x34, 0x45, 0x56, 0x67],
+            ),
+            "SETTER",
+        ),
+        (
+            guid_text(
+                0x77665544,
+                0x3322,
+                0x4110,
+                [0x8f, 0xee, 0xdd, 0xcc, 0xbb, 0xaa, 0x99, 0x88],
+            ),
+            "EXPLICIT",
+        ),
+    ];
+    for build in support::builds("winport_activity") {
+        let handle = ["c++17", "c++20"].contains(&build.config.standard.cxx);
+        let mut seen = Vec::new();
+        let got: Vec<String> = build
+            .run("capture")
+            .records
+            .iter()
+            .map(|r| name_ids(&decode(r), &fixed, &mut seen))
+            .collect();
+        assert_same(&build.label, &got, &expected_activity_events(handle));
+        println!(
+            "{}: {} events as expected, {} activity ids",
+            build.label,
+            got.len(),
+            seen.len()
         );
     }
 }

@@ -90,7 +90,7 @@ pub fn plan(bin: &Path, reference: &Path) -> Result<String, String> {
                 ("run", "-".into(), "-".into(), 1)
             }
             VmCheck::Identity { .. } => ("identity", "-".into(), "-".into(), 1),
-            VmCheck::IdentityAfterRegistration => {
+            VmCheck::IdentityAfterRegistration | VmCheck::IdentityAfterRegistrationRandomIds => {
                 ("identity-registered", "-".into(), "-".into(), 1)
             }
             VmCheck::Summary { instances, .. } => ("record", "?".into(), "-".into(), *instances),
@@ -279,7 +279,7 @@ impl Verdicts {
     }
 
     /// Byte identity of NAME.perf.data with the capture-mode run's NAME.cap.
-    fn judge_compare(&mut self, name: &str, reference: Option<&Path>) {
+    fn judge_compare(&mut self, name: &str, reference: Option<&Path>, ids: perf::ActivityIds) {
         if !self.judge_recorded(name) {
             return;
         }
@@ -295,7 +295,7 @@ impl Verdicts {
         let verify = format!("{name}.verify");
         let perf_data = self.file(&format!("{name}.perf.data"));
         let capture = self.file(&format!("{name}.cap"));
-        match perf::compare(&perf_data, &capture, reference) {
+        match perf::compare(&perf_data, &capture, reference, ids) {
             Err(e) => {
                 self.write(&verify, &e);
                 self.fail(&format!("{name}: perf payloads vs capture"), Some(&verify));
@@ -412,9 +412,14 @@ pub fn judge(results: &Path, reference: &Path) -> bool {
                 judge: Some(judge), ..
             } => v.judge_script(name, *judge),
             VmCheck::Identity { reference: with } => {
-                v.judge_compare(name, with.then_some(reference))
+                v.judge_compare(name, with.then_some(reference), perf::ActivityIds::Same)
             }
-            VmCheck::IdentityAfterRegistration => v.judge_compare(name, None),
+            VmCheck::IdentityAfterRegistration => {
+                v.judge_compare(name, None, perf::ActivityIds::Same)
+            }
+            VmCheck::IdentityAfterRegistrationRandomIds => {
+                v.judge_compare(name, None, perf::ActivityIds::Random)
+            }
             VmCheck::Summary { detail, .. } => v.judge_summary(name, detail),
             VmCheck::Fields { fields, check, .. } => v.judge_fields(name, fields, *check),
         }

@@ -39,6 +39,7 @@
 //! without further changes. A genuinely new kind of VM check is one function
 //! in [`checks`] (a family of them, a module there, as [`checks::tpp`]).
 
+pub mod activity_ids;
 pub mod build;
 pub mod capture;
 pub mod checks;

@@ -147,6 +147,7 @@ fn cmd_compare(
         Path::new(perf_data),
         Path::new(capture_file),
         reference.map(Path::new),
+        perf::ActivityIds::Same,
     )?;
     println!("{}", c.summary());
     if c.errors.is_empty() {

@@ -168,6 +168,13 @@ pub enum VmCheck {
     /// fails unless every one of them was registered by then. For programs
     /// whose tracepoints exist before their first write (at least two).
     IdentityAfterRegistration,
+    /// Like [`VmCheck::IdentityAfterRegistration`], for a program whose
+    /// events carry random activity ids: each run has its own, so perf's
+    /// samples must equal the capture records once every activity id of the
+    /// capture is replaced, wherever it occurs, by the id at the same place
+    /// in perf's samples, and that replacement must be one to one (an id of
+    /// one run is always the same id of the other).
+    IdentityAfterRegistrationRandomIds,
     /// Under `perf record` of the tracepoints `PROGRAM --names` prints,
     /// `instances` processes at once: the samples per (tracepoint, pid) must
     /// be what the program wrote to `EHK_EXPECT_FILE`; `pid` fields equal the
@@ -1005,6 +1012,34 @@ pub static PROGRAMS: &[Program] = &[
         vm: &[VmRun {
             name: "winport_cpp",
             check: VmCheck::IdentityAfterRegistration,
+            ..VM
+        }],
+        ..BASE
+    },
+    // The activity classes of <TraceLoggingActivity.h> (issue 24): C++ (the
+    // issue's C++14/17/20, and C++11) calling C code (C11) that writes while
+    // its thread is in an activity; two threads at once, in a fixed order.
+    Program {
+        name: "winport_activity",
+        sources: &[
+            "c-tests/windows-port/wp_activity.cpp",
+            "c-tests/windows-port/wp_activity_c.c",
+            "c-tests/windows-port/wp_harness.c",
+        ],
+        include_dirs: WINPORT_INCLUDE,
+        standards: &[
+            std("c11", "c++17"),
+            std("c11", "c++14"),
+            std("gnu17", "c++20"),
+            std("c11", "c++11"),
+        ],
+        runs: &[Run {
+            threads: true,
+            ..RUN
+        }],
+        vm: &[VmRun {
+            name: "winport_activity",
+            check: VmCheck::IdentityAfterRegistrationRandomIds,
             ..VM
         }],
         ..BASE

@@ -15,6 +15,8 @@ use eventheader_types::FieldEncoding;
 use tracepoint_decode as td;
 use tracepoint_perf as tp;
 
+pub use crate::activity_ids::ActivityIds;
+use crate::activity_ids::IdMap;
 use crate::capture;
 use crate::layout::{self, hex, Kind, Value};
 
@@ -45,6 +47,8 @@ pub struct Sample {
 pub struct Walk {
     pub event: String,
     pub values: Vec<(Vec<u8>, u32)>,
+    /// The activity id and the related activity id, those the event has.
+    pub ids: Vec<[u8; 16]>,
 }
 
 impl Walk {
@@ -283,8 +287,14 @@ pub fn walk(
         Err(td::EventHeaderEnumeratorError::NotSupported) => return check_no_metadata(name, data),
         Err(err) => return Err(format!("not an EventHeader event: {err}")),
     };
+    let info = e.event_info();
     let mut w = Walk {
-        event: String::from_utf8_lossy(e.event_info().name_bytes()).into_owned(),
+        event: String::from_utf8_lossy(info.name_bytes()).into_owned(),
+        ids: [info.activity_id(), info.related_activity_id()]
+            .into_iter()
+            .flatten()
+            .copied()
+            .collect(),
         ..Walk::default()
     };
     let mut depth = 0i32;
@@ -380,12 +390,14 @@ impl Comparison {
 /// Every user_events sample of `perf`, in time order, must carry exactly the
 /// bytes of the capture record at the same position (same tracepoint name;
 /// only the kernel's zero padding to 8-byte alignment may follow), and both
-/// must decode cleanly as EventHeader events. With `reference`, the capture
-/// file must also equal that capture-format file record for record.
+/// must decode cleanly as EventHeader events; activity ids as `ids` says.
+/// With `reference`, the capture file must also equal that capture-format
+/// file record for record.
 pub fn compare(
     perf: &Path,
     capture: &Path,
     reference: Option<&Path>,
+    ids: ActivityIds,
 ) -> Result<Comparison, String> {
     let samples = read_samples(perf)?;
     let recs = capture::read(capture)?;
@@ -422,21 +434,27 @@ pub fn compare(
     }
     let mut identical = 0usize;
     let mut last_time = 0u64;
+    let mut id_map = IdMap::default();
     for (i, (s, r)) in samples.iter().zip(recs.iter()).enumerate() {
         if s.time < last_time {
             errors.push(format!("sample {i}: time order broken"));
         }
         last_time = s.time;
-        if let Err(e) = walk(&mut ctx, &r.name, &r.event) {
-            errors.push(format!("capture record {i} ({}): {e}", r.name));
+        let capture_walk = walk(&mut ctx, &r.name, &r.event)
+            .inspect_err(|e| errors.push(format!("capture record {i} ({}): {e}", r.name)));
+        let sample_walk = walk(&mut ctx, &s.name, &s.data)
+            .inspect_err(|e| errors.push(format!("perf sample {i} ({}): {e}", s.name)));
+        let mut expected = r.event.clone();
+        if let (ActivityIds::Random, Ok(cw), Ok(sw)) = (ids, &capture_walk, &sample_walk) {
+            match id_map.add(&cw.ids, &sw.ids) {
+                Ok(()) => expected = id_map.apply(&r.event),
+                Err(e) => errors.push(format!("event {i} ({}): {e}", r.name)),
+            }
         }
-        if let Err(e) = walk(&mut ctx, &s.name, &s.data) {
-            errors.push(format!("perf sample {i} ({}): {e}", s.name));
-        }
-        let pad_ok = s.data.len() >= r.event.len()
-            && s.data.len() - r.event.len() < 8
-            && s.data[r.event.len()..].iter().all(|&b| b == 0);
-        if s.name == r.name && pad_ok && s.data[..r.event.len()] == r.event[..] {
+        let pad_ok = s.data.len() >= expected.len()
+            && s.data.len() - expected.len() < 8
+            && s.data[expected.len()..].iter().all(|&b| b == 0);
+        if s.name == r.name && pad_ok && s.data[..expected.len()] == expected[..] {
             identical += 1;
         } else if errors.len() < 20 {
             errors.push(format!(
