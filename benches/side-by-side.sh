@@ -21,7 +21,7 @@
 #                     (QEMU; run tests/kernel/run.sh once first for QEMU and
 #                     virtme-ng), each program enabling its tracepoint through
 #                     tracefs.
-#   --modes "M ..."   callgrind modes (default: enabled5 activity5 empty disabled
+#   --modes "M ..."   callgrind modes (default: enabled5 activity5 thread5 empty disabled
 #                     register; see benches/c/bench.c)
 #   --wall "M ..."    wall-clock modes (default: enabled5 activity5 empty; "" for none)
 #   -n N              iterations of the short callgrind run (default 2000;
@@ -52,7 +52,7 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=benches/common.sh
 . "$REPO/benches/common.sh"
 WORK=$REPO/target/side-by-side
-MODES="enabled5 activity5 empty disabled register"
+MODES="enabled5 activity5 thread5 empty disabled register"
 WALL="enabled5 activity5 empty"
 N1=2000
 WALL_N=20000

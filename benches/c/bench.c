@@ -12,6 +12,11 @@ Modes:
   empty      TraceLoggingWrite of an enabled event with no fields
   activity5  TraceLoggingWriteActivity of the enabled5 event with an activity
              id and a related activity id
+  thread5    TraceLoggingWrite of the enabled5 event on a thread with an
+             activity id (as TraceLoggingThreadActivity sets it, through the
+             function TraceLoggingActivity.h uses); built against another
+             implementation, which has no thread activity id,
+             TraceLoggingWriteActivity with that id: the same event
   fields64   TraceLoggingWrite of an enabled event with 64 fields
   string4k   TraceLoggingWrite of an enabled event with one 4 KiB string
   register   TraceLoggingRegister + TraceLoggingUnregister of a provider
@@ -94,6 +99,30 @@ __attribute__((noinline)) static int run_activity5(unsigned n)
         TraceLoggingLevel(5), TraceLoggingKeyword(1), FIVE_FIELDS(n));
 }
 
+/* Built against this library (the one with tracepoint-capture.h): the
+   thread's activity id. */
+#if defined(__has_include)
+#if __has_include(<tracepoint/tracepoint-capture.h>)
+#define BENCH_THREAD_ACTIVITY 1
+#endif
+#endif
+
+__attribute__((noinline)) static int run_thread5(unsigned n)
+{
+#ifdef BENCH_THREAD_ACTIVITY
+    _eventheader_tlg_thread_activity_set(g_activity);
+#define THREAD5(i) TraceLoggingWrite(BenchOn, "Thread5", TraceLoggingLevel(5), TraceLoggingKeyword(1), \
+        FIVE_FIELDS(i))
+#else
+#define THREAD5(i) TraceLoggingWriteActivity(BenchOn, "Thread5", g_activity, NULL, \
+        TraceLoggingLevel(5), TraceLoggingKeyword(1), FIVE_FIELDS(i))
+#endif
+    for (unsigned i = 0; i < n; i++) {
+        (void)THREAD5(i);
+    }
+    return THREAD5(n);
+}
+
 __attribute__((noinline)) static int run_empty(unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
@@ -172,7 +201,7 @@ __attribute__((noinline)) static int run_register(unsigned n)
 int main(int argc, char* argv[])
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: bench loop|disabled|enabled5|activity5|empty|fields64|string4k|register N [--tracefs-enable]\n");
+        fprintf(stderr, "usage: bench loop|disabled|enabled5|activity5|thread5|empty|fields64|string4k|register N [--tracefs-enable]\n");
         return 2;
     }
     char const* mode = argv[1];
@@ -195,6 +224,8 @@ int main(int argc, char* argv[])
         fn = run_enabled5;
     } else if (!strcmp(mode, "activity5")) {
         fn = run_activity5;
+    } else if (!strcmp(mode, "thread5")) {
+        fn = run_thread5;
     } else if (!strcmp(mode, "empty")) {
         fn = run_empty;
     } else if (!strcmp(mode, "fields64")) {

@@ -7,7 +7,8 @@ library at all: what any user_events tracing library must at least spend.
 
 Modes as in bench.c: loop, disabled (a relaxed load of a zero enable word and
 a branch), enabled5, activity5 (the header followed by the activity id
-extension), empty, fields64, string4k. Prints "MODE N NS_PER_ITER".
+extension), thread5 (the same with the activity id only), empty, fields64,
+string4k. Prints "MODE N NS_PER_ITER".
 
 With TRACEPOINT_CAPTURE_FILE set, it appends capture records to that file (the
 record header { u32 size; name } takes the place of the write index in vec 0,
@@ -45,6 +46,9 @@ static uint8_t g_header[8] = { 0x07, 0, 0, 0, 0, 0, 0, 5 }; /* flags, version, i
 static uint8_t g_act_header[8 + 4 + 32] = { 0x07, 0, 0, 0, 0, 0, 0, 5, 32, 0, 0x02, 0x80,
     0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x00,
     0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10 };
+/* thread5: the same with the activity id only (size 16). */
+static uint8_t g_thread_header[8 + 4 + 16] = { 0x07, 0, 0, 0, 0, 0, 0, 5, 16, 0, 0x02, 0x80,
+    0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x00 };
 static uint8_t g_meta[4096];
 static size_t g_meta_len;
 static struct iovec g_vecs[MAX_VECS];
@@ -103,12 +107,18 @@ static int build_event(char const* mode)
     g_nvecs = 1; /* vec 0: write index or capture record header */
     vec(g_header, sizeof g_header);
     vec(g_meta, 0); /* length set below */
-    if (!strcmp(mode, "enabled5") || !strcmp(mode, "activity5")) {
+    if (!strcmp(mode, "enabled5") || !strcmp(mode, "activity5") || !strcmp(mode, "thread5")) {
         if (!strcmp(mode, "activity5")) {
             g_vecs[1].iov_base = g_act_header;
             g_vecs[1].iov_len = sizeof g_act_header;
+            meta_begin("Activity5");
+        } else if (!strcmp(mode, "thread5")) {
+            g_vecs[1].iov_base = g_thread_header;
+            g_vecs[1].iov_len = sizeof g_thread_header;
+            meta_begin("Thread5");
+        } else {
+            meta_begin("Enabled5");
         }
-        meta_begin(!strcmp(mode, "activity5") ? "Activity5" : "Enabled5");
         field_i32("i32");
         field_u64("u64");
         field_str("str", g_short);
@@ -176,7 +186,7 @@ __attribute__((noinline)) static int run_write(unsigned n)
 int main(int argc, char* argv[])
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: floor loop|disabled|enabled5|activity5|empty|fields64|string4k N [--tracefs-enable]\n");
+        fprintf(stderr, "usage: floor loop|disabled|enabled5|activity5|thread5|empty|fields64|string4k N [--tracefs-enable]\n");
         return 2;
     }
     char const* mode = argv[1];
