@@ -12,7 +12,8 @@
 //!   through one handle call site, each with its own provider.
 //! - `activities_decode_as_the_component_wrote_them`: `winport_activity`, the activity classes
 //!   of `<TraceLoggingActivity.h>` (C++11/14/17/20, with C call sites), its random activity ids
-//!   named by order of appearance.
+//!   named by order of appearance; `activity_sample_events_decode_as_expected`: the same for
+//!   `samples/activity`.
 //!
 //! The real-kernel part is the manifest's VM runs `winport_c`, `winport_cpp` and
 //! `winport_activity` (`bash tests/kernel/run.sh`): perf, attached to the tracepoints the
@@ -572,5 +573,31 @@ fn activities_decode_as_the_component_wrote_them() {
             got.len(),
             seen.len()
         );
+    }
+}
+
+#[test]
+fn activity_sample_events_decode_as_expected() {
+    for build in support::builds("activity_sample") {
+        let mut seen = Vec::new();
+        let got: Vec<String> = build
+            .run("capture")
+            .records
+            .iter()
+            .map(|r| name_ids(&decode(r), &[], &mut seen))
+            .collect();
+        // The request #1; the worker's thread activity #2, related to the request's id,
+        // which the worker thread got from the setter.
+        let p = "MySample_Activity";
+        let want = [
+            format!("{p}_L4K1 {p}:RequestStart level=4 keyword=0x1 opcode=1 activity=#1 {{\"path\": \"/index.html\"}}"),
+            format!("{p}_L4K0 {p}:Worker level=4 keyword=0x0 opcode=1 activity=#2 related=#1 {{}}"),
+            format!("{p}_L5K0 {p}:Progress level=5 keyword=0x0 opcode=0 activity=#2 {{\"percent\": 50}}"),
+            format!("{p}_L5K0 {p}:Progress level=5 keyword=0x0 opcode=0 activity=#2 {{\"percent\": 100}}"),
+            format!("{p}_L4K0 {p}:Worker level=4 keyword=0x0 opcode=2 activity=#2 {{}}"),
+            format!("{p}_L5K0 {p}:RequestStep level=5 keyword=0x0 opcode=0 activity=#1 {{\"status\": 200}}"),
+            format!("{p}_L4K1 {p}:RequestStop level=4 keyword=0x1 opcode=2 activity=#1 {{\"result\": \"0x0\"}}"),
+        ];
+        assert_same(&build.label, &got, &want);
     }
 }

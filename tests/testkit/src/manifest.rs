@@ -752,6 +752,19 @@ pub static PROGRAMS: &[Program] = &[
         runs: &[RUN],
         ..BASE
     },
+    // Windows code with activities (TraceLoggingActivity.h), built with
+    // include/windows-compat, C++14 and C++17.
+    Program {
+        name: "activity_sample",
+        sources: &["samples/activity/activity.cpp"],
+        include_dirs: WINPORT_INCLUDE,
+        standards: &[std("c11", "c++17"), std("c11", "c++14")],
+        runs: &[Run {
+            threads: true,
+            ..RUN
+        }],
+        ..BASE
+    },
     Program {
         name: "tpp_sample",
         sources: &["samples/tpp/tpp-sample.c"],
