@@ -38,18 +38,35 @@ impl IdMap {
             ));
         }
         for (c, s) in capture.iter().zip(sample) {
-            let known = self.to_sample.insert(*c, *s).unwrap_or(*s);
-            let back = self.to_capture.insert(*s, *c).unwrap_or(*c);
-            if known != *s || back != *c {
+            let known = self.to_sample.get(c).copied().unwrap_or(*s);
+            let back = self.to_capture.get(s).copied().unwrap_or(*c);
+            if known != *s {
                 return Err(format!(
-                    "activity id {} of the capture stands for {} and {} of perf's samples",
+                    "the capture's activity id {} stands for {} of perf's samples, here for {}",
                     hex(c),
                     hex(&known),
                     hex(s)
                 ));
             }
+            if back != *c {
+                return Err(format!(
+                    "perf's activity id {} stands for {} of the capture, here for {}",
+                    hex(s),
+                    hex(&back),
+                    hex(c)
+                ));
+            }
+            self.to_sample.insert(*c, *s);
+            self.to_capture.insert(*s, *c);
         }
         Ok(())
+    }
+
+    /// How many capture ids are mapped to other ids, and how many to
+    /// themselves (ids the program gives, the same in both runs).
+    pub fn counts(&self) -> (usize, usize) {
+        let same = self.to_sample.iter().filter(|(c, s)| c == s).count();
+        (self.to_sample.len() - same, same)
     }
 
     /// `event` with every mapped capture id replaced by its sample id.
@@ -90,5 +107,7 @@ mod tests {
         want.extend(y);
         want.extend(x);
         assert_eq!(map.apply(&event), want);
+        map.add(&[c], &[c]).unwrap();
+        assert_eq!(map.counts(), (2, 1));
     }
 }

@@ -366,6 +366,9 @@ pub struct Comparison {
     pub records: usize,
     pub identical: usize,
     pub with_reference: bool,
+    /// With [`ActivityIds::Random`]: how many activity ids of the capture
+    /// stood for other ids in perf's samples, and how many for themselves.
+    pub random_ids: Option<(usize, usize)>,
     /// Empty when every check held.
     pub errors: Vec<String>,
 }
@@ -373,8 +376,15 @@ pub struct Comparison {
 impl Comparison {
     /// `compare: N perf samples, M capture records, K byte-identical[, capture == reference]`.
     pub fn summary(&self) -> String {
+        let ids = match self.random_ids {
+            Some((random, same)) => format!(
+                " once its {random} random activity ids are replaced, one to one \
+                 ({same} given ids the same in both)"
+            ),
+            None => String::new(),
+        };
         format!(
-            "compare: {} perf samples, {} capture records, {} byte-identical{}",
+            "compare: {} perf samples, {} capture records, {} byte-identical{ids}{}",
             self.samples,
             self.records,
             self.identical,
@@ -475,6 +485,7 @@ pub fn compare(
         records: recs.len(),
         identical,
         with_reference: reference.is_some(),
+        random_ids: (ids == ActivityIds::Random).then(|| id_map.counts()),
         errors,
     })
 }
