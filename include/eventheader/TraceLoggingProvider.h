@@ -47,9 +47,10 @@ start with _tlg are private to this header and may change at any time.
 Porting from Windows (ETW): TraceLogging code written for Windows compiles
 unchanged with -I <prefix>/include/windows-compat added (that directory has
 small windows.h, winmeta.h, evntprov.h, winternl.h, MicrosoftTelemetry.h and
-TraceLoggingProvider.h headers with the Windows types and constants).
-docs/porting-from-windows.md maps every Windows field type to its EventHeader
-encoding and format. The remaining differences from the Windows header:
+TraceLoggingProvider.h headers with the Windows types and constants, and
+TraceLoggingActivity.h, the C++ activity classes). docs/porting-from-windows.md
+maps every Windows field type to its EventHeader encoding and format. The
+remaining differences from the Windows header:
 
 - Not provided, because they cannot exist on Linux: TraceLoggingSetInformation
   and TraceLoggingOptionTrait (ETW runtime information classes and provider
