@@ -147,6 +147,7 @@ provider must not run concurrently with each other or with writes to it.
 #define _included_eventheader_TraceLoggingProvider_h 1
 
 #include <eventheader/eventheader-tracepoint.h>
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <errno.h>
