@@ -413,3 +413,80 @@ fn headers_include_what_the_reference_headers_include() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     println!("{compiled} compilations: every probe needs its header and compiles with it");
 }
+
+/// The manifest's -pedantic programs (`manifest::PEDANTIC`) give no more
+/// warnings per compiler and language than `manifest::PEDANTIC_BOUNDS` allows.
+#[test]
+fn pedantic_warnings_stay_within_their_bounds() {
+    use testkit::manifest::{program, PEDANTIC, PEDANTIC_BOUNDS};
+    let jobs: Vec<_> = PEDANTIC
+        .iter()
+        .flat_map(|name| {
+            let p = program(name);
+            testkit::build::test_configs(p)
+                .into_iter()
+                .flat_map(move |c| p.sources.iter().map(move |s| (p, c, *s)))
+        })
+        .collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    // (compiler, language) -> (warnings, "program source -std: N" lines)
+    let results: Vec<_> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&(p, config, source)) = jobs.get(i) else {
+                            break out;
+                        };
+                        let counted = testkit::build::pedantic_warnings(p, &config, source);
+                        out.push((p.name, config, source, counted));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("pedantic worker"))
+            .collect()
+    });
+    let mut totals: std::collections::BTreeMap<(&str, &str), usize> = Default::default();
+    let mut details = Vec::new();
+    let mut failures = Vec::new();
+    for (name, config, source, counted) in results {
+        match counted {
+            Ok((lang, n)) => {
+                *totals.entry((config.toolchain.cc, lang)).or_default() += n;
+                if n != 0 {
+                    details.push(format!(
+                        "  {name} {source} ({}): {n}",
+                        config.label(program(name))
+                    ));
+                }
+            }
+            Err(e) => failures.push(format!("{name}: {e}")),
+        }
+    }
+    for (&(cc, lang), &n) in &totals {
+        let bound = PEDANTIC_BOUNDS
+            .iter()
+            .find(|b| b.0 == cc && b.1 == lang)
+            .map(|b| b.2)
+            .unwrap_or_else(|| panic!("no PEDANTIC_BOUNDS entry for {cc} {lang}"));
+        println!("-pedantic: {cc} {lang}: {n} warnings (bound {bound})");
+        if n > bound {
+            failures.push(format!(
+                "{cc} {lang}: {n} warnings, more than the bound {bound}"
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} compilations:\n{}\nwarnings by source:\n{}",
+        jobs.len(),
+        failures.join("\n"),
+        details.join("\n")
+    );
+}

@@ -1083,6 +1083,43 @@ pub static PROGRAMS: &[Program] = &[
     },
 ];
 
+/// The programs the cargo tests also compile with `-pedantic` (without
+/// `-Werror`; tests/headers.rs): every source in every configuration of
+/// [`crate::build::test_configs`]. Together they use every macro of
+/// TraceLoggingProvider.h (the Windows-port programs its Windows forms),
+/// tracepoint-provider.h and the runtime-defined event headers.
+pub const PEDANTIC: &[&str] = &[
+    "tl_test",
+    "tl_autoclose",
+    "tl_badname",
+    "c_sample",
+    "cpp_sample",
+    "winport_c",
+    "winport_cpp",
+    "winport_handles",
+    "tpp_all",
+    "tpp_multi",
+    "tpp_layouts",
+    "tpp_custom",
+    "tpp_sample",
+    "dyn_reference",
+    "dyn_reference_cpp",
+    "dyn_features",
+    "dyn_features_cpp",
+    "dyn_sample_c",
+    "dyn_sample_cpp",
+];
+
+/// The most warnings the [`PEDANTIC`] compilations may give, per compiler
+/// and language (summed over programs, sources and standards). A change that
+/// removes warnings lowers its bound; none may raise one.
+pub const PEDANTIC_BOUNDS: &[(&str, &str, usize)] = &[
+    ("gcc", "C", 0),
+    ("gcc", "C++", 0),
+    ("clang", "C", 0),
+    ("clang", "C++", 0),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
