@@ -397,6 +397,61 @@ fn c_provider_name_is_checked_at_registration() {
     }
 }
 
+/// Counted fields (binary, counted strings, variable arrays, converted and
+/// GUID arrays, binary buffers) whose run-time count does not fit the format's
+/// 16 bits: the write returns ERANGE and nothing is captured; at 65535 the
+/// field is written whole. (Before, the count wrapped: 70000 became 4464.)
+#[test]
+fn counted_fields_over_65535_are_refused_not_wrapped() {
+    let results = [
+        ("Binary65535", 0),
+        ("UInt8Array65535", 0),
+        ("Binary65536", libc::ERANGE),
+        ("Binary70000", libc::ERANGE),
+        ("CountedString70000", libc::ERANGE),
+        ("CountedString16_65536", libc::ERANGE),
+        ("Int32Array70000", libc::ERANGE),
+        ("UInt8ArrayMinus1", libc::ERANGE),
+        ("FileTimeArray70000", libc::ERANGE),
+        ("GuidArray70000", libc::ERANGE),
+        ("BinaryBuffer70000", libc::ERANGE),
+        ("SmallThenOversize", libc::ERANGE),
+        ("ActivityOversize", libc::ERANGE),
+        ("After", 0),
+    ];
+    let want: String = results.iter().map(|(n, r)| format!("{n} {r}\n")).collect();
+    // The pattern the program fills its buffer with.
+    let pattern: Vec<u8> = (0..65535u32).map(|i| (i * 7) as u8).collect();
+    for build in support::builds("tl_oversize") {
+        let ran = build.run("capture");
+        assert_eq!(ran.stdout, want, "{}: write results", build.label);
+        let names: Vec<_> = ran
+            .records
+            .iter()
+            .map(|r| support::event_name(&r.event).unwrap_or_default())
+            .collect();
+        assert_eq!(
+            names,
+            ["Binary65535", "UInt8Array65535", "After"],
+            "{}: captured events",
+            build.label
+        );
+        // The two events at the limit end with the u16 count 65535 and the
+        // 65535 bytes.
+        for record in &ran.records[..2] {
+            let tail = &record.event[record.event.len() - 65537..];
+            assert_eq!(tail[..2], 65535u16.to_le_bytes(), "{}: count", build.label);
+            assert!(tail[2..] == pattern[..], "{}: data", build.label);
+        }
+        assert_eq!(
+            decode(&ran.records[2]),
+            "TlOversize:After level=5 keyword=0x0 opcode=0 {\"b\": \"00 07 0E\"}",
+            "{}",
+            build.label
+        );
+    }
+}
+
 #[test]
 fn c_sample_events_decode_as_expected() {
     for build in support::builds("c_sample") {

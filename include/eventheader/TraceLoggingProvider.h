@@ -330,7 +330,10 @@ keyword). "EventName" must be a string literal without ';'. args (up to 99) are
 event options (TraceLoggingLevel, ...) and fields (TraceLoggingInt32, ...).
 Field values are evaluated only when the event is enabled; hProvider is
 evaluated once. The expression yields an int: 0, or an errno value from
-eventheader_write (EBADF when nobody listens); it may be ignored.
+eventheader_write (EBADF when nobody listens); it may be ignored. A counted
+field whose run-time length is over 65535 (the format's counts are 16-bit:
+binary bytes, counted-string characters, variable-array elements) is neither
+truncated nor wrapped: the event is not written and the result is ERANGE.
 */
 #define TraceLoggingWrite(...) _tlgWRITE_PLAIN(__VA_ARGS__, ~)
 
@@ -585,7 +588,8 @@ WideString, any other pointer -> Pointer. Other types do not compile.
 #define TraceLoggingWideString(...)   _tlgZSTR(wchar_t, _tlgZStrW, event_field_encoding_zstring_wchar, 0, 0, __VA_ARGS__)
 
 /* Counted strings: TraceLoggingCountedString(pch, cch [, "name" [, "description" [, tag]]]).
-   cch is the number of characters (0..65535); pch may be NULL only when cch is 0. */
+   cch is the number of characters (0..65535; more: the event is refused with ERANGE);
+   pch may be NULL only when cch is 0. */
 /* TraceLoggingCountedString(pch, cch, ...): char string, Latin-1. */
 #define TraceLoggingCountedString(...)     _tlgCOUNTED(char, 1, event_field_encoding_string_length16_char8, 1, event_field_format_string8, __VA_ARGS__)
 /* TraceLoggingCountedUtf8String(pch, cb, ...): char string, UTF-8 (cb bytes). */
@@ -598,7 +602,8 @@ WideString, any other pointer -> Pointer. Other types do not compile.
 #define TraceLoggingCountedWideString(...) _tlgCOUNTED(wchar_t, sizeof(wchar_t), event_field_encoding_string_length16_wchar, 0, 0, __VA_ARGS__)
 
 /* TraceLoggingBinary(pValue, cbValue [, "name" [, "description" [, tag]]]):
-   cbValue (0..65535) bytes at pValue (any pointer), shown as hex bytes. */
+   cbValue (0..65535; more: the event is refused with ERANGE) bytes at pValue (any
+   pointer), shown as hex bytes. */
 #define TraceLoggingBinary(...) \
     _tlgCOUNTED(void, 1, event_field_encoding_string_length16_char8, 1, event_field_format_hex_bytes, __VA_ARGS__)
 /* TraceLoggingBinaryEx(pValue, cbValue, format [, "name" [, "description" [, tag]]]):
@@ -608,7 +613,8 @@ WideString, any other pointer -> Pointer. Other types do not compile.
 /* Arrays. TraceLoggingInt32FixedArray(pValues, cValues [, "name" [, "description" [, tag]]]):
    cValues is a constant 1..65535 and is part of the event's metadata.
    TraceLoggingInt32Array(pValues, cValues [, "name" [, "description" [, tag]]]):
-   cValues is a run-time count 0..65535 and is written in the payload.
+   cValues is a run-time count 0..65535 and is written in the payload (a larger
+   count, or a negative one, refuses the event with ERANGE).
    pValues points at cValues elements of the field's type. */
 /* TraceLoggingInt8FixedArray / TraceLoggingInt8Array: int8_t elements. */
 #define TraceLoggingInt8FixedArray(...)       _tlgCARR(int8_t, sizeof(int8_t), event_field_encoding_value8, 1, event_field_format_signed_int, __VA_ARGS__)
@@ -1629,7 +1635,7 @@ chain bit); the count is present for constant-length arrays.
     lenfn(&_tlgVecs[_tlgIdx++], (psz));
 #define _tlgD_DATA_tlgK_VARR(i, p, elemtype, elemsize, ptr, count, enc, hasfmt, fmt, name, hastag, tag) \
     elemtype const* const _tlgV##i = (ptr); \
-    uint16_t const _tlgC##i = (uint16_t)(count); \
+    uint16_t const _tlgC##i = _tlgCount16((size_t)(count), &_tlgOversize); \
     _tlgSetVec(&_tlgVecs[_tlgIdx++], &_tlgC##i, sizeof(uint16_t)); \
     _tlgSetVec(&_tlgVecs[_tlgIdx++], _tlgV##i, (size_t)_tlgC##i * (elemsize));
 #define _tlgD_DATA_tlgK_CARR(i, p, elemtype, elemsize, ptr, count, enc, hasfmt, fmt, name, hastag, tag) \
@@ -1667,7 +1673,7 @@ chain bit); the count is present for constant-length arrays.
     _tlgSetVec(&_tlgVecs[_tlgIdx++], _tlgV##i, (size_t)_tlgARR_N##fixed(i, count) * sizeof(ltype));
 #define _tlgD_DATA_tlgK_BUF(i, p, ptr, elemsize, enc, hasfmt, fmt, name, hastag, tag) \
     __typeof__(ptr) const _tlgB##i = (ptr); \
-    uint16_t const _tlgC##i = (uint16_t)(_tlgB##i->Length / (elemsize)); \
+    uint16_t const _tlgC##i = _tlgCount16((size_t)(_tlgB##i->Length / (elemsize)), &_tlgOversize); \
     _tlgSetVec(&_tlgVecs[_tlgIdx++], &_tlgC##i, sizeof(uint16_t)); \
     _tlgSetVec(&_tlgVecs[_tlgIdx++], _tlgB##i->Buffer, (size_t)_tlgC##i * (elemsize));
 #define _tlgD_DATA_tlgK_SID(i, p, ptr, name, hastag, tag) \
@@ -1683,7 +1689,7 @@ chain bit); the count is present for constant-length arrays.
 #define _tlgARR_COUNT1(i, count) \
     _tlgSTATIC_ASSERT((count) >= 1 && (count) <= 65535, "TraceLogging*FixedArray: count must be a constant 1..65535");
 #define _tlgARR_COUNT0(i, count) \
-    uint16_t const _tlgC##i = (uint16_t)(count); \
+    uint16_t const _tlgC##i = _tlgCount16((size_t)(count), &_tlgOversize); \
     _tlgSetVec(&_tlgVecs[_tlgIdx++], &_tlgC##i, sizeof(uint16_t));
 #define _tlgARR_N1(i, count) (count)
 #define _tlgARR_N0(i, count) _tlgC##i
@@ -1752,13 +1758,15 @@ The write itself. In one statement expression:
         _tlgSTATIC_ASSERT(sizeof(_tlgVecs) / sizeof(_tlgVecs[0]) <= _tlgVECS_MAX, \
             "TraceLoggingWrite: too many fields (at most 1024 vectors in one write)"); \
         uint32_t _tlgIdx = EVENTHEADER_PREFIX_DATAVEC_COUNT; \
+        _tlgBOOL _tlgOversize = 0; /* a run-time count over 65535: refused */ \
         _tlgFOREACH(_tlgP_DATA, n, __VA_ARGS__) \
         uint8_t _tlgActIds[2][16]; \
         void const* const _tlgAct = _tlgACTIVITY_ID(pActivityId, _tlgActIds[0]); \
         void const* const _tlgRel = _tlgACTIVITY_ID(pRelatedActivityId, _tlgActIds[1]); \
         /* The write, into the library's write path (for TraceLoggingWrite, whose \
            ids are constant NULLs, only the first call remains). */ \
-        _tlgResult = _tlgAct == NULL \
+        _tlgResult = _tlgOversize ? ERANGE \
+            : _tlgAct == NULL \
             ? (_tlgRel == NULL ? _eventheader_tlg_write(&_tlgSlot->event, _tlgVecs, _tlgIdx) : EINVAL) \
             : _eventheader_tlg_write_activity(&_tlgSlot->event, _tlgVecs, _tlgIdx, _tlgAct, _tlgRel); \
     } \
@@ -1828,6 +1836,21 @@ static inline void _tlgSetVec(struct iovec* vec, void const* data, size_t size) 
     vec->iov_base = (void*)data;
 #endif
     vec->iov_len = size;
+}
+
+/*
+The u16 count of a counted field (binary, counted string, variable-length
+array) from its run-time value. A count over 65535 cannot be written (the
+format's counts are 16-bit): *oversize is set, the write refuses the event
+with ERANGE, and the field's data is empty so that nothing is read.
+*/
+static inline uint16_t _tlgCount16(size_t count, _tlgBOOL* oversize) _tlgNOEXCEPT
+{
+    if (count > 65535u) {
+        *oversize = 1;
+        return 0;
+    }
+    return (uint16_t)count;
 }
 
 static inline void const* _tlgZeros(void) _tlgNOEXCEPT

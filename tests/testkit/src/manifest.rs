@@ -613,6 +613,14 @@ pub static PROGRAMS: &[Program] = &[
         runs: &[RUN],
         ..BASE
     },
+    // Counted fields at and over 65535 (issue 28.6), as C and as C++.
+    Program {
+        name: "tl_oversize",
+        sources: &["c-tests/tracelogging/tl_oversize.c"],
+        standards: &[std("c11", "c++17"), std("c++17", "c++17")],
+        runs: &[RUN],
+        ..BASE
+    },
     Program {
         name: "tl_badname",
         sources: &["c-tests/tracelogging/tl_badname.c"],
@@ -1092,6 +1100,7 @@ pub const PEDANTIC: &[&str] = &[
     "tl_test",
     "tl_autoclose",
     "tl_badname",
+    "tl_oversize",
     "c_sample",
     "cpp_sample",
     "winport_c",
