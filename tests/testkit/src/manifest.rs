@@ -1000,10 +1000,12 @@ pub static PROGRAMS: &[Program] = &[
         }],
         ..BASE
     },
+    // winport_cpp with UNICODE defined (TCHAR is WCHAR, TEXT("x") is L"x").
     Program {
         name: "winport_cpp",
         sources: WINPORT_SOURCES,
         include_dirs: WINPORT_INCLUDE,
+        flags: &["-DUNICODE"],
         standards: &[
             std("c++17", "c++17"),
             std("c++11", "c++11"),
