@@ -134,7 +134,17 @@ struct _TlgReflectorTag_Param0IsHProvider;
 
 /*==== The macros ===========================================================*/
 
-#define TraceLoggingWriteStart(activity, eventName, ...) ({ \
+/*
+As in TraceLoggingProvider.h, the macros take "..." only and pass their
+arguments on followed by the sentinel "~" (no variadic macro is invoked
+without a variadic argument): "args..." below are the event's options and
+fields followed by "~", as _tlgWRITE takes them.
+*/
+#define TraceLoggingWriteStart(...) _tlgWRITE_START(__VA_ARGS__, ~)
+#define TraceLoggingWriteTagged(...) _tlgWRITE_TAGGED(__VA_ARGS__, ~)
+#define TraceLoggingWriteStop(...) _tlgWRITE_STOP(__VA_ARGS__, ~)
+
+#define _tlgWRITE_START(activity, eventName, ...) __extension__ ({ \
     auto& _tlgA = (activity); \
     int _tlgR = EALREADY; \
     if (_tlgA._tlgStart()) { \
@@ -144,7 +154,7 @@ struct _TlgReflectorTag_Param0IsHProvider;
     _tlgR; \
     })
 
-#define TraceLoggingWriteTagged(activity, eventName, ...) ({ \
+#define _tlgWRITE_TAGGED(activity, eventName, ...) __extension__ ({ \
     auto& _tlgA = (activity); \
     int _tlgR = EINVAL; \
     if (_tlgA.IsStarted()) { \
@@ -153,7 +163,7 @@ struct _TlgReflectorTag_Param0IsHProvider;
     _tlgR; \
     })
 
-#define TraceLoggingWriteStop(activity, eventName, ...) ({ \
+#define _tlgWRITE_STOP(activity, eventName, ...) __extension__ ({ \
     auto& _tlgA = (activity); \
     int _tlgR = EINVAL; \
     if (_tlgA.IsStarted()) { \
@@ -165,20 +175,17 @@ struct _TlgReflectorTag_Param0IsHProvider;
     })
 
 /* The start or stop event's args: its opcode, the activity's level and
-   keyword, then the args given (none: no trailing comma). */
+   keyword, then the args given (and the sentinel). */
 #define _tlgACTIVITY_ARGS(opcode, a, ...) \
-    _tlgFEPASTE(_tlgACTIVITY_ARGS, _tlgHASARGS(__VA_ARGS__))(opcode, a, __VA_ARGS__)
-#define _tlgACTIVITY_ARGS0(opcode, a, ...) \
     TraceLoggingOpcode(opcode), TraceLoggingLevel(_tlgACTIVITY_T(a)::Level), \
-    TraceLoggingKeyword(_tlgACTIVITY_T(a)::Keyword)
-#define _tlgACTIVITY_ARGS1(opcode, a, ...) _tlgACTIVITY_ARGS0(opcode, a, ~), __VA_ARGS__
+    TraceLoggingKeyword(_tlgACTIVITY_T(a)::Keyword), __VA_ARGS__
 
 /*
 TraceLoggingFunction: the function's name as a constant (_tlgName), the level
 and keyword of the args, the thread activity, an object whose destructor
 writes the stop event, and the start event.
 */
-#define TraceLoggingFunction(hProvider, ...) _tlgFUNCTION_X(hProvider, __VA_ARGS__)
+#define TraceLoggingFunction(...) _tlgFUNCTION_X(__VA_ARGS__, ~)
 #define _tlgFUNCTION_X(hProvider, ...) \
     _tlgFUNCTION_N(hProvider, _tlgNARGS(__VA_ARGS__), _tlgNARGS1(__VA_ARGS__), __VA_ARGS__)
 #define _tlgFUNCTION_N(hProvider, n, n1, ...) _tlgFUNCTION_IMPL(hProvider, n, n1, __VA_ARGS__)
@@ -193,7 +200,7 @@ writes the stop event, and the start event.
         decltype(_tlgFnActivity)& _tlgActivity; \
         ~_tlgFnStop() { (void)TraceLoggingWriteStop(_tlgActivity, (_tlgFnName)); } \
     } const _tlgFnStopper = { _tlgFnActivity }; \
-    (void)TraceLoggingWriteStart(_tlgFnActivity, (_tlgFnName), __VA_ARGS__)
+    (void)_tlgWRITE_START(_tlgFnActivity, (_tlgFnName), __VA_ARGS__)
 
 /*
 What the two activity classes share: the ids and the state. The members named
