@@ -16,6 +16,8 @@
 //!   of `<TraceLoggingActivity.h>` (C++11/14/17/20, with C call sites), its random activity ids
 //!   named by order of appearance; `activity_sample_events_decode_as_expected`: the same for
 //!   `samples/activity`.
+//! - `activity_compile` (a module): what `<TraceLoggingActivity.h>` accepts and refuses at
+//!   compile time, and the g++ class-member case.
 //!
 //! The real-kernel part is the manifest's VM runs `winport_c`, `winport_cpp` and
 //! `winport_activity` (`bash tests/kernel/run.sh`): perf, attached to the tracepoints the
@@ -23,6 +25,8 @@
 //! capture-mode run (for `winport_activity`, but for its random ids, which must correspond
 //! one to one).
 
+#[path = "windows_port/activity_compile.rs"]
+mod activity_compile;
 mod support;
 
 use support::{Build, Record};
