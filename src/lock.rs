@@ -8,10 +8,17 @@
 //!
 //! Data that only the lock's holder may touch is a [`Locked`], reached
 //! through the [`Guard`].
+//!
+//! The first lock also registers an exit handler (`atexit`), which tells the
+//! library's unload destructor ([`for_unload`]) whether it runs because the
+//! process exits or because the library is being unloaded (`dlclose`).
+//! Both handlers are libc_nonshared's (see `sys.rs`): registered under this
+//! object's `__dso_handle`, glibc forgets them when the object is unloaded.
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::cell::UnsafeCell;
 use core::marker::PhantomData;
+use core::sync::atomic::{AtomicBool, Ordering};
 
 /// A pthread object in a static: used only through its pthread functions,
 /// which are thread-safe.
@@ -46,10 +53,26 @@ extern "C" fn after_fork() {
     raw_unlock();
 }
 
-extern "C" fn register_fork_handlers() {
-    // SAFETY: the handlers are plain functions valid for the life of the
-    // process (glibc removes a DSO's atfork handlers when it is dlclose'd).
+/// The library has taken its lock at least once (its handlers are
+/// registered).
+static USED: AtomicBool = AtomicBool::new(false);
+/// The process is exiting: its exit handlers have started.
+static EXITING: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn mark_exiting() {
+    EXITING.store(true, Ordering::Relaxed);
+}
+
+extern "C" fn register_handlers() {
+    // SAFETY: the handlers are plain functions of this object; glibc removes
+    // an object's atfork handlers when it is unloaded (they are registered
+    // with its __dso_handle, see sys.rs).
     unsafe { libc::pthread_atfork(Some(before_fork), Some(after_fork), Some(after_fork)) };
+    // SAFETY: as above; an exit handler of an unloaded object is run by the
+    // unload itself (__cxa_finalize), never later. A failure (out of memory)
+    // only means the unload destructor also runs its cleanup at exit.
+    unsafe { libc::atexit(mark_exiting) };
+    USED.store(true, Ordering::Relaxed);
 }
 
 /// Holds the lock until dropped. There is at most one in the process at a
@@ -67,9 +90,30 @@ pub fn lock() -> Guard {
     // SAFETY: ATFORK_ONCE is a valid, statically initialized once control;
     // pthread_once runs the handler registration exactly once per process
     // (registering twice would make the fork handlers lock twice).
-    unsafe { libc::pthread_once(ATFORK_ONCE.0.get(), register_fork_handlers) };
+    unsafe { libc::pthread_once(ATFORK_ONCE.0.get(), register_handlers) };
     raw_lock();
     Guard(PhantomData)
+}
+
+/// The lock, for the library's unload destructor: None when there is
+/// nothing to release (the library was never used) or nothing to gain (the
+/// process is exiting: its descriptors and memory go with it, and a thread
+/// still writing must not find them gone).
+///
+/// Order (glibc): at exit, the exit handlers, this library's among them,
+/// run before the destructors of the loaded objects, so the destructor sees
+/// EXITING. At dlclose, an object's destructors run before its exit
+/// handlers (`__cxa_finalize` is called by the C runtime's last destructor
+/// entry), so it does not. When the library's first use was in another
+/// object's constructor at program start (before glibc registered its own
+/// exit handler, which runs the destructors), the destructor cannot tell
+/// and releases at exit too, after every object that depends on this one
+/// has run its destructors.
+pub fn for_unload() -> Option<Guard> {
+    if !USED.load(Ordering::Relaxed) || EXITING.load(Ordering::Relaxed) {
+        return None;
+    }
+    Some(lock())
 }
 
 /// Data that only the holder of the library lock may touch.

@@ -14,9 +14,11 @@
  * Each round: dlopen(RTLD_NOW | RTLD_LOCAL), the constructor's
  * TraceLoggingRegister returned 0, dlprov_write(round) returns 0, dlclose
  * returns 0 and the library is really gone (dlopen with RTLD_NOLOAD finds
- * nothing). Across the rounds the number of open descriptors must not grow,
- * nor VmRSS by more than 16 MiB after the first 10 rounds (valgrind, run by
- * tests/sanitizers.sh, checks for leaks precisely).
+ * nothing). From round 10 on the number of open descriptors must not
+ * change, nor VmRSS grow by more than HARDENING_RSS_SLACK_KIB (default
+ * 1024); under ASan and valgrind (HARDENING_RSS_UNCHECKED=1, set by
+ * `testkit sanitize`) the RSS is printed, not checked: their allocators
+ * hold freed memory, and they report leaks themselves.
  *
  * "forget": the library was built with -DHARDENING_FORGET (no destructor:
  * it never unregisters). In capture mode this is harmless: the library
@@ -89,6 +91,9 @@ int main(int argc, char** argv)
     char const* expect = getenv("HARDENING_EXPECT_ENABLED");
     int const must_write = !kernel || (expect != NULL && strcmp(expect, "1") == 0);
     CHECK(loops > 0);
+    char const* slack_env = getenv("HARDENING_RSS_SLACK_KIB");
+    long const slack = slack_env != NULL ? atol(slack_env) : 1024;
+    int const rss_checked = getenv("HARDENING_RSS_UNCHECKED") == NULL;
 
     int fds_first = -1, fds_last = -1;
     long rss_first = -1, rss_last = -1;
@@ -127,7 +132,9 @@ int main(int argc, char** argv)
     printf("rounds %d fds %d %d rss_kib %ld %ld\n", loops, fds_first, fds_last, rss_first,
            rss_last);
     CHECK_EQ_INT(fds_first, fds_last);
-    CHECK(rss_last - rss_first < 16 * 1024);
+    if (rss_checked) {
+        CHECK(rss_last - rss_first <= slack);
+    }
 
     if (forget) {
         /* The library is still fully usable. */

@@ -175,6 +175,18 @@ fn install(path: &CStr) -> Result<(), c_int> {
     }
 }
 
+/// Closes the capture descriptor and frees the interned names (the library
+/// is being unloaded).
+pub(super) fn release(guard: &mut Guard) {
+    let fd = FD.swap(-1, Ordering::Relaxed);
+    if fd >= 0 {
+        // SAFETY: the descriptor is ours, closed once (FD no longer names it).
+        unsafe { libc::close(fd) };
+    }
+    *SELECTION.get(guard) = Selection::EnvUnread;
+    capture_names::release(guard);
+}
+
 /// "Registers" a tracepoint for capture: interns the name part of
 /// "Name arg-spec" and returns its index. Names must be 1..=MAX_NAME bytes.
 pub fn register(guard: &mut Guard, name_args: &CStr) -> Result<c_int, c_int> {

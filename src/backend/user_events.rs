@@ -92,6 +92,17 @@ pub fn user_events_data(guard: &mut Guard) -> Result<c_int, c_int> {
     }
 }
 
+/// Closes the process's user_events_data descriptor (the library is being
+/// unloaded): the kernel ends every registration made on it.
+pub(super) fn release(guard: &mut Guard) {
+    let fd = FD.swap(-1, Ordering::Relaxed);
+    if fd >= 0 {
+        // SAFETY: the descriptor is ours, closed once (FD no longer names it).
+        unsafe { libc::close(fd) };
+    }
+    *LASTING_ERRNO.get(guard) = 0;
+}
+
 /// Errors of open() that a later attempt may not see.
 fn is_transient(errno: c_int) -> bool {
     matches!(

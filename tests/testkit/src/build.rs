@@ -155,6 +155,9 @@ pub fn build(
             link.push("-lm".into());
         }
         Link::None => {}
+        Link::Loaded => {
+            lib_file("so")?;
+        }
     }
     link.extend(["-lpthread".into(), "-ldl".into()]);
 
@@ -173,6 +176,10 @@ pub fn build(
         v.push(crate::include_dir().into());
         v.extend(flavour_flags(config.flavour).iter().map(OsString::from));
         v.extend(program.flags.iter().map(OsString::from));
+        if program.link == Link::Loaded {
+            let path = lib_dir.join("libeventheader_tracepoint.so");
+            v.push(format!("-DTEST_LIBRARY_PATH=\"{}\"", path.display()).into());
+        }
         if program.output == Output::SharedLibrary {
             v.push("-fPIC".into());
         }

@@ -57,6 +57,10 @@ pub enum Link {
     Static,
     /// Not at all.
     None,
+    /// Not linked: the program loads the library itself with `dlopen`, from
+    /// the path in the macro `TEST_LIBRARY_PATH` (the library directory's
+    /// `libeventheader_tracepoint.so`).
+    Loaded,
 }
 
 /// A language standard for `.c` and one for `.cpp` sources.
@@ -930,6 +934,38 @@ pub static PROGRAMS: &[Program] = &[
                 check: checks::dlclose,
             },
         }],
+        ..BASE
+    },
+    // The library itself loaded and unloaded (not a client of it): directly,
+    // and as the dependency of a plugin, each followed by fork().
+    Program {
+        name: "dlunload",
+        sources: &["c-tests/hardening/dlunload.c"],
+        link: Link::Loaded,
+        runs: &[
+            Run {
+                name: "self",
+                args: &["self", "{dl_loops}", "capture"],
+                ..RUN
+            },
+            Run {
+                name: "plugin",
+                args: &["plugin", "{path:dlprov}", "capture"],
+                ..RUN
+            },
+        ],
+        vm: &[
+            VmRun {
+                name: "dlunload_self",
+                args: &["self", "1000", "kernel"],
+                ..VM
+            },
+            VmRun {
+                name: "dlunload_plugin",
+                args: &["plugin", "{path:dlprov}", "kernel"],
+                ..VM
+            },
+        ],
         ..BASE
     },
     Program {
