@@ -387,9 +387,6 @@ fn bad_input_table_in_capture_mode() {
             ("raw-write-before-register", EBADF),
             ("connect-closed-provider", 0),
             ("write-closed-provider", EBADF),
-            ("name-empty", EINVAL),
-            ("name-space", EINVAL),
-            ("name-colon", EINVAL),
             ("options-lowercase-first", EINVAL),
             ("options-unsorted", EINVAL),
             ("options-bad-char", EINVAL),
@@ -399,10 +396,7 @@ fn bad_input_table_in_capture_mode() {
             ("open", 0),
             ("double-open", EALREADY),
             ("level-0", EINVAL),
-            ("connect-null-name-args", EINVAL),
             ("write-after-failed-connect", EBADF),
-            ("connect-empty-name-args", EINVAL),
-            ("tracepoint-name-256", E2BIG),
             ("disconnect", 0),
             ("connect", 0),
             ("write", 0),
@@ -410,6 +404,9 @@ fn bad_input_table_in_capture_mode() {
             ("write-after-double-connect", 0),
             ("write-count-0", EINVAL),
             ("write-count-1025", EINVAL),
+            ("write-count-huge", EINVAL),
+            ("eventheader-write-count-huge", EINVAL),
+            ("eventheader-write-count-1025", EINVAL),
             ("eventheader-write-too-few-vecs", EINVAL),
             ("related-without-activity", EINVAL),
             ("write-4GiB", E2BIG),
@@ -436,8 +433,11 @@ fn bad_input_table_in_capture_mode() {
             ("double-close", 0),
             ("write-after-double-close", EBADF),
         ];
-        let expected: BTreeMap<String, i32> =
-            expected.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        let expected: BTreeMap<String, i32> = expected
+            .iter()
+            .chain(NAME_CASES)
+            .map(|(k, v)| (k.to_string(), *v))
+            .collect();
         assert_eq!(got, expected, "{} cases", build.label);
 
         // Exactly the events that should land, nothing from failed calls.
@@ -488,6 +488,60 @@ fn bad_input_table_in_capture_mode() {
             got.len(),
             records.len()
         );
+    }
+}
+
+/// The tracepoint- and provider-name rows (badinput.c's name_cases), in the
+/// capture table and in the `names` mode, which the VM suite also runs
+/// against the real kernel (VM run badinput_names).
+const NAME_CASES: &[(&str, i32)] = &[
+    ("connect-null-name-args", EINVAL),
+    ("connect-null-name-args-closed", EINVAL),
+    ("connect-empty-name-args", EINVAL),
+    ("connect-name-empty", EINVAL),
+    ("connect-name-space", EINVAL),
+    ("connect-name-colon", EINVAL),
+    ("connect-name-slash", EINVAL),
+    ("connect-name-tab", EINVAL),
+    ("connect-name-newline", EINVAL),
+    ("connect-name-control", EINVAL),
+    ("connect-name-del", EINVAL),
+    ("tracepoint-name-256", E2BIG),
+    ("name-empty", EINVAL),
+    ("name-space", EINVAL),
+    ("name-colon", EINVAL),
+    ("name-slash", EINVAL),
+    ("name-tab", EINVAL),
+    ("name-newline", EINVAL),
+];
+
+/// The `names` mode in capture mode: the name rows, and a zero-initialized
+/// provider state, which is a closed provider (no registration sent to
+/// descriptor 0, open succeeds, its event lands).
+#[test]
+fn bad_names_and_a_zeroed_provider() {
+    for build in support::builds("badinput") {
+        let ran = build.run("names");
+        assert!(ran.stdout.contains("\ndone\n"), "{}", ran.stdout);
+        let expected: BTreeMap<String, i32> = NAME_CASES
+            .iter()
+            .chain(&[
+                ("open", 0),
+                ("zeroed-provider-connect", 0),
+                ("zeroed-provider-open", 0),
+                ("zeroed-provider-reconnect", 0),
+                ("zeroed-provider-write", 0),
+                ("connect-good-name", 0),
+            ])
+            .map(|(k, v)| (k.to_string(), *v))
+            .collect();
+        assert_eq!(cases(&ran.stdout), expected, "{} cases", build.label);
+        let records: Vec<(&str, &[u8])> = ran
+            .records
+            .iter()
+            .map(|r| (r.name.as_str(), r.event.as_slice()))
+            .collect();
+        assert_eq!(records, [("HardBadZeroed", &7u32.to_ne_bytes()[..])]);
     }
 }
 

@@ -59,6 +59,12 @@ pub const DIAG_IOCSUNREG: u32 = ioc(IOC_WRITE, 2);
 /// without the lock: a tracepoint registered with the kernel writes here.
 static FD: AtomicI32 = AtomicI32::new(-1);
 
+/// The process's user_events_data descriptor (-1 if not open).
+#[inline(always)]
+pub fn fd() -> c_int {
+    FD.load(Ordering::Relaxed)
+}
+
 /// The errno of a failure to open user_events_data that will not go away by
 /// retrying (0 if none).
 static LASTING_ERRNO: Locked<c_int> = Locked::new(0);

@@ -977,6 +977,11 @@ pub static PROGRAMS: &[Program] = &[
                 ..RUN
             },
             Run {
+                name: "names",
+                args: &["names", "capture"],
+                ..RUN
+            },
+            Run {
                 name: "nokernel",
                 args: &["nokernel"],
                 ..PLAIN_RUN
@@ -1007,6 +1012,13 @@ pub static PROGRAMS: &[Program] = &[
                 ..PLAIN_RUN
             },
         ],
+        // Every bad-name row against the real kernel, and tracefs still
+        // lists afterwards.
+        vm: &[VmRun {
+            name: "badinput_names",
+            args: &["names", "kernel"],
+            ..VM
+        }],
         ..BASE
     },
     // --- c-tests/windows-port, benches/c/handles.c: porting from Windows ------
