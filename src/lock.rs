@@ -6,6 +6,11 @@
 //! another thread was registering tracepoints can still register its own
 //! instead of deadlocking on a lock whose owner does not exist in the child.
 //!
+//! Beside it, the capture write lock ([`capture_write`]): capture-mode
+//! writes take it around their `writev`, so that a short write is noticed
+//! before any other record is appended (see `backend::capture`). The fork
+//! handlers take it after the library lock, as capture-file selection does.
+//!
 //! Data that only the lock's holder may touch is a [`Locked`], reached
 //! through the [`Guard`].
 //!
@@ -30,27 +35,32 @@ unsafe impl<T> Sync for PthreadCell<T> {}
 
 static LOCK: PthreadCell<libc::pthread_mutex_t> =
     PthreadCell(UnsafeCell::new(libc::PTHREAD_MUTEX_INITIALIZER));
+static CAPTURE_WRITE: PthreadCell<libc::pthread_mutex_t> =
+    PthreadCell(UnsafeCell::new(libc::PTHREAD_MUTEX_INITIALIZER));
 static ATFORK_ONCE: PthreadCell<libc::pthread_once_t> =
     PthreadCell(UnsafeCell::new(libc::PTHREAD_ONCE_INIT));
 
-fn raw_lock() {
-    // SAFETY: LOCK is a valid, statically initialized mutex. A normal mutex
-    // fails only on a relock by its owner, which the Guard discipline rules out.
-    unsafe { libc::pthread_mutex_lock(LOCK.0.get()) };
+fn raw_lock(mutex: &PthreadCell<libc::pthread_mutex_t>) {
+    // SAFETY: `mutex` is a valid, statically initialized mutex. A normal
+    // mutex fails only on a relock by its owner, which the guard discipline
+    // rules out.
+    unsafe { libc::pthread_mutex_lock(mutex.0.get()) };
 }
 
-fn raw_unlock() {
-    // SAFETY: called only by the thread holding LOCK (a Guard's owner, or the
-    // forking thread, which in the child is the only thread).
-    unsafe { libc::pthread_mutex_unlock(LOCK.0.get()) };
+fn raw_unlock(mutex: &PthreadCell<libc::pthread_mutex_t>) {
+    // SAFETY: called only by the thread holding `mutex` (a guard's owner, or
+    // the forking thread, which in the child is the only thread).
+    unsafe { libc::pthread_mutex_unlock(mutex.0.get()) };
 }
 
 extern "C" fn before_fork() {
-    raw_lock();
+    raw_lock(&LOCK);
+    raw_lock(&CAPTURE_WRITE);
 }
 
 extern "C" fn after_fork() {
-    raw_unlock();
+    raw_unlock(&CAPTURE_WRITE);
+    raw_unlock(&LOCK);
 }
 
 /// The library has taken its lock at least once (its handlers are
@@ -81,8 +91,26 @@ pub struct Guard(PhantomData<*mut ()>);
 
 impl Drop for Guard {
     fn drop(&mut self) {
-        raw_unlock();
+        raw_unlock(&LOCK);
     }
+}
+
+/// Holds the capture write lock until dropped.
+pub struct WriteGuard(PhantomData<*mut ()>);
+
+impl Drop for WriteGuard {
+    fn drop(&mut self) {
+        raw_unlock(&CAPTURE_WRITE);
+    }
+}
+
+/// Takes the capture write lock. Its holder never takes the library lock
+/// (the fork handlers and capture-file selection take the library lock
+/// first). Only capture-mode tracepoints write, and they were registered
+/// under [`lock`], which registered the fork handlers.
+pub fn capture_write() -> WriteGuard {
+    raw_lock(&CAPTURE_WRITE);
+    WriteGuard(PhantomData)
 }
 
 /// Takes the library lock.
@@ -91,7 +119,7 @@ pub fn lock() -> Guard {
     // pthread_once runs the handler registration exactly once per process
     // (registering twice would make the fork handlers lock twice).
     unsafe { libc::pthread_once(ATFORK_ONCE.0.get(), register_handlers) };
-    raw_lock();
+    raw_lock(&LOCK);
     Guard(PhantomData)
 }
 

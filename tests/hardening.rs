@@ -583,17 +583,24 @@ fn capture_file_errors() {
     let ran = build.run("full");
     assert_eq!(ran.number("write-errno"), ENOSPC as i64);
 
-    // A short write: the record that crosses RLIMIT_FSIZE (fsize {dir}/fsize.dat).
+    // A short write: the record that crosses RLIMIT_FSIZE (fsize
+    // {dir}/fsize.dat {dir}/next.dat). It and every later write return
+    // ENOSPC, also once the limit is lifted (before: EFBIG, then 0 for
+    // records no reader could find behind the partial one).
     let ran = build.run("fsize");
-    assert_eq!(ran.words("fsize-errno"), ["0", "28", "27"]);
+    assert_eq!(ran.words("fsize-errno"), ["0", "28", "28", "28"]);
     let bytes = std::fs::read(ran.dir.path().join("fsize.dat")).unwrap();
     assert_eq!(bytes.len(), 100);
     // The first record is whole; the torn one after it is what a short
-    // write leaves behind (documented in the README's "Bad input" table).
+    // write leaves behind, and nothing follows it.
     let first = u32::from_le_bytes(bytes[..4].try_into().unwrap()) as usize;
     assert_eq!(first, 4 + "HardBadFull".len() + 1 + 40);
     let records = support::parse_capture(&bytes[..first]);
     assert_eq!(records[0].name, "HardBadFull");
+    // Selecting a capture file again starts over.
+    assert_eq!(ran.number("next-errno"), 0);
+    let next = support::read_capture(&ran.dir.path().join("next.dat"));
+    assert_eq!(next.len(), 1);
 
     // Descriptor exhaustion while selecting the capture file, then recovery
     // (fdexhaust {dir}/fd.dat).
@@ -631,7 +638,8 @@ fn capture_file_on_read_only_and_full_filesystems() {
         "set -e; mount -t tmpfs -o ro,size=64k none '{m}'; '{exe}' setfile '{m}/cap.dat'; \
          umount '{m}'; mount -t tmpfs -o size=64k none '{m}'; \
          dd if=/dev/zero of='{m}/fill' bs=4k count=64 2>/dev/null || true; \
-         '{exe}' writefail '{m}/cap.dat'",
+         '{exe}' writefail '{m}/cap.dat'; \
+         umount '{m}'; mount -t tmpfs -o size=64k none '{m}'; '{exe}' tmpfs '{m}'",
         m = mnt.display(),
         exe = build.exe.display()
     );
@@ -653,4 +661,20 @@ fn capture_file_on_read_only_and_full_filesystems() {
         .collect();
     assert_eq!(set, [EROFS as i64, 0], "{stdout}");
     assert_eq!(value(&stdout, "write-errno"), ENOSPC as i64);
+    // A nearly full tmpfs: the short write and the 4 after the space was
+    // freed return ENOSPC; the writes that returned 0 are whole records
+    // (the program reads the file back: it is gone with the namespace).
+    let errnos = support::words(&stdout, "tmpfs-errno");
+    let ok = errnos.iter().filter(|e| **e == "0").count();
+    assert!(ok >= 1, "{stdout}");
+    assert!(
+        errnos[ok..].iter().all(|e| *e == "28") && errnos.len() == ok + 5,
+        "{stdout}"
+    );
+    let records = support::words(&stdout, "tmpfs-records");
+    assert_eq!(records[0], (ok + 1).to_string(), "{stdout}");
+    assert!(
+        records[2].parse::<u64>().unwrap() > 0,
+        "no partial record: {stdout}"
+    );
 }

@@ -20,10 +20,14 @@
  *   badinput writefail PATH   capture to PATH (e.g. /dev/full, or a file on
  *                             a full filesystem), write a 4 KiB event:
  *                             prints "write-errno N"
- *   badinput fsize PATH       capture to PATH under RLIMIT_FSIZE = 100
+ *   badinput fsize PATH NEXT  capture to PATH under RLIMIT_FSIZE = 100
  *                             bytes (SIGXFSZ ignored): the write that
- *                             crosses the limit is short (ENOSPC), the next
- *                             one fails with EFBIG; prints both
+ *                             crosses the limit is short (ENOSPC), and every
+ *                             later one fails with ENOSPC, also once the
+ *                             limit is lifted; then capture to NEXT works
+ *   badinput tmpfs DIR        the same on a nearly full file system (DIR: a
+ *                             small tmpfs), whose space is freed after the
+ *                             short write
  *   badinput fdexhaust        capture mode, no descriptor left: the first
  *                             open returns EMFILE, and after descriptors
  *                             are freed an open succeeds
@@ -520,19 +524,119 @@ static int mode_writefail(char const* path)
     return 0;
 }
 
-static int mode_fsize(char const* path)
+/*
+ * The whole records of the capture file `path` (the rest, if any, is one
+ * torn record at its end); prints "PREFIX-records N torn T".
+ */
+static int whole_records(char const* path, char const* prefix)
+{
+    FILE* f = fopen(path, "rb");
+    CHECK(f != NULL);
+    int records = 0;
+    long torn = 0;
+    for (;;) {
+        unsigned char size_bytes[4];
+        size_t const got = fread(size_bytes, 1, 4, f);
+        if (got == 0) {
+            break;
+        }
+        uint32_t const size = (uint32_t)size_bytes[0] | (uint32_t)size_bytes[1] << 8 |
+                              (uint32_t)size_bytes[2] << 16 | (uint32_t)size_bytes[3] << 24;
+        long const start = ftell(f) - (long)got;
+        CHECK(fseek(f, 0, SEEK_END) == 0);
+        long const end = ftell(f);
+        if (got < 4 || size < 4 || start + (long)size > end) {
+            torn = end - start;
+            break;
+        }
+        CHECK(fseek(f, start + (long)size, SEEK_SET) == 0);
+        records += 1;
+    }
+    fclose(f);
+    printf("%s-records %d torn %ld\n", prefix, records, torn);
+    return records;
+}
+
+/*
+ * A short write under RLIMIT_FSIZE: the write that crosses the limit leaves
+ * a partial record and returns ENOSPC; from then on every capture write
+ * returns ENOSPC without writing (the limit says EFBIG, and once it is
+ * raised a write would succeed, but land after the partial record where no
+ * reader finds it), so every write that returned 0 is a whole record.
+ * Selecting a capture file again (NEXT) starts over.
+ */
+static int mode_fsize(char const* path, char const* next)
 {
     signal(SIGXFSZ, SIG_IGN);
-    struct rlimit lim = { 100, 100 };
+    struct rlimit old;
+    CHECK_EQ_INT(0, getrlimit(RLIMIT_FSIZE, &old));
+    struct rlimit lim = old;
+    lim.rlim_cur = 100;
     CHECK_EQ_INT(0, setrlimit(RLIMIT_FSIZE, &lim));
     CHECK_EQ_INT(0, tracepoint_set_capture_file(path));
     int const first = write_one(40);  /* 4 + 12 + 40 = 56 bytes: fits */
     int const second = write_one(80); /* crosses 100: short write */
-    int const third = write_one(10);  /* at the limit: EFBIG */
-    printf("fsize-errno %d %d %d\n", first, second, third);
+    int const third = write_one(10);  /* at the limit */
+    CHECK_EQ_INT(0, setrlimit(RLIMIT_FSIZE, &old));
+    int const fourth = write_one(10); /* room again */
+    printf("fsize-errno %d %d %d %d\n", first, second, third, fourth);
     CHECK_EQ_INT(0, first);
     CHECK_EQ_INT(ENOSPC, second);
-    CHECK_EQ_INT(EFBIG, third);
+    CHECK_EQ_INT(ENOSPC, third);
+    CHECK_EQ_INT(ENOSPC, fourth);
+    CHECK_EQ_INT(1, whole_records(path, "fsize"));
+    CHECK_EQ_INT(0, tracepoint_set_capture_file(next));
+    int const fifth = write_one(10);
+    printf("next-errno %d\n", fifth);
+    CHECK_EQ_INT(0, fifth);
+    CHECK_EQ_INT(1, whole_records(next, "next"));
+    printf("done\n");
+    return 0;
+}
+
+/*
+ * A nearly full file system (a 64 KiB tmpfs, run in `unshare -m` by
+ * tests/hardening.rs): after one record the file system is filled up
+ * (DIR/fill), so the capture file has only the rest of its last page; 1 KiB
+ * events are written until one is short, the fill is removed, and 4 more
+ * are written: each of them returns ENOSPC. Every write that returned 0 is
+ * a whole record of DIR/cap.dat. Prints "tmpfs-errno E..." and the records.
+ */
+static int mode_tmpfs(char const* dir)
+{
+    char path[4096], fill[4096];
+    snprintf(path, sizeof(path), "%s/cap.dat", dir);
+    snprintf(fill, sizeof(fill), "%s/fill", dir);
+    CHECK_EQ_INT(0, tracepoint_set_capture_file(path));
+    int ok = 0;
+    CHECK_EQ_INT(0, write_one(100));
+    ok += 1;
+    {
+        int const fd = open(fill, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        CHECK(fd >= 0);
+        static char zeros[4096];
+        while (write(fd, zeros, sizeof(zeros)) > 0) {
+        }
+        CHECK_EQ_INT(ENOSPC, errno);
+        close(fd);
+    }
+    printf("tmpfs-errno");
+    int err = 0;
+    for (int i = 0; i < 8 && err == 0; i += 1) {
+        err = write_one(1000);
+        printf(" %d", err);
+        ok += err == 0;
+    }
+    CHECK_EQ_INT(ENOSPC, err);
+    CHECK_EQ_INT(0, unlink(fill));
+    for (int i = 0; i < 4; i += 1) {
+        err = write_one(1000);
+        printf(" %d", err);
+        CHECK_EQ_INT(ENOSPC, err);
+    }
+    printf("\n");
+    CHECK(ok >= 2); /* at least one 1 KiB record fitted before the short one */
+    CHECK_EQ_INT(ok, whole_records(path, "tmpfs"));
     printf("done\n");
     return 0;
 }
@@ -588,15 +692,18 @@ int main(int argc, char** argv)
     if (argc == 3 && strcmp(mode, "writefail") == 0) {
         return mode_writefail(argv[2]);
     }
-    if (argc == 3 && strcmp(mode, "fsize") == 0) {
-        return mode_fsize(argv[2]);
+    if (argc == 4 && strcmp(mode, "fsize") == 0) {
+        return mode_fsize(argv[2], argv[3]);
+    }
+    if (argc == 3 && strcmp(mode, "tmpfs") == 0) {
+        return mode_tmpfs(argv[2]);
     }
     if (argc == 3 && strcmp(mode, "fdexhaust") == 0) {
         return mode_fdexhaust(argv[2]);
     }
     fprintf(stderr,
             "usage: %s capture|names capture|names kernel|nokernel|setfile P|writefail P|fsize "
-            "P|fdexhaust P\n",
+            "P NEXT|tmpfs DIR|fdexhaust P\n",
             argv[0]);
     return 2;
 }

@@ -13,6 +13,19 @@
 //! opened with O_APPEND, so records from several threads and processes never
 //! interleave.
 //!
+//! A short write (the file system filled up, RLIMIT_FSIZE) leaves a partial
+//! record at the end of the file, and nothing after it could be read: its
+//! size field claims bytes that the next record would provide. The file can
+//! neither take the partial record back (other writers append to it too)
+//! nor be resynchronised by a reader, so the process stops writing to it:
+//! the short write returns ENOSPC, and every later capture write returns
+//! ENOSPC without writing, until a capture file is selected again
+//! (`tracepoint_set_capture_file`). Capture writes take the capture write
+//! lock around their `writev` (`lock::capture_write`), so no write of this
+//! process lands after a partial record: a write that returned 0 is a whole
+//! record any reader can read. (Another process appending to the same file,
+//! such as a child after fork, knows only its own short writes.)
+//!
 //! The capture descriptor number never changes once allocated: selecting
 //! another file `dup3`s the new file onto it, which redirects every
 //! capture-mode provider at once, and lets the write path recognise capture
@@ -26,7 +39,7 @@ use libc::iovec;
 
 use super::capture_names;
 use crate::cstr_buf::CStrBuf;
-use crate::lock::{lock, Guard, Locked};
+use crate::lock::{capture_write, lock, Guard, Locked};
 use crate::sys::{errno, secure_getenv};
 
 /// The environment variable that selects a capture file.
@@ -41,6 +54,11 @@ const PATH_MAX: usize = libc::PATH_MAX as usize;
 
 /// The capture descriptor, or -1 before the first capture file is opened.
 static FD: AtomicI32 = AtomicI32::new(-1);
+
+/// 0 while the capture file is whole; after a short write left a partial
+/// record at its end, the errno every later capture write returns. Read and
+/// written under the capture write lock.
+static BROKEN: AtomicI32 = AtomicI32::new(0);
 
 /// What providers opened from now on write to.
 #[allow(clippy::large_enum_variant)] // one instance, a static
@@ -159,6 +177,10 @@ fn install(path: &CStr) -> Result<(), c_int> {
         return Err(e);
     }
     let current = FD.load(Ordering::Relaxed);
+    // No write is in flight while the file changes, and the new file starts
+    // whole.
+    let _writes = capture_write();
+    BROKEN.store(0, Ordering::Relaxed);
     if current < 0 {
         FD.store(new, Ordering::Release);
         return Ok(());
@@ -184,6 +206,7 @@ pub(super) fn release(guard: &mut Guard) {
         unsafe { libc::close(fd) };
     }
     *SELECTION.get(guard) = Selection::EnvUnread;
+    BROKEN.store(0, Ordering::Relaxed);
     capture_names::release(guard);
 }
 
@@ -261,13 +284,22 @@ unsafe fn write_record<const N: usize>(
         iov_base: head.as_mut_ptr().cast(),
         iov_len: head_len.min(N),
     };
+    let _writes = capture_write();
+    let broken = BROKEN.load(Ordering::Relaxed);
+    if broken != 0 {
+        return broken;
+    }
     // SAFETY: the caller guarantees the payload buffers; vecs[0] points at
     // `head`, live until writev returns.
     let ret = unsafe { libc::writev(fd, vecs.as_ptr(), vecs.len() as c_int) };
     if ret < 0 {
         errno()
     } else if ret as u64 != u64::from(record_len) {
-        // A short append (e.g. the disk filled up mid-record).
+        // A short append (e.g. the disk filled up mid-record): a partial
+        // record now ends the file, unless nothing was written.
+        if ret > 0 {
+            BROKEN.store(libc::ENOSPC, Ordering::Relaxed);
+        }
         libc::ENOSPC
     } else {
         0

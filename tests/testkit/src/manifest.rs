@@ -1003,7 +1003,7 @@ pub static PROGRAMS: &[Program] = &[
             },
             Run {
                 name: "fsize",
-                args: &["fsize", "{dir}/fsize.dat"],
+                args: &["fsize", "{dir}/fsize.dat", "{dir}/next.dat"],
                 ..PLAIN_RUN
             },
             Run {
