@@ -24,7 +24,7 @@ KCACHE=${EHK_KERNEL_CACHE:-$CACHE_ROOT/kernel}
 VENV=${EHK_VENV:-$CACHE_ROOT/venv}
 SHARED_KERNEL=${EHK_SHARED_KERNEL:-$REPO/../shared/kernel}
 KERNEL_SOURCE_PKG=linux-source-6.12
-REF_DAT=${EHK_REFERENCE_DAT:-$REPO/../shared/testdata/reference/EventHeaderInterceptorLE64.dat}
+REF_DAT=${EHK_REFERENCE_DAT:-$REPO/tests/data/reference/EventHeaderInterceptorLE64.dat}
 LOG=$OUT/run.log
 T0=$(date +%s.%N)
 

@@ -68,10 +68,10 @@ pub fn include_dir() -> PathBuf {
     repo_root().join("include")
 }
 
-/// The reference outputs (byte oracles): `../shared/testdata/reference/`
-/// beside the repository.
+/// The reference outputs (byte oracles), carried by the repository:
+/// `tests/data/reference/` (origin and licence in its README).
 pub fn reference_dir() -> PathBuf {
-    repo_root().join("../shared/testdata/reference")
+    repo_root().join("tests/data/reference")
 }
 
 /// The reference implementation's capture file of its test suite (374

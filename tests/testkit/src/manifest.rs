@@ -355,9 +355,9 @@ const TPP: Program = Program {
 /// The reference data's tracepoint-provider.h program (every macro, C and
 /// C++), compiled unchanged.
 const TPP_ALL: &[&str] = &[
-    "../shared/testdata/reference/tpp/tpp_all_c.c",
-    "../shared/testdata/reference/tpp/tpp_all_cpp.cpp",
-    "../shared/testdata/reference/tpp/tpp_all_main.c",
+    "tests/data/reference/tpp/tpp_all_c.c",
+    "tests/data/reference/tpp/tpp_all_cpp.cpp",
+    "tests/data/reference/tpp/tpp_all_main.c",
 ];
 
 const TPP_MULTI: &[&str] = &[
@@ -634,7 +634,7 @@ pub static PROGRAMS: &[Program] = &[
         sources: TPP_ALL,
         vm: &[VmRun {
             name: "tpp_all",
-            args: &["../shared/testdata/reference/tpp/tpp_all.cmd"],
+            args: &["tests/data/reference/tpp/tpp_all.cmd"],
             check: VmCheck::Script {
                 script: TPP_SCRIPT,
                 judge: Some(checks::tpp::oracle),
@@ -648,9 +648,9 @@ pub static PROGRAMS: &[Program] = &[
     Program {
         name: "tpp_all_rec",
         sources: &[
-            "../shared/testdata/reference/tpp/tpp_all_c.c",
-            "../shared/testdata/reference/tpp/tpp_all_cpp.cpp",
-            "../shared/testdata/reference/tpp/tpp_all_main.c",
+            "tests/data/reference/tpp/tpp_all_c.c",
+            "tests/data/reference/tpp/tpp_all_cpp.cpp",
+            "tests/data/reference/tpp/tpp_all_main.c",
             TPP_RECORDER,
         ],
         link: Link::None,
