@@ -704,6 +704,40 @@ fn pkgconfig_consumer(linkage: Linkage) {
     }
 }
 
+/// `make`, then `make LINK=static` in the same directory relinks (and a
+/// second `make LINK=static` does not): the Makefile keeps the build's
+/// command line in a file it rewrites only when it changes. Before, the
+/// second make said "up to date" and the program stayed shared.
+#[test]
+fn pkgconfig_consumer_relinks_when_link_changes() {
+    let install = install();
+    let dir = install.run_dir.join("pkgconfig-consumer-relink");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let sample = support::root().join("samples/pkgconfig-consumer");
+    for file in ["Makefile", "main.c"] {
+        fs::copy(sample.join(file), dir.join(file)).unwrap();
+    }
+    let make = |linkage: Linkage| {
+        stdout_of(
+            command("make")
+                .arg("-C")
+                .arg(&dir)
+                .env("PKG_CONFIG_PATH", install.prefix.join("lib/pkgconfig"))
+                .arg(format!("LINK={}", linkage.name())),
+        )
+    };
+    let program = dir.join("pkgconfig-consumer");
+    for linkage in [Linkage::Shared, Linkage::Static, Linkage::Shared] {
+        let output = make(linkage);
+        assert!(output.contains("-o pkgconfig-consumer main.c"), "{output}");
+        check_linkage(&program, linkage, &install.prefix);
+        let again = make(linkage);
+        assert!(!again.contains("main.c"), "relinked again: {again}");
+    }
+    run_and_check_events(&program, &dir, PKGCONFIG_CONSUMER_EVENTS);
+}
+
 #[test]
 fn pkgconfig_consumer_shared() {
     pkgconfig_consumer(Linkage::Shared);
