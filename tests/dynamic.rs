@@ -707,6 +707,7 @@ fn python_sample_refuses_integers_beyond_64_bits() {
         .arg(support::root().join("samples/dynamic"))
         .arg(&library)
         .env("TRACEPOINT_CAPTURE_FILE", &capture)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()
         .expect("python3 is needed for samples/dynamic/sample.py");
     let stdout = String::from_utf8_lossy(&output.stdout);
