@@ -92,7 +92,12 @@ const HEADERS: &[HeaderSpec] = &[
     },
     HeaderSpec {
         out: "eventheader/eventheader-dynamic.h",
-        sources: &["src/ffi/dynamic_api.rs"],
+        sources: &[
+            "src/ffi/dynamic_api/types.rs",
+            "src/ffi/dynamic_api/provider.rs",
+            "src/ffi/dynamic_api/builder.rs",
+            "src/ffi/dynamic_api/fields.rs",
+        ],
         items: &[],
         include_guard: "_included_eventheader_dynamic_h",
         sys_includes: &["stddef.h", "stdint.h", "eventheader/eventheader.h"],

@@ -337,6 +337,29 @@ int ehd_builder_set_level(struct ehd_builder *builder,
 int ehd_builder_set_fields_mode(struct ehd_builder *builder,
                                 int mode);
 
+// Writes the event to `set`, with its level and keyword, and with the
+// 16-byte `activity_id` and `related_id` if not NULL (`related_id` needs
+// `activity_id`). Header, metadata and payload go to the kernel (or the
+// capture file) in one write; the builder keeps the event (write it again,
+// or reset).
+//
+// Returns 0, else in this order: EINVAL for a NULL builder or a related id
+// without an activity id; the builder's latched error (EINVAL before the
+// first reset or after invalid arguments, ENOMEM if a buffer could not
+// grow, ERANGE if metadata and payload exceed 65467 bytes: the event is
+// refused, never cut short); EBADF if `set` is NULL; EINVAL if a level was
+// set (ehd_builder_set_level) and `set` has another; EBADF if `set` is
+// disabled (nobody listens, or its registration failed); else the errno of
+// the write.
+//
+// # Safety
+// `builder` must be NULL or a live builder used by this thread only; `set`
+// NULL or a live event set; each id NULL or 16 readable bytes.
+int ehd_builder_write(struct ehd_builder *builder,
+                      const struct ehd_event_set *set,
+                      const void *activity_id,
+                      const void *related_id);
+
 // Adds a field holding one value. `encoding`: event_field_encoding_value8,
 // 16, 32, 64 or 128 (1, 2, 4, 8 or 16 bytes at `value`, any alignment);
 // `format`: an event_field_format (0 = default: unsigned for 1-8 bytes,
@@ -518,29 +541,6 @@ int ehd_builder_raw_add_count(struct ehd_builder *builder,
 int ehd_builder_raw_set_count(struct ehd_builder *builder,
                               size_t bookmark,
                               uint16_t count);
-
-// Writes the event to `set`, with its level and keyword, and with the
-// 16-byte `activity_id` and `related_id` if not NULL (`related_id` needs
-// `activity_id`). Header, metadata and payload go to the kernel (or the
-// capture file) in one write; the builder keeps the event (write it again,
-// or reset).
-//
-// Returns 0, else in this order: EINVAL for a NULL builder or a related id
-// without an activity id; the builder's latched error (EINVAL before the
-// first reset or after invalid arguments, ENOMEM if a buffer could not
-// grow, ERANGE if metadata and payload exceed 65467 bytes: the event is
-// refused, never cut short); EBADF if `set` is NULL; EINVAL if a level was
-// set (ehd_builder_set_level) and `set` has another; EBADF if `set` is
-// disabled (nobody listens, or its registration failed); else the errno of
-// the write.
-//
-// # Safety
-// `builder` must be NULL or a live builder used by this thread only; `set`
-// NULL or a live event set; each id NULL or 16 readable bytes.
-int ehd_builder_write(struct ehd_builder *builder,
-                      const struct ehd_event_set *set,
-                      const void *activity_id,
-                      const void *related_id);
 
 #ifdef __cplusplus
 }  // extern "C"
