@@ -39,20 +39,48 @@ use super::lower::{
 /// A tracepoint for the events of one provider, level and keyword.
 ///
 /// `#[repr(C)]` with the tracepoint state first, so that a pointer to a set
-/// is a pointer to its `status_word`: C tests it inline.
+/// is a pointer to its `status_word`: C tests it inline. The whole layout
+/// is `_ehd_event_set_state` of `eventheader-dynamic.h` (checked by
+/// `tests/abi-layout`): `EventHeaderDynamic.h` makes a placeholder set (never
+/// enabled, errno EINVAL, no provider) of its own and writes to it through
+/// the library, which reads only its state, level and errno.
 #[repr(C)]
 pub struct EventSet {
     state: UnsafeCell<TracepointState>,
-    refs: AtomicUsize,
-    /// The provider's memory; this set holds one of its references.
-    provider: NonNull<Provider>,
     keyword: u64,
-    level: u8,
     errno: c_int,
+    level: u8,
+    refs: AtomicUsize,
+    /// The provider's memory, of which this set holds one reference (None
+    /// only in a placeholder, which no provider made).
+    provider: Option<NonNull<Provider>>,
 }
 
 const _: () = assert!(core::mem::offset_of!(EventSet, state) == 0);
 const _: () = assert!(core::mem::offset_of!(TracepointState, status_word) == 0);
+
+/// Offsets and sizes of the set's fields, for the layout test against
+/// `_ehd_event_set_state` (`tests/abi-layout`): (C field, offset, size).
+#[doc(hidden)]
+pub const LAYOUT: [(&str, usize, usize); 6] = {
+    use core::mem::{offset_of, size_of};
+    [
+        (
+            "state",
+            offset_of!(EventSet, state),
+            size_of::<TracepointState>(),
+        ),
+        ("keyword", offset_of!(EventSet, keyword), 8),
+        ("error", offset_of!(EventSet, errno), size_of::<c_int>()),
+        ("level", offset_of!(EventSet, level), 1),
+        ("refs", offset_of!(EventSet, refs), size_of::<usize>()),
+        (
+            "provider",
+            offset_of!(EventSet, provider),
+            size_of::<usize>(),
+        ),
+    ]
+};
 
 /// A table entry: the key, and the set (the table holds one reference).
 #[derive(Clone, Copy)]
@@ -223,11 +251,11 @@ impl Provider {
         };
         let set = heap::alloc(EventSet {
             state: UnsafeCell::new(initial_tracepoint_state(status)),
-            refs: AtomicUsize::new(1),
-            provider: this,
             keyword,
-            level,
             errno: 0,
+            level,
+            refs: AtomicUsize::new(1),
+            provider: Some(this),
         })?;
         provider.refs.fetch_add(1, Ordering::Relaxed);
         let errno = match how {
@@ -358,8 +386,10 @@ impl EventSet {
         let provider = set.provider;
         // SAFETY: that was the last reference to the set.
         unsafe { heap::free(this) };
-        // SAFETY: the set's provider reference, dropped once.
-        unsafe { Provider::release(provider) };
+        if let Some(provider) = provider {
+            // SAFETY: the set's provider reference, dropped once.
+            unsafe { Provider::release(provider) };
+        }
     }
 }
 

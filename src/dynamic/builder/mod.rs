@@ -30,8 +30,8 @@
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-pub mod field;
 mod adders;
+pub mod field;
 mod raw;
 #[cfg(test)]
 mod tests;
@@ -79,7 +79,6 @@ pub enum Parts {
 }
 
 /// The header values of the event being built.
-#[repr(C)]
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct HeaderValues {
     pub id: u16,
@@ -100,7 +99,12 @@ pub struct Builder {
     data: Buffer<u8>,
     /// The latched errno (0: none).
     error: c_int,
-    header: HeaderValues,
+    /// The header values (HeaderValues, flat: the C layout has them so).
+    id: u16,
+    tag: u16,
+    version: u8,
+    opcode: u8,
+    level: u8,
     /// Which parts of a field the typed adders append.
     parts: Parts,
 }
@@ -113,7 +117,6 @@ pub const LAYOUT: [(&str, usize, usize); 15] = {
     use core::mem::{offset_of, size_of};
     const M: usize = offset_of!(Builder, meta);
     const D: usize = offset_of!(Builder, data);
-    const H: usize = offset_of!(Builder, header);
     let [ptr, len, cap, owned] = Buffer::<u8>::LAYOUT;
     [
         ("meta.ptr", M + ptr.0, ptr.1),
@@ -125,11 +128,11 @@ pub const LAYOUT: [(&str, usize, usize); 15] = {
         ("data.cap", D + cap.0, cap.1),
         ("data.owned", D + owned.0, owned.1),
         ("error", offset_of!(Builder, error), size_of::<c_int>()),
-        ("id", H + offset_of!(HeaderValues, id), 2),
-        ("tag", H + offset_of!(HeaderValues, tag), 2),
-        ("version", H + offset_of!(HeaderValues, version), 1),
-        ("opcode", H + offset_of!(HeaderValues, opcode), 1),
-        ("level", H + offset_of!(HeaderValues, level), 1),
+        ("id", offset_of!(Builder, id), 2),
+        ("tag", offset_of!(Builder, tag), 2),
+        ("version", offset_of!(Builder, version), 1),
+        ("opcode", offset_of!(Builder, opcode), 1),
+        ("level", offset_of!(Builder, level), 1),
         ("fields_mode", offset_of!(Builder, parts), 1),
     ]
 };
@@ -144,7 +147,11 @@ impl Builder {
             meta: Buffer::with_capacity(meta_capacity)?,
             data: Buffer::with_capacity(data_capacity)?,
             error: libc::EINVAL,
-            header: HeaderValues::default(),
+            id: 0,
+            tag: 0,
+            version: 0,
+            opcode: 0,
+            level: 0,
             parts: Parts::Both,
         })
     }
@@ -169,7 +176,11 @@ impl Builder {
             // SAFETY: the caller's guarantee.
             data: unsafe { Buffer::borrowing(data, data_room) },
             error: libc::EINVAL,
-            header: HeaderValues::default(),
+            id: 0,
+            tag: 0,
+            version: 0,
+            opcode: 0,
+            level: 0,
             parts: Parts::Both,
         }
     }
@@ -257,7 +268,7 @@ impl Builder {
     /// The header values, mode and error of `other`.
     fn take_parts_of(&mut self, other: &Builder) {
         self.error = other.error;
-        self.header = other.header;
+        self.set_header(other.header());
         self.parts = other.parts;
     }
 
@@ -293,7 +304,21 @@ impl Builder {
     /// The header values set so far.
     #[inline(always)]
     pub fn header(&self) -> HeaderValues {
-        self.header
+        HeaderValues {
+            id: self.id,
+            tag: self.tag,
+            version: self.version,
+            opcode: self.opcode,
+            level: self.level,
+        }
+    }
+
+    fn set_header(&mut self, header: HeaderValues) {
+        self.id = header.id;
+        self.tag = header.tag;
+        self.version = header.version;
+        self.opcode = header.opcode;
+        self.level = header.level;
     }
 
     /// The metadata so far (event name, NUL, fields), without the extension
@@ -326,10 +351,10 @@ impl Builder {
         self.data.clear();
         self.error = 0;
         self.parts = Parts::Both;
-        self.header = HeaderValues {
+        self.set_header(HeaderValues {
             tag,
             ..HeaderValues::default()
-        };
+        });
         // The extension header's bytes (filled in by finish), the name, NUL.
         match self
             .meta
@@ -342,27 +367,27 @@ impl Builder {
 
     /// Sets the event's id and version (both 0 after reset).
     pub fn set_id_version(&mut self, id: u16, version: u8) -> c_int {
-        self.header.id = id;
-        self.header.version = version;
+        self.id = id;
+        self.version = version;
         self.error
     }
 
     /// Sets the event's opcode (info after reset).
     pub fn set_opcode(&mut self, opcode: u8) -> c_int {
-        self.header.opcode = opcode;
+        self.opcode = opcode;
         self.error
     }
 
     /// Sets the event's tag (reset's argument until then).
     pub fn set_tag(&mut self, tag: u16) -> c_int {
-        self.header.tag = tag;
+        self.tag = tag;
         self.error
     }
 
     /// Sets the level the event is meant for; 0 (after reset): any. The
     /// write refuses (EINVAL) an event set of another level.
     pub fn set_level(&mut self, level: u8) -> c_int {
-        self.header.level = level;
+        self.level = level;
         self.error
     }
 

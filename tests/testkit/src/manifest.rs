@@ -784,9 +784,24 @@ pub static PROGRAMS: &[Program] = &[
         }],
         ..DYN
     },
+    // The C programs again with EHD_NO_INLINE: through the exported
+    // functions alone (as other languages call them), not the header's
+    // inline fast paths; the same events and errors.
+    Program {
+        name: "dyn_reference_exports",
+        sources: &["c-tests/dynamic/dyn_reference.c"],
+        flags: &["-DEHD_NO_INLINE"],
+        ..DYN
+    },
     Program {
         name: "dyn_features",
         sources: &["c-tests/dynamic/dyn_features.c"],
+        ..DYN
+    },
+    Program {
+        name: "dyn_features_exports",
+        sources: &["c-tests/dynamic/dyn_features.c"],
+        flags: &["-DEHD_NO_INLINE"],
         ..DYN
     },
     Program {
@@ -797,6 +812,13 @@ pub static PROGRAMS: &[Program] = &[
     Program {
         name: "dyn_errors",
         sources: &["c-tests/dynamic/dyn_errors.c"],
+        runs: ALLOC_HOOK_RUNS,
+        ..DYN
+    },
+    Program {
+        name: "dyn_errors_exports",
+        sources: &["c-tests/dynamic/dyn_errors.c"],
+        flags: &["-DEHD_NO_INLINE"],
         runs: ALLOC_HOOK_RUNS,
         ..DYN
     },
