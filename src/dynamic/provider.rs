@@ -128,9 +128,12 @@ fn initial_tracepoint_state(status_word: u32) -> TracepointState {
 impl Provider {
     /// Creates a provider named `name` with `options` (e.g. "" or
     /// "Gmygroup") and opens it. A provider whose name or options are
-    /// invalid, or that cannot open, is still created: its errno says why and
-    /// its sets are never enabled. Err only for ENOMEM.
-    pub fn create(name: &[u8], options: &[u8]) -> Result<NonNull<Provider>, c_int> {
+    /// invalid (None stands for an argument that is not text, kept as ""),
+    /// or that cannot open, is still created: its errno says why and its
+    /// sets are never enabled. Err only for ENOMEM.
+    pub fn create(name: Option<&[u8]>, options: Option<&[u8]>) -> Result<NonNull<Provider>, c_int> {
+        let readable = name.is_some() && options.is_some();
+        let (name, options) = (name.unwrap_or_default(), options.unwrap_or_default());
         let total = name
             .len()
             .checked_add(options.len())
@@ -160,7 +163,7 @@ impl Provider {
         let p = unsafe { &mut *provider.as_ptr() };
         // Names with a NUL cannot come from C strings, but the Rust API
         // allows them: they would be cut short, so refuse them.
-        p.open_errno = if name.contains(&0) || options.contains(&0) {
+        p.open_errno = if !readable || name.contains(&0) || options.contains(&0) {
             libc::EINVAL
         } else {
             lower::open_provider(&p.eventheader_provider())
@@ -398,7 +401,7 @@ mod tests {
     use super::*;
 
     fn with_provider(name: &str, options: &str, f: impl FnOnce(NonNull<Provider>)) {
-        let p = Provider::create(name.as_bytes(), options.as_bytes()).unwrap();
+        let p = Provider::create(Some(name.as_bytes()), Some(options.as_bytes())).unwrap();
         f(p);
         // SAFETY: test-owned provider, destroyed once.
         unsafe { Provider::destroy(p) };
@@ -474,7 +477,7 @@ mod tests {
 
     #[test]
     fn a_retained_set_outlives_its_provider() {
-        let p = Provider::create(b"DynKeep", b"").unwrap();
+        let p = Provider::create(Some(b"DynKeep"), Some(b"")).unwrap();
         // SAFETY: single-threaded test.
         let set =
             unsafe { Provider::register_set(p, 5, 1, NewSet::Unregistered { enabled: false }) }

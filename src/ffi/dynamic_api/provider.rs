@@ -18,11 +18,13 @@ use crate::dynamic::provider::{EventSet, NewSet, Provider};
 /// NULL with length 0 or EHD_NTS).
 ///
 /// A provider whose name or options are invalid (empty name, ' ', ':' or NUL
-/// in it, malformed options: EINVAL; name and options too long for a
+/// in it, malformed options, or an argument that is not text, such as
+/// `options` NULL with a length: EINVAL; name and options too long for a
 /// tracepoint name: E2BIG), or that cannot open (no user_events: EOPNOTSUPP,
 /// ENOENT, EACCES, ...), is still created: ehd_provider_errno says why, and
-/// its event sets are never enabled. Returns NULL only if `name` is NULL
-/// (errno EINVAL) or there is no memory (errno ENOMEM).
+/// its event sets are never enabled (an argument that is not text reads as
+/// ""). Returns NULL only if `name` is NULL (errno EINVAL) or there is no
+/// memory (errno ENOMEM).
 ///
 /// # Safety
 /// `name` must be NULL or a text argument as described; `options` likewise.
@@ -33,6 +35,10 @@ pub unsafe extern "C" fn ehd_provider_new(
     options: *const c_char,
     options_len: usize,
 ) -> *mut ehd_provider {
+    if name.is_null() {
+        set_errno(libc::EINVAL);
+        return ptr::null_mut();
+    }
     // SAFETY: the caller's guarantee.
     let name = unsafe { text_arg(name, name_len) };
     let options = if options.is_null() && options_len == EHD_NTS {
@@ -40,10 +46,6 @@ pub unsafe extern "C" fn ehd_provider_new(
     } else {
         // SAFETY: the caller's guarantee.
         unsafe { text_arg(options, options_len) }
-    };
-    let (Some(name), Some(options)) = (name, options) else {
-        set_errno(libc::EINVAL);
-        return ptr::null_mut();
     };
     handle(Provider::create(name, options))
 }
