@@ -1088,10 +1088,18 @@ pub static PROGRAMS: &[Program] = &[
         ..BASE
     },
     // Runtime-defined events beside bench's TraceLoggingWrite modes (run by
-    // benches/run-callgrind.sh, modes dynamic*).
+    // benches/run-callgrind.sh, modes dynamic*; in the VM by bench.sh).
     Program {
         name: "dynamic",
         sources: &["benches/c/dynamic.cpp"],
+        standards: GNU11,
+        ..BASE
+    },
+    // A logs exporter's record as a runtime-defined event, with a new and
+    // with a reused builder (benches/run-callgrind.sh, modes exporter_*).
+    Program {
+        name: "exporter",
+        sources: &["benches/c/exporter.cpp"],
         standards: GNU11,
         ..BASE
     },
