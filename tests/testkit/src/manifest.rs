@@ -1078,7 +1078,7 @@ pub static PROGRAMS: &[Program] = &[
         standards: GNU11,
         vm: &[VmRun {
             name: "bench",
-            args: &["{path:floor}"],
+            args: &["{path:floor}", "{path:dynamic}"],
             check: VmCheck::Script {
                 script: "tests/kernel/bench.sh",
                 judge: Some(checks::bench),
