@@ -27,6 +27,7 @@ pub mod collect;
 pub mod decode;
 pub mod exit;
 pub mod ffi;
+pub mod guard;
 pub mod progress;
 pub mod register;
 pub mod spec;

@@ -16,6 +16,7 @@ use tracepoint_decode as td;
 
 use super::keys::{self, Key};
 use super::{fields, time};
+use crate::guard::{self, JsonText};
 
 /// Formatting options and the reusable decoding context.
 pub struct Formatter {
@@ -101,7 +102,7 @@ impl Formatter {
                 .json_meta_display()
                 .meta_options(meta)
                 .add_comma_before_first_item(comma)
-                .write_to(o)
+                .write_to(&mut JsonText(o))
         });
     }
 
@@ -151,7 +152,7 @@ impl Formatter {
             info.provider_name(),
             info.name_bytes(),
         )
-        .write_to(out);
+        .write_to(&mut JsonText(out));
         out.push('"');
         // `, "name": value` for each top-level field, noting the names the
         // decoder's keys must avoid.
@@ -160,7 +161,8 @@ impl Formatter {
         e.move_next();
         while written.is_ok() && e.state().can_move_next() {
             let start = out.len();
-            written = e.write_json_item_and_move_next_sibling(out, true, self.convert);
+            written =
+                e.write_json_item_and_move_next_sibling(&mut JsonText(out), true, self.convert);
             if let Some(key) = keys::member_key(&out[start..]) {
                 self.taken.note(key);
             }
@@ -184,7 +186,7 @@ impl Formatter {
             info.json_meta_display(sample)
                 .meta_options(meta)
                 .add_comma_before_first_item(comma)
-                .write_to(o)
+                .write_to(&mut JsonText(o))
         });
         out.push_str(" }");
         Ok(())
@@ -195,8 +197,47 @@ impl Formatter {
         self.push_raw(out, "", record, Some(why), None);
     }
 
+    /// Runs `write` (which writes one event to `out`); if it panics (a
+    /// decoder bug no guard prevents), the event is written raw with the
+    /// panic as its error.
+    fn contained(
+        &mut self,
+        out: &mut String,
+        name: &str,
+        data: &[u8],
+        sample: Option<&td::PerfSampleEventInfo<'_>>,
+        write: impl FnOnce(&mut Self, &mut String) -> Outcome,
+    ) -> Outcome {
+        let mark = out.len();
+        match guard::contain(|| write(&mut *self, &mut *out)) {
+            Ok(outcome) => outcome,
+            Err(panic) => {
+                out.truncate(mark);
+                self.context = td::EventHeaderEnumeratorContext::new();
+                let why = format!("the decoder failed on this event: {panic}");
+                if guard::contain(|| self.push_raw(out, name, data, Some(&why), sample)).is_err() {
+                    // Its metadata failed too: without it.
+                    out.truncate(mark);
+                    self.push_raw(out, name, data, Some(&why), None);
+                }
+                Outcome::Malformed
+            }
+        }
+    }
+
     /// A capture-file record (tracepoint name + event bytes).
     pub fn capture_event(&mut self, out: &mut String, tracepoint: &str, data: &[u8]) -> Outcome {
+        self.contained(out, tracepoint, data, None, |f, out| {
+            f.capture_event_unguarded(out, tracepoint, data)
+        })
+    }
+
+    fn capture_event_unguarded(
+        &mut self,
+        out: &mut String,
+        tracepoint: &str,
+        data: &[u8],
+    ) -> Outcome {
         match self.push_eventheader(out, tracepoint, data, None) {
             Ok(()) => Outcome::Decoded,
             Err(_) if crate::spec::check_eventheader_name(tracepoint).is_err() => {
@@ -219,6 +260,20 @@ impl Formatter {
 
     /// A perf sample.
     pub fn perf_sample(
+        &mut self,
+        out: &mut String,
+        sample: &td::PerfSampleEventInfo<'_>,
+    ) -> Outcome {
+        self.contained(
+            out,
+            sample.name(),
+            sample.raw_data(),
+            Some(sample),
+            |f, out| f.perf_sample_unguarded(out, sample),
+        )
+    }
+
+    fn perf_sample_unguarded(
         &mut self,
         out: &mut String,
         sample: &td::PerfSampleEventInfo<'_>,
@@ -274,7 +329,7 @@ impl Formatter {
         out.push_str("{ ");
         self.taken.push(out, Key::Name);
         out.push('"');
-        let _ = write!(out, "{}", sample.json_name_display());
+        let _ = sample.json_name_display().write_to(&mut JsonText(out));
         out.push('"');
         fields::push_fields(
             out,
