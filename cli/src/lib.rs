@@ -28,6 +28,7 @@ pub mod decode;
 pub mod exit;
 pub mod ffi;
 pub mod guard;
+pub mod perfdata;
 pub mod progress;
 pub mod register;
 pub mod spec;

@@ -329,3 +329,56 @@ fn malformed_inputs() {
         "the events before the cut are decoded"
     );
 }
+
+/// `decode -` reads standard input: a capture file, a pipe-mode perf.data
+/// and a normal-mode perf.data (copied to a temporary file first: its
+/// formats follow its data), from a pipe and from a file, and decodes each
+/// as the file itself.
+#[test]
+fn standard_input() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let dir = reference_dir();
+    for name in ["EventHeaderInterceptorLE64.dat", "pipe.data", "perf.data"] {
+        let path = dir.join(name);
+        let want = stdout(&["decode", "--jsonl", path.to_str().unwrap()]);
+        let bytes = std::fs::read(&path).unwrap();
+        // From a pipe.
+        let mut child = common::bin()
+            .args(["decode", "--jsonl", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let writer = std::thread::spawn(move || {
+            // Small writes, as a producer that streams would make.
+            for chunk in bytes.chunks(1000) {
+                stdin.write_all(chunk).unwrap();
+            }
+        });
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        assert!(
+            out.status.success(),
+            "{name} on a pipe: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            String::from_utf8(out.stdout).unwrap() == want,
+            "{name} on a pipe"
+        );
+        // From a file.
+        let out = common::bin()
+            .args(["decode", "--jsonl", "-"])
+            .stdin(std::fs::File::open(&path).unwrap())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name} from a file");
+        assert!(
+            String::from_utf8(out.stdout).unwrap() == want,
+            "{name} from a file"
+        );
+    }
+}

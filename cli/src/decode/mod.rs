@@ -5,26 +5,28 @@
 mod capture;
 mod fields;
 mod format;
+pub mod input;
 mod keys;
 mod perf;
-mod sample;
 mod time;
 
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Write};
 
 use clap::{Args, ValueEnum};
 use tracepoint_decode as td;
 
 use crate::exit::{Error, Status};
+use crate::guard;
 use crate::progress::Progress;
 pub use format::{Formatter, Outcome};
+use input::{Opened, Recording, Source};
 
 #[derive(Args, Debug)]
 #[command(after_help = DECODE_AFTER_HELP)]
 pub struct DecodeArgs {
     /// Capture files (TRACEPOINT_CAPTURE_FILE) and perf.data files, normal or
-    /// pipe mode (recognized by their content).
+    /// pipe mode (recognized by their content); `-` is standard input.
     #[arg(value_name = "FILE", required = true)]
     pub inputs: Vec<String>,
 
@@ -215,13 +217,15 @@ pub struct Stats {
 }
 
 impl Stats {
-    fn count(&mut self, o: Outcome) {
+    /// Counts an event; true if it is to be written.
+    fn count(&mut self, o: Outcome) -> bool {
         self.events += 1;
         match o {
             Outcome::Decoded => {}
             Outcome::Raw => self.raw += 1,
             Outcome::Malformed => self.malformed += 1,
         }
+        true
     }
 }
 
@@ -239,54 +243,56 @@ impl From<io::Error> for InputError {
     }
 }
 
-/// The first 8 bytes of a perf.data file, either byte order.
-fn is_perf_magic(head: &[u8]) -> bool {
-    head == b"PERFILE2" || head == b"2ELIFREP"
-}
-
-/// Decodes one input into `out`.
+/// Decodes one input into `out` (an array of its events, empty if it cannot
+/// be opened). A panic in the decoding crates that no guard prevented ends
+/// this input as malformed (see [`guard`]).
 pub fn decode_input(
-    path: &str,
+    source: Source<'_>,
     fmt: &mut Formatter,
     out: &mut Output,
     order: Order,
     progress: bool,
     stats: &mut Stats,
 ) -> Result<(), InputError> {
-    let mut file = File::open(path).map_err(|e| InputError::Input(format!("{path}: {e}")))?;
-    let len = file
-        .metadata()
-        .ok()
-        .filter(|m| m.is_file())
-        .map(|m| m.len());
-    let mut head = Vec::with_capacity(8);
-    (&mut file)
-        .take(8)
-        .read_to_end(&mut head)
-        .map_err(|e| InputError::Input(format!("{path}: {e}")))?;
+    let name = source.name().to_string();
     out.begin_input()?;
-    let result = if is_perf_magic(&head) {
-        drop(file);
-        perf::decode(path, len.unwrap_or(0), fmt, out, order, progress, stats)
-    } else {
-        let input = io::BufReader::with_capacity(1 << 16, io::Cursor::new(head).chain(file));
-        decode_capture(path, input, len, fmt, out, progress, stats)
+    let result = match guard::contain(|| decode_opened(source, fmt, out, order, progress, stats)) {
+        Ok(r) => r,
+        Err(panic) => Err(InputError::Input(format!(
+            "{name}: decoding failed after {} events (a decoder bug; please report it with the input): {panic}",
+            stats.events
+        ))),
     };
     out.end_input()?;
     result
 }
 
-fn decode_capture(
-    path: &str,
-    input: impl Read,
-    len: Option<u64>,
+fn decode_opened(
+    source: Source<'_>,
     fmt: &mut Formatter,
     out: &mut Output,
+    order: Order,
     progress: bool,
     stats: &mut Stats,
 ) -> Result<(), InputError> {
-    let mut reader = capture::CaptureReader::new(input, len);
-    let mut progress = Progress::new(path, len.unwrap_or(0), progress);
+    let name = source.name();
+    let Opened { recording, len } =
+        input::open(source).map_err(|e| InputError::Input(format!("{name}: {e}")))?;
+    let progress = Progress::new(name, len.unwrap_or(0), progress);
+    match recording {
+        Recording::Perf(reader) => perf::decode(name, reader, progress, fmt, out, order, stats),
+        Recording::Capture(reader) => decode_capture(name, reader, progress, fmt, out, stats),
+    }
+}
+
+fn decode_capture(
+    path: &str,
+    mut reader: capture::CaptureReader<'_>,
+    mut progress: Progress,
+    fmt: &mut Formatter,
+    out: &mut Output,
+    stats: &mut Stats,
+) -> Result<(), InputError> {
     let mut json = String::new();
     loop {
         match reader.next_record() {
@@ -296,8 +302,9 @@ fn decode_capture(
         }
         json.clear();
         let outcome = fmt.capture_event(&mut json, reader.name(), reader.event());
-        stats.count(outcome);
-        out.event(&json)?;
+        if stats.count(outcome) {
+            out.event(&json)?;
+        }
         progress.update(reader.position(), stats.events);
     }
 }
@@ -315,7 +322,7 @@ pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
     for path in &args.inputs {
         let mut stats = Stats::default();
         let result = decode_input(
-            path,
+            Source::Path(path),
             &mut fmt,
             &mut out,
             args.order,
