@@ -6,7 +6,7 @@ mod common;
 use common::{
     capture_record, reference_dir, reference_records, run, write_perf_data, write_perf_data_with,
 };
-use testkit::json::{parse, parse_stream, J};
+use testkit::json::{parse, J};
 use testkit::perf::COMMON_FIELDS;
 
 /// The EventHeader metadata both capture files and perf.data carry.
@@ -115,17 +115,37 @@ fn perf_data_decodes_like_its_capture() {
     }
 }
 
-/// One JSON array per input, in input order; with --jsonl one object per line.
+/// One JSON array of events for one input; for several, one array holding
+/// an array per input, in input order (an input that cannot be read keeps
+/// its place as an empty array); with --jsonl one object per line.
 #[test]
 fn output_forms() {
     let dir = reference_dir();
     let dat = dir.join("EventHeaderInterceptorLE64.dat");
     let perf = dir.join("perf.data");
+    let one = parse(&stdout(&["decode", dat.to_str().unwrap()]));
+    assert_eq!(one.as_array().len(), 374);
+    assert!(matches!(one.as_array()[0], J::Obj(_)));
     let text = stdout(&["decode", dat.to_str().unwrap(), perf.to_str().unwrap()]);
-    let arrays = parse_stream(&text);
-    assert_eq!(arrays.len(), 2);
-    assert_eq!(arrays[0].as_array().len(), 374);
-    assert_eq!(arrays[1].as_array().len(), 539);
+    let inputs = parse(&text);
+    assert_eq!(inputs.as_array().len(), 2);
+    assert_eq!(inputs.as_array()[0].as_array().len(), 374);
+    assert_eq!(inputs.as_array()[1].as_array().len(), 539);
+    assert_eq!(inputs.as_array()[0], one);
+    let out = run(&[
+        "decode",
+        "/nonexistent/input",
+        dat.to_str().unwrap(),
+        "/nonexistent/input",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let inputs = parse(&String::from_utf8(out.stdout).unwrap());
+    let lens: Vec<usize> = inputs
+        .as_array()
+        .iter()
+        .map(|a| a.as_array().len())
+        .collect();
+    assert_eq!(lens, [0, 374, 0], "each input keeps its position");
     let lines = stdout(&[
         "decode",
         "--jsonl",

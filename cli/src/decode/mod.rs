@@ -30,7 +30,7 @@ pub struct DecodeArgs {
     #[arg(value_name = "FILE", required = true)]
     pub inputs: Vec<String>,
 
-    /// One JSON object per line (JSON Lines) instead of one JSON array per input.
+    /// One JSON object per line (JSON Lines) instead of a JSON array.
     #[arg(long)]
     pub jsonl: bool,
 
@@ -62,7 +62,10 @@ pub struct DecodeArgs {
 
 const DECODE_AFTER_HELP: &str = concat!(
     "\
-Output: for each input one JSON array of events, in input order. Each event is
+Output: one JSON array of the events of the input; with several inputs, one
+JSON array holding an array of events per input, in the order of the inputs
+(an input that cannot be read is an empty array at its place). --jsonl
+writes the events of all inputs one per line, input after input. Each event is
   { \"n\": \"Provider:Event\", \"field\": value, ..., \"meta\": { ... } }
 EventHeader events decode from their own metadata; other tracepoints in
 perf.data (TPP, .NET, OpenTelemetry layouts, kernel tracepoints) from the
@@ -156,34 +159,57 @@ pub enum Order {
     File,
 }
 
-/// Where events go: a JSON array per input, or JSON Lines.
+/// Where events go: a JSON array (of events, or with several inputs of
+/// arrays of events), or JSON Lines.
 pub struct Output {
     w: BufWriter<Box<dyn Write>>,
     jsonl: bool,
+    /// Several inputs: each input's array is an element of an outer array.
+    nested: bool,
+    /// No event written yet in the current input's array.
     first: bool,
+    /// No input's array written yet (nested).
+    first_input: bool,
 }
 
 impl Output {
-    pub fn new(w: Box<dyn Write>, jsonl: bool) -> Output {
+    pub fn new(w: Box<dyn Write>, jsonl: bool, inputs: usize) -> Output {
         Output {
             w: BufWriter::with_capacity(1 << 16, w),
             jsonl,
+            nested: inputs > 1,
             first: true,
+            first_input: true,
         }
     }
 
     fn begin_input(&mut self) -> io::Result<()> {
         self.first = true;
-        if !self.jsonl {
+        if self.jsonl {
+            return Ok(());
+        }
+        if self.nested {
+            self.w.write_all(if self.first_input {
+                b"[\n  ["
+            } else {
+                b",\n  ["
+            })?;
+        } else {
             self.w.write_all(b"[")?;
         }
+        self.first_input = false;
         Ok(())
     }
 
     fn event(&mut self, json: &str) -> io::Result<()> {
         if !self.jsonl {
-            self.w
-                .write_all(if self.first { b"\n  " } else { b",\n  " })?;
+            let sep: &[u8] = match (self.first, self.nested) {
+                (true, false) => b"\n  ",
+                (false, false) => b",\n  ",
+                (true, true) => b"\n    ",
+                (false, true) => b",\n    ",
+            };
+            self.w.write_all(sep)?;
         }
         self.first = false;
         self.w.write_all(json.as_bytes())?;
@@ -195,10 +221,23 @@ impl Output {
 
     fn end_input(&mut self) -> io::Result<()> {
         if !self.jsonl {
-            self.w
-                .write_all(if self.first { b"]\n" } else { b"\n]\n" })?;
+            let end: &[u8] = match (self.first, self.nested) {
+                (true, false) => b"]\n",
+                (false, false) => b"\n]\n",
+                (true, true) => b"]",
+                (false, true) => b"\n  ]",
+            };
+            self.w.write_all(end)?;
         }
         Ok(())
+    }
+
+    /// Ends the output (the outer array with several inputs) and flushes.
+    pub fn finish(&mut self) -> io::Result<()> {
+        if self.nested && !self.jsonl {
+            self.w.write_all(b"\n]\n")?;
+        }
+        self.w.flush()
     }
 
     pub fn flush(&mut self) -> io::Result<()> {
@@ -316,7 +355,7 @@ pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
         }
         None => Box::new(io::stdout()),
     };
-    let mut out = Output::new(sink, args.jsonl);
+    let mut out = Output::new(sink, args.jsonl, args.inputs.len());
     let mut fmt = Formatter::new(Meta::union(&args.meta));
     let mut status = Status::Success;
     for path in &args.inputs {
@@ -360,7 +399,7 @@ pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
             );
         }
     }
-    match out.flush() {
+    match out.finish() {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::io(&e, "writing the output")),
         _ => Ok(status),
     }
