@@ -402,3 +402,50 @@ fn standard_input() {
         );
     }
 }
+
+/// An output that is one of the inputs (the same file, by device and inode:
+/// the same name, a hard link, or standard output redirected to it) is
+/// refused before anything is written, with status 2; the input is intact.
+#[test]
+fn output_is_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("same.dat");
+    std::fs::copy(
+        reference_dir().join("EventHeaderInterceptorLE64.dat"),
+        &input,
+    )
+    .unwrap();
+    let link = dir.path().join("link.dat");
+    std::fs::hard_link(&input, &link).unwrap();
+    let before = std::fs::read(&input).unwrap();
+    let (i, l) = (input.to_str().unwrap(), link.to_str().unwrap());
+    for args in [
+        &["decode", i, "-o", i][..],
+        &["decode", i, "-o", l],
+        &["decode", "--jsonl", "/nonexistent", i, "-o", l],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("is the input") && err.contains(i),
+            "{args:?}: {err}"
+        );
+        assert_eq!(std::fs::read(&input).unwrap(), before, "{args:?}");
+    }
+    // Standard output appended to the input (a shell's `>>`, which does not
+    // truncate it first).
+    let out = common::bin()
+        .args(["decode", i])
+        .stdout(
+            std::fs::OpenOptions::new()
+                .append(true)
+                .open(&link)
+                .unwrap(),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("standard output is the input"));
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+}

@@ -12,6 +12,8 @@ mod time;
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
+use std::os::fd::AsFd;
+use std::os::unix::fs::MetadataExt;
 
 use clap::{Args, ValueEnum};
 use tracepoint_decode as td;
@@ -348,7 +350,40 @@ fn decode_capture(
     }
 }
 
+/// Refuses an output that is one of the inputs (it would be truncated
+/// before being read): the same file by device and inode.
+fn check_output(args: &DecodeArgs) -> Result<(), Error> {
+    let output = match &args.output {
+        Some(path) => input::identity(path),
+        None => {
+            let m = File::from(
+                io::stdout()
+                    .as_fd()
+                    .try_clone_to_owned()
+                    .map_err(|e| Error::io(&e, "standard output"))?,
+            )
+            .metadata()
+            .ok();
+            m.filter(|m| m.is_file()).map(|m| (m.dev(), m.ino()))
+        }
+    };
+    let Some(output) = output else {
+        return Ok(());
+    };
+    for path in &args.inputs {
+        if input::identity(path) == Some(output) {
+            let out = args.output.as_deref().unwrap_or("standard output");
+            return Err(Error::new(
+                Status::Usage,
+                format!("the output {out} is the input {path} (the same file): it would be destroyed; write the output elsewhere"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
+    check_output(args)?;
     let sink: Box<dyn Write> = match &args.output {
         Some(path) => {
             Box::new(File::create(path).map_err(|e| Error::io(&e, format!("creating {path}")))?)
