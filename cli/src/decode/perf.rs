@@ -115,7 +115,7 @@ pub fn decode(
                 emit.sample(events, event.data, stats)?
             }
             td::PerfEventHeaderType::Sample => {
-                let time = events.sample_info(event.data).map_or(0, |i| i.time);
+                let time = events.sample_time(event.data);
                 round
                     .index
                     .push((time, seq, round.bytes.len(), event.data.len()));

@@ -4,6 +4,7 @@
 //! event.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use tracepoint_decode as td;
@@ -13,11 +14,33 @@ use crate::guard;
 
 type St = td::PerfEventAttrSampleType;
 
+/// Hashes the u64 sample ids of the id map with one multiplication (they
+/// are the kernel's counters, not chosen by an adversary who gains by
+/// colliding them: the worst a hostile file gets is a slower lookup).
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, id: u64) {
+        self.0 = id.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
 /// The events of one recording.
 pub struct Events {
     session: td::PerfSessionInfo,
     descs: Vec<td::PerfEventDesc>,
-    by_id: HashMap<u64, usize>,
+    by_id: HashMap<u64, usize, BuildHasherDefault<IdHasher>>,
     formats: HashMap<u32, Arc<td::PerfEventFormat>>,
     /// Where a sample's id is (bytes from the record's start), from the
     /// first attribute's sample_type, as perf finds it; None: samples carry
@@ -50,7 +73,7 @@ impl Events {
         Events {
             session: td::PerfSessionInfo::new(byte_reader),
             descs: Vec::new(),
-            by_id: HashMap::new(),
+            by_id: HashMap::default(),
             formats: HashMap::new(),
             id_at: None,
             long_is_64: cfg!(target_pointer_width = "64"),
@@ -167,38 +190,60 @@ impl Events {
             .or(Some(first))
     }
 
+    /// The event of a PERF_RECORD_SAMPLE (`bytes`, header included).
+    fn desc_of(&self, bytes: &[u8]) -> Result<&td::PerfEventDesc, String> {
+        let Some(Some(at)) = self.id_at else {
+            return self.single_event().ok_or_else(|| {
+                format!(
+                    "sample without an event id in a recording of {} events",
+                    self.descs.len()
+                )
+            });
+        };
+        let Some(b) = bytes.get(at..at + 8) else {
+            return Err("sample too short to hold its event id".into());
+        };
+        let id = self.byte_reader().read_u64(b);
+        let Some(&i) = self.by_id.get(&id) else {
+            return Err(format!("sample of an unknown event id {id}"));
+        };
+        let desc = &self.descs[i];
+        if id_offset(desc.attr().sample_type) != Some(at) {
+            return Err(format!(
+                "event id {id} places its sample id differently from the first event"
+            ));
+        }
+        Ok(desc)
+    }
+
     /// Attributes a PERF_RECORD_SAMPLE (`bytes`, header included) to its
     /// event and parses it.
     pub fn sample_info<'a>(
         &'a self,
         bytes: &'a [u8],
     ) -> Result<td::PerfSampleEventInfo<'a>, String> {
-        let br = self.byte_reader();
-        let desc = match self.id_at {
-            Some(Some(at)) => {
-                let Some(b) = bytes.get(at..at + 8) else {
-                    return Err("sample too short to hold its event id".into());
-                };
-                let id = br.read_u64(b);
-                let Some(&i) = self.by_id.get(&id) else {
-                    return Err(format!("sample of an unknown event id {id}"));
-                };
-                let desc = &self.descs[i];
-                if id_offset(desc.attr().sample_type) != Some(at) {
-                    return Err(format!(
-                        "event id {id} places its sample id differently from the first event"
-                    ));
-                }
-                desc
-            }
-            _ => self.single_event().ok_or_else(|| {
-                format!(
-                    "sample without an event id in a recording of {} events",
-                    self.descs.len()
-                )
-            })?,
+        let desc = self.desc_of(bytes)?;
+        sample::parse(bytes, self.byte_reader(), &self.session, desc).map_err(str::to_string)
+    }
+
+    /// The timestamp of a sample (0 if it has none), to sort by, without
+    /// parsing the rest of it.
+    pub fn sample_time(&self, bytes: &[u8]) -> u64 {
+        let Ok(desc) = self.desc_of(bytes) else {
+            return 0;
         };
-        sample::parse(bytes, br, &self.session, desc).map_err(str::to_string)
+        let st = desc.attr().sample_type;
+        if !st.has_flag(St::Time) {
+            return 0;
+        }
+        let before = [St::Identifier, St::IP, St::Tid]
+            .iter()
+            .filter(|&&f| st.has_flag(f))
+            .count();
+        let at = 8 + 8 * before;
+        bytes
+            .get(at..at + 8)
+            .map_or(0, |b| self.byte_reader().read_u64(b))
     }
 }
 
