@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 use tracepoint_decode as td;
 
 use super::keys::{self, Key};
-use super::{fields, time};
+use super::{fields, meta};
 use crate::guard::{self, JsonText};
 
 /// Formatting options and the reusable decoding context.
@@ -67,43 +67,27 @@ impl Formatter {
         }
     }
 
-    /// Appends `, "meta": { ... }` unless it would be empty (the key with the
-    /// underscores [`keys::Taken`] says). `write_meta` gets the options left
-    /// to write and whether a comma must come first.
-    fn push_meta(
-        &self,
-        out: &mut String,
-        sample: Option<&td::PerfSampleEventInfo<'_>>,
-        write_meta: impl FnOnce(&mut String, td::PerfMetaOptions, bool) -> Result<bool, std::fmt::Error>,
-    ) {
+    /// Appends `, "meta": { ... }` (the key with the underscores
+    /// [`keys::Taken`] says) with the items `write` writes, unless it writes
+    /// none.
+    fn push_meta(&self, out: &mut String, write: impl FnOnce(&mut meta::Items<'_>)) {
         let mark = out.len();
         out.push_str(", ");
         self.taken.push(out, Key::Meta);
         out.push_str("{ ");
-        let mut meta = self.meta;
-        let time = match sample {
-            Some(s) if meta.has_flag(td::PerfMetaOptions::Time) => time::push_time(out, s),
-            _ => false,
-        };
-        if time {
-            meta = meta.and_not(td::PerfMetaOptions::Time);
-        }
-        match write_meta(out, meta, time) {
-            Ok(any) if any || time => out.push_str(" }"),
-            _ => out.truncate(mark),
+        let mut items = meta::Items::new(out);
+        write(&mut items);
+        if items.any {
+            out.push_str(" }");
+        } else {
+            out.truncate(mark);
         }
     }
 
     /// [`Self::push_meta`] with the metadata of the perf sample itself (not
     /// of an EventHeader event in it).
     fn push_sample_meta(&self, out: &mut String, sample: &td::PerfSampleEventInfo<'_>) {
-        self.push_meta(out, Some(sample), |o, meta, comma| {
-            sample
-                .json_meta_display()
-                .meta_options(meta)
-                .add_comma_before_first_item(comma)
-                .write_to(&mut JsonText(o))
-        });
+        self.push_meta(out, |items| meta::sample(items, sample, self.meta));
     }
 
     /// `{ "n": NAME, "raw": "HEX"[, "error": WHY], "meta": ... }`.
@@ -182,11 +166,8 @@ impl Formatter {
             self.taken.push(&mut name_key, Key::Name);
             out.replace_range(mark + 2..mark + 2 + "\"n\": ".len(), &name_key);
         }
-        self.push_meta(out, sample, |o, meta, comma| {
-            info.json_meta_display(sample)
-                .meta_options(meta)
-                .add_comma_before_first_item(comma)
-                .write_to(&mut JsonText(o))
+        self.push_meta(out, |items| {
+            meta::eventheader(items, &info, sample, self.meta)
         });
         out.push_str(" }");
         Ok(())

@@ -7,6 +7,7 @@ mod fields;
 mod format;
 pub mod input;
 mod keys;
+mod meta;
 mod perf;
 mod time;
 
