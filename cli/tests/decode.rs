@@ -3,11 +3,10 @@
 
 mod common;
 
-use common::{
-    capture_record, reference_dir, reference_records, run, write_perf_data, write_perf_data_with,
-};
+use common::{capture_record, reference_dir, reference_records, run};
 use testkit::json::{parse, J};
 use testkit::perf::COMMON_FIELDS;
+use testkit::synth::{write_perf_data, write_perf_data_with};
 
 /// The EventHeader metadata both capture files and perf.data carry.
 const EH_META: &str = "id,version,level,keyword,opcode,tag,activity,related";

@@ -9,8 +9,9 @@
 
 mod common;
 
-use common::{capture_record, run, write_perf_data};
+use common::{capture_record, run};
 use testkit::json::{try_parse, J};
+use testkit::synth::write_perf_data;
 
 /// A deterministic pseudo-random sequence (xorshift64*).
 struct Rng(u64);

@@ -8,7 +8,8 @@ use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::Path;
 use std::process::Stdio;
 
-use common::{bin, capture_record, reference_records, write_perf_data};
+use common::{bin, capture_record, reference_records};
+use testkit::synth::write_perf_data;
 
 const EVENTS: usize = 1_000_000;
 

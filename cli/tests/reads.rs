@@ -9,7 +9,8 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{reference_dir, reference_records, write_perf_data};
+use common::{reference_dir, reference_records};
+use testkit::synth::write_perf_data;
 
 /// Reads per input beyond one per 64 KiB: the format check, the header, the
 /// feature table and the four feature sections of a normal-mode file, the
