@@ -448,3 +448,32 @@ fn output_is_an_input() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("standard output is the input"));
     assert_eq!(std::fs::read(&input).unwrap(), before);
 }
+
+/// Issue 23's panic (tracepoint_decode 0.5.0, perf_field_format.rs:141, "end
+/// byte index 3 is not a char boundary; it is inside 'Ð' (bytes 2..4) of
+/// `u8Ðversion`"): a recording whose tracefs format has a non-ASCII byte in
+/// a field declaration (tests/data/format-not-ascii.data: 8 burst events,
+/// "u8 version" changed to "u8\xd0version"). The format is refused with a
+/// message, each event is written raw with an error, status 1.
+#[test]
+fn format_not_ascii() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/format-not-ascii.data");
+    let out = run(&["decode", "--jsonl", path.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("is not ASCII (byte 0xd0"), "{err}");
+    let lines: Vec<J> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(parse)
+        .collect();
+    assert_eq!(lines.len(), 8);
+    for e in &lines {
+        assert_eq!(
+            e.get("n").and_then(J::as_str),
+            Some("user_events:CliBurst_L5K1")
+        );
+        assert!(e.get("error").is_some(), "{e:?}");
+    }
+}

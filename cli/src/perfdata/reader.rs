@@ -69,8 +69,9 @@ pub fn open_file<'a, A: RandomAccess + 'a>(source: A) -> Result<PerfReader<'a>, 
                 header.data.size, header.data.offset
             )
         })?;
-    read_features(&source, br, &header, data_end, &mut events)?;
+    // The attributes, then EVENT_DESC, which names them.
     read_attrs(&source, br, &header, &mut events)?;
+    read_features(&source, br, &header, data_end, &mut events)?;
     let data = Section::new(source, header.data.offset, header.data.size);
     Ok(PerfReader {
         input: Buffered::new(Box::new(data), &[]),
@@ -150,10 +151,7 @@ fn read_features<A: RandomAccess>(
         "feature section table",
     )?;
     let sections = headers::section_table(br, &table);
-    let mut named: Vec<(usize, FileSection)> = bits.into_iter().zip(sections).collect();
-    // TRACING_DATA before EVENT_DESC: formats first, then the events that use them.
-    named.sort_by_key(|&(bit, _)| bit != headers::FEATURE_TRACING_DATA);
-    for (bit, section) in named {
+    for (bit, section) in bits.into_iter().zip(sections) {
         let what = match bit {
             headers::FEATURE_TRACING_DATA => "TRACING_DATA",
             headers::FEATURE_EVENT_DESC => "EVENT_DESC",
