@@ -21,15 +21,17 @@ use crate::perfdata::{self, PerfReader};
 pub enum Source<'a> {
     /// A file name; `-` is standard input.
     Path(&'a str),
-    /// Bytes in memory.
+    /// Bytes in memory, read as a file.
     Bytes(&'a [u8]),
+    /// Bytes in memory, read as a pipe.
+    Stream(&'a [u8]),
 }
 
 impl Source<'_> {
     pub fn name(&self) -> &str {
         match self {
             Source::Path(p) => p,
-            Source::Bytes(_) => "(bytes)",
+            Source::Bytes(_) | Source::Stream(_) => "(bytes)",
         }
     }
 }
@@ -63,6 +65,7 @@ pub fn identity(path: &str) -> Option<(u64, u64)> {
 pub fn open(source: Source<'_>) -> Result<Opened<'_>, String> {
     match source {
         Source::Bytes(bytes) => open_random(bytes, bytes.len() as u64),
+        Source::Stream(bytes) => open_stream(Box::new(bytes)),
         Source::Path(path) => {
             let file = if path == "-" {
                 io::stdin()

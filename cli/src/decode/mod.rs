@@ -8,13 +8,16 @@ mod format;
 pub mod input;
 mod keys;
 mod meta;
+mod output;
 mod perf;
 mod time;
 
+use std::cell::RefCell;
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::os::fd::AsFd;
 use std::os::unix::fs::MetadataExt;
+use std::rc::Rc;
 
 use clap::{Args, ValueEnum};
 use tracepoint_decode as td;
@@ -23,7 +26,9 @@ use crate::exit::{Error, Status};
 use crate::guard;
 use crate::progress::Progress;
 pub use format::{Formatter, Outcome};
-use input::{Opened, Recording, Source};
+pub use input::Source;
+use input::{Opened, Recording};
+pub use output::Output;
 
 #[derive(Args, Debug)]
 #[command(after_help = DECODE_AFTER_HELP)]
@@ -162,100 +167,16 @@ pub enum Order {
     File,
 }
 
-/// Where events go: a JSON array (of events, or with several inputs of
-/// arrays of events), or JSON Lines.
-pub struct Output {
-    w: BufWriter<Box<dyn Write>>,
-    jsonl: bool,
-    /// Several inputs: each input's array is an element of an outer array.
-    nested: bool,
-    /// No event written yet in the current input's array.
-    first: bool,
-    /// No input's array written yet (nested).
-    first_input: bool,
-}
-
-impl Output {
-    pub fn new(w: Box<dyn Write>, jsonl: bool, inputs: usize) -> Output {
-        Output {
-            w: BufWriter::with_capacity(1 << 16, w),
-            jsonl,
-            nested: inputs > 1,
-            first: true,
-            first_input: true,
-        }
-    }
-
-    fn begin_input(&mut self) -> io::Result<()> {
-        self.first = true;
-        if self.jsonl {
-            return Ok(());
-        }
-        if self.nested {
-            self.w.write_all(if self.first_input {
-                b"[\n  ["
-            } else {
-                b",\n  ["
-            })?;
-        } else {
-            self.w.write_all(b"[")?;
-        }
-        self.first_input = false;
-        Ok(())
-    }
-
-    fn event(&mut self, json: &str) -> io::Result<()> {
-        if !self.jsonl {
-            let sep: &[u8] = match (self.first, self.nested) {
-                (true, false) => b"\n  ",
-                (false, false) => b",\n  ",
-                (true, true) => b"\n    ",
-                (false, true) => b",\n    ",
-            };
-            self.w.write_all(sep)?;
-        }
-        self.first = false;
-        self.w.write_all(json.as_bytes())?;
-        if self.jsonl {
-            self.w.write_all(b"\n")?;
-        }
-        Ok(())
-    }
-
-    fn end_input(&mut self) -> io::Result<()> {
-        if !self.jsonl {
-            let end: &[u8] = match (self.first, self.nested) {
-                (true, false) => b"]\n",
-                (false, false) => b"\n]\n",
-                (true, true) => b"]",
-                (false, true) => b"\n  ]",
-            };
-            self.w.write_all(end)?;
-        }
-        Ok(())
-    }
-
-    /// Ends the output (the outer array with several inputs) and flushes.
-    pub fn finish(&mut self) -> io::Result<()> {
-        if self.nested && !self.jsonl {
-            self.w.write_all(b"\n]\n")?;
-        }
-        self.w.flush()
-    }
-
-    pub fn flush(&mut self) -> io::Result<()> {
-        self.w.flush()
-    }
-}
-
-/// Counts for one input.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+/// Counts for one input, and what to tell the user about it.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Stats {
     pub events: u64,
     pub raw: u64,
     pub malformed: u64,
     /// Events the recording says were lost (PERF_RECORD_LOST/LOST_SAMPLES).
     pub lost: u64,
+    /// Problems with the input's metadata that did not stop the decoding.
+    pub notes: Vec<String>,
 }
 
 impl Stats {
@@ -383,31 +304,45 @@ fn check_output(args: &DecodeArgs) -> Result<(), Error> {
     Ok(())
 }
 
-pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
-    check_output(args)?;
-    let sink: Box<dyn Write> = match &args.output {
-        Some(path) => {
-            Box::new(File::create(path).map_err(|e| Error::io(&e, format!("creating {path}")))?)
-        }
-        None => Box::new(io::stdout()),
-    };
-    let mut out = Output::new(sink, args.jsonl, args.inputs.len());
-    let mut fmt = Formatter::new(Meta::union(&args.meta));
+/// What decoding does with its inputs (from the command line, or a fuzz
+/// target's choice).
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    pub jsonl: bool,
+    pub meta: td::PerfMetaOptions,
+    pub order: Order,
+    pub progress: bool,
+}
+
+/// Decodes `sources` into `sink` as `eventheader decode` does: the exit
+/// status, and a message for the user through `report` for each problem.
+pub fn decode_all(
+    sources: &[Source<'_>],
+    settings: &Settings,
+    sink: Box<dyn Write>,
+    report: &mut dyn FnMut(String),
+) -> Result<Status, Error> {
+    let mut out = Output::new(sink, settings.jsonl, sources.len());
+    let mut fmt = Formatter::new(settings.meta);
     let mut status = Status::Success;
-    for path in &args.inputs {
+    for &source in sources {
+        let name = source.name();
         let mut stats = Stats::default();
         let result = decode_input(
-            Source::Path(path),
+            source,
             &mut fmt,
             &mut out,
-            args.order,
-            !args.no_progress,
+            settings.order,
+            settings.progress,
             &mut stats,
         );
+        for note in std::mem::take(&mut stats.notes) {
+            report(format!("{name}: {note}"));
+        }
         match result {
             Ok(()) => {}
             Err(InputError::Input(message)) => {
-                eprintln!("eventheader: decode: {message}");
+                report(message);
                 status = status.worst(Status::Failure);
             }
             Err(InputError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
@@ -416,27 +351,83 @@ pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
             Err(InputError::Output(e)) => return Err(Error::io(&e, "writing the output")),
         }
         if stats.malformed > 0 {
-            eprintln!(
-                "eventheader: decode: {path}: {} of {} events are malformed (written as raw)",
+            report(format!(
+                "{name}: {} of {} events are malformed (written as raw)",
                 stats.malformed, stats.events
-            );
+            ));
             status = status.worst(Status::Failure);
         }
         if stats.raw > 0 {
-            eprintln!(
-                "eventheader: decode: {path}: {} of {} events are not EventHeader events and have no format (written as raw)",
+            report(format!(
+                "{name}: {} of {} events are not EventHeader events and have no format (written as raw)",
                 stats.raw, stats.events
-            );
+            ));
         }
         if stats.lost > 0 {
-            eprintln!(
-                "eventheader: decode: {path}: the recording lost {} events",
-                stats.lost
-            );
+            report(format!("{name}: the recording lost {} events", stats.lost));
         }
     }
     match out.finish() {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::io(&e, "writing the output")),
         _ => Ok(status),
     }
+}
+
+/// A `Write` into a buffer the caller keeps (for [`decode_bytes`]).
+struct SharedBuf(Rc<RefCell<Vec<u8>>>);
+
+impl Write for SharedBuf {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Decodes one input held in memory (read as a file, or with `stream` as a
+/// pipe): its output, exit status and messages. For the fuzz targets.
+pub fn decode_bytes(
+    bytes: &[u8],
+    stream: bool,
+    settings: &Settings,
+) -> (Vec<u8>, Status, Vec<String>) {
+    let buf = Rc::new(RefCell::new(Vec::new()));
+    let source = if stream {
+        Source::Stream(bytes)
+    } else {
+        Source::Bytes(bytes)
+    };
+    let mut messages = Vec::new();
+    let status = decode_all(
+        &[source],
+        settings,
+        Box::new(SharedBuf(Rc::clone(&buf))),
+        &mut |m| messages.push(m),
+    )
+    .unwrap_or_else(|e| e.status);
+    let out = std::mem::take(&mut *buf.borrow_mut());
+    (out, status, messages)
+}
+
+pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
+    check_output(args)?;
+    let sink: Box<dyn Write> = match &args.output {
+        Some(path) => {
+            Box::new(File::create(path).map_err(|e| Error::io(&e, format!("creating {path}")))?)
+        }
+        None => Box::new(io::stdout()),
+    };
+    let sources: Vec<Source<'_>> = args.inputs.iter().map(|p| Source::Path(p)).collect();
+    let settings = Settings {
+        jsonl: args.jsonl,
+        meta: Meta::union(&args.meta),
+        order: args.order,
+        progress: !args.no_progress,
+    };
+    decode_all(&sources, &settings, sink, &mut |m| {
+        eprintln!("eventheader: decode: {m}")
+    })
 }

@@ -135,8 +135,8 @@ pub fn decode(
     };
     // What was read before the end (or the damage) is still written.
     emit.flush(reader.events(), &mut round, stats)?;
-    for note in std::mem::take(&mut reader.events_mut().notes) {
-        eprintln!("eventheader: decode: {path}: {note}");
-    }
+    stats
+        .notes
+        .extend(std::mem::take(&mut reader.events_mut().notes));
     result
 }
