@@ -189,3 +189,23 @@ fn unprivileged_user_without_tracefs() {
     assert_eq!(out.status.code(), Some(4), "{err}");
     assert!(err.contains("tracefs is not mounted"), "{err}");
 }
+
+/// `register` accepts only EventHeader names the library can write (issue
+/// 28 item 7): level 1..ff and keyword of at most 16 digits, both lowercase
+/// hex without leading zeros, options `([A-Z][0-9a-z]*)*` sorted. Checked
+/// before anything touches the kernel: status 3.
+#[test]
+fn names_the_library_cannot_write_exit_3() {
+    for (name, why) in [
+        ("Prov_L0K1", "level 0"),
+        ("Prov_L100K1", "level 100"),
+        ("Prov_L5K10000000000000000", "17 digits"),
+        ("Prov_L5K1gbad", "options starting with 'g'"),
+        ("Prov_L05K1", "leading zero"),
+        ("Prov_L5K1GaAb", "out of order"),
+    ] {
+        let (rc, _, err) = code(&["register", name]);
+        assert_eq!(rc, 3, "{name}: {err}");
+        assert!(err.contains(why), "{name}: {err}");
+    }
+}
