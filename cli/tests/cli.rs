@@ -209,3 +209,23 @@ fn names_the_library_cannot_write_exit_3() {
         assert!(err.contains(why), "{name}: {err}");
     }
 }
+
+/// A definitions file that is not one (/dev/zero: no end, no newline) is
+/// refused after 4 MiB, quickly and in bounded memory (it grew to 2.7 GB).
+#[test]
+fn endless_definitions_file_exits_1() {
+    let started = std::time::Instant::now();
+    let (rc, usage) = common::run_with_usage(&["register", "-i", "/dev/zero"]);
+    assert_eq!(rc, 1);
+    assert!(
+        usage.stderr.contains("/dev/zero: more than 4 MiB"),
+        "{}",
+        usage.stderr
+    );
+    assert!(
+        usage.max_rss_kib < 64 * 1024,
+        "max RSS {} KiB",
+        usage.max_rss_kib
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+}

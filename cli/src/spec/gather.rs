@@ -1,5 +1,13 @@
 //! Definitions and specs from the command line and from files, one per line.
 
+use std::io::Read;
+
+use crate::exit::{Error, Status};
+
+/// The largest definitions file read (a file that is not one, such as
+/// /dev/zero, is refused instead of filling memory).
+const MAX_FILE: u64 = 4 << 20;
+
 /// The items of the command line (`items`) and of the files `inputs`, in
 /// order, each parsed with `parse`: every malformed command-line item is
 /// reported (BadTracepoint) after the files are read, a file's first
@@ -9,8 +17,7 @@ pub fn gather<T>(
     inputs: &[String],
     parse: impl Fn(&str) -> Result<Option<T>, String>,
     what: &str,
-) -> Result<Vec<T>, crate::exit::Error> {
-    use crate::exit::{Error, Status};
+) -> Result<Vec<T>, Error> {
     let mut out = Vec::new();
     let mut errors = Vec::new();
     for item in items {
@@ -35,13 +42,28 @@ pub fn gather<T>(
     Ok(out)
 }
 
-/// Reads definitions from a file, one per line, with the line number in errors.
+/// Reads definitions from a file (at most [`MAX_FILE`] bytes), one per
+/// line, with the line number in errors.
 fn read_lines<T>(
     path: &str,
     parse: impl Fn(&str) -> Result<Option<T>, String>,
-) -> Result<Vec<T>, crate::exit::Error> {
-    use crate::exit::{Error, Status};
-    let text = std::fs::read(path).map_err(|e| Error::io(&e, format!("reading {path}")))?;
+) -> Result<Vec<T>, Error> {
+    let read_error = |e: std::io::Error| Error::io(&e, format!("reading {path}"));
+    let mut text = Vec::new();
+    std::fs::File::open(path)
+        .map_err(read_error)?
+        .take(MAX_FILE + 1)
+        .read_to_end(&mut text)
+        .map_err(read_error)?;
+    if text.len() as u64 > MAX_FILE {
+        return Err(Error::new(
+            Status::Failure,
+            format!(
+                "{path}: more than {} MiB, not a file of definitions",
+                MAX_FILE >> 20
+            ),
+        ));
+    }
     let text = String::from_utf8(text)
         .map_err(|_| Error::new(Status::BadTracepoint, format!("{path}: not UTF-8 text")))?;
     let mut out = Vec::new();

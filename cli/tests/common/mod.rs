@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{ChildStdout, Command, Output, Stdio};
 
 /// The `eventheader` binary cargo built for these tests.
 pub fn bin() -> Command {
@@ -18,6 +18,60 @@ pub fn run(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("running the eventheader binary")
+}
+
+/// How a run of the binary ended, and its peak memory.
+pub struct Usage {
+    pub code: i32,
+    pub stderr: String,
+    /// Maximum resident set size (KiB, from wait4).
+    pub max_rss_kib: i64,
+}
+
+/// Runs `eventheader ARGS`, hands its standard output to `read` (stderr is
+/// collected meanwhile) and reaps it with wait4 for its peak memory.
+// The child is reaped with wait4 (for its resource usage), not Child::wait.
+#[allow(clippy::zombie_processes)]
+pub fn run_measured<T>(args: &[&str], read: impl FnOnce(ChildStdout) -> T) -> (T, Usage) {
+    let mut child = bin()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("running eventheader");
+    let mut stderr = child.stderr.take().unwrap();
+    let err = std::thread::spawn(move || {
+        let mut err = String::new();
+        let _ = std::io::Read::read_to_string(&mut stderr, &mut err);
+        err
+    });
+    let value = read(child.stdout.take().unwrap());
+    let stderr = err.join().unwrap();
+    let mut status = 0;
+    // SAFETY: rusage is plain old data (all-zero is valid).
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: the pid is our child's and not yet reaped (std's Child is not
+    // waited on); `status` and `usage` are valid for writes.
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t, "wait4");
+    assert!(
+        libc::WIFEXITED(status),
+        "eventheader {args:?} did not exit: status {status:#x}\n{stderr}"
+    );
+    let usage = Usage {
+        code: libc::WEXITSTATUS(status),
+        stderr,
+        max_rss_kib: usage.ru_maxrss,
+    };
+    (value, usage)
+}
+
+/// [`run_measured`], its standard output discarded: (exit status, usage).
+pub fn run_with_usage(args: &[&str]) -> (i32, Usage) {
+    let ((), usage) = run_measured(args, |mut out| {
+        std::io::copy(&mut out, &mut std::io::sink()).unwrap();
+    });
+    (usage.code, usage)
 }
 
 /// `../shared/testdata/reference` beside the repository; the tests fail (not
