@@ -18,7 +18,7 @@ macro_rules! exit_status_help {
   4  no user_events: tracefs not mounted or kernel without CONFIG_USER_EVENTS
   5  permission denied (tracefs, user_events_data or perf_event_open)
   6  collect: events were lost (the kernel's ring buffers overflowed)
-  7  collect: the command it ran failed
+  7  collect: the command it ran failed (or could not be started)
 When several apply: the first of 2, 4, 5, 3, 1, 6, 7."
     };
 }

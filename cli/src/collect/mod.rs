@@ -74,7 +74,8 @@ anywhere: eventheader decode trace.data, perf script -i trace.data.
 
 Events the kernel drops because a ring buffer was full are reported on
 stderr and make the exit status 6 (the file is still complete otherwise);
-a larger --buffer-size helps. With a command, its failure makes the status 7.",
+a larger --buffer-size helps. With a command, its failure (a non-zero exit, a
+signal, or no such command) makes the status 7.",
     "\n\n",
     exit_status_help!()
 );
@@ -98,11 +99,18 @@ fn collect_specs(args: &CollectArgs) -> Result<Vec<CollectSpec>, Error> {
     )
 }
 
+/// Starts the command; one that cannot be started failed (status 7, as one
+/// that exits non-zero).
 fn spawn(command: &[String]) -> Result<Child, Error> {
     Command::new(&command[0])
         .args(&command[1..])
         .spawn()
-        .map_err(|e| Error::new(Status::Failure, format!("cannot run {}: {e}", command[0])))
+        .map_err(|e| {
+            Error::new(
+                Status::CommandFailed,
+                format!("cannot run {}: {e}", command[0]),
+            )
+        })
 }
 
 pub fn run(args: &CollectArgs) -> Result<Status, Error> {

@@ -139,7 +139,7 @@ step err.perm.collect out err.perm.collect "${nobody[@]}" "$T/eventheader" colle
 step err.badname out err.badname "$EH" register Bad_L
 step err.nosuch out err.nosuch "$EH" collect -d 1 -o "$T/x.data" NoSuchPlainTracepoint
 step err.usage out err.usage "$EH" register
-# collect's command fails (7), or cannot run (1); CliPersist_L5K1 persists from step 3.
+# collect's command fails (7), or cannot be started (7); CliPersist_L5K1 persists from step 3.
 step err.cmdfail out err.cmdfail "$EH" collect -o "$T/x.data" CliPersist_L5K1 -- false
 step err.nocmd out err.nocmd "$EH" collect -o "$T/x.data" CliPersist_L5K1 -- /nonexistent/program
 

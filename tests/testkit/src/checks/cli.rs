@@ -57,7 +57,7 @@ const STATUSES: &[(&str, &[i32])] = &[
     ("err.nosuch", &[3]),
     ("err.usage", &[2]),
     ("err.cmdfail", &[7]),
-    ("err.nocmd", &[1]),
+    ("err.nocmd", &[7]),
 ];
 
 /// What the error steps must say on stderr.
