@@ -31,8 +31,20 @@ enum Command {
     Decode(decode::DecodeArgs),
 }
 
+/// The command line, with `--help` and `-h` after `help` dropped: the help
+/// subcommand's own help is the help it prints (clap refused `help --help`
+/// as an unknown subcommand, status 2).
+fn args() -> Vec<std::ffi::OsString> {
+    let mut args: Vec<_> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| a == "help") {
+        let tail = args.split_off(2);
+        args.extend(tail.into_iter().filter(|a| a != "--help" && a != "-h"));
+    }
+    args
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(args()) {
         Ok(cli) => cli,
         Err(e) => {
             // --help and --version exit 0; usage errors 2 (Status::Usage).

@@ -229,3 +229,20 @@ fn endless_definitions_file_exits_1() {
     );
     assert!(started.elapsed() < std::time::Duration::from_secs(30));
 }
+
+/// `help --help` (and `help SUBCOMMAND --help`) print the help, status 0
+/// (clap refused `--help` as a subcommand name: status 2).
+#[test]
+fn help_of_help() {
+    for args in [
+        &["help", "--help"][..],
+        &["help", "-h"],
+        &["help", "decode", "--help"],
+    ] {
+        let (rc, out, err) = code(args);
+        assert_eq!(rc, 0, "{args:?}: {err}");
+        assert!(out.contains("Usage: eventheader"), "{args:?}: {out}");
+    }
+    let (_, out, _) = code(&["help", "decode", "--help"]);
+    assert!(out.contains("Usage: eventheader decode"), "{out}");
+}
