@@ -27,6 +27,7 @@ pub mod collect;
 pub mod decode;
 pub mod exit;
 pub mod ffi;
+pub mod filter;
 pub mod guard;
 pub mod perfdata;
 pub mod progress;

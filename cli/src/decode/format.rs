@@ -16,6 +16,7 @@ use tracepoint_decode as td;
 
 use super::keys::{self, Key};
 use super::{fields, meta};
+use crate::filter::{Filter, Subject};
 use crate::guard::{self, JsonText};
 
 /// Formatting options and the reusable decoding context.
@@ -25,6 +26,7 @@ pub struct Formatter {
     convert: td::PerfConvertOptions,
     /// The current event's top-level fields that the decoder's keys avoid.
     taken: keys::Taken,
+    filter: Filter,
 }
 
 /// What became of one event.
@@ -35,8 +37,11 @@ pub enum Outcome {
     /// Not decodable by design (a plain tracepoint without a format, e.g. in a
     /// capture file): written as raw bytes.
     Raw,
-    /// Malformed: written as raw bytes with an "error" member.
+    /// Malformed: written as raw bytes with an "error" member (whatever the
+    /// filters: what cannot be decoded cannot be filtered).
     Malformed,
+    /// Decodable, but the filters leave it out: nothing written.
+    Filtered,
 }
 
 fn push_hex(out: &mut String, bytes: &[u8]) {
@@ -48,6 +53,14 @@ fn push_hex(out: &mut String, bytes: &[u8]) {
     }
 }
 
+/// The sample's process id, if it records one.
+fn sample_pid(sample: &td::PerfSampleEventInfo<'_>) -> Option<u32> {
+    sample
+        .sample_type()
+        .has_flag(td::PerfEventAttrSampleType::Tid)
+        .then_some(sample.pid)
+}
+
 pub(super) fn push_json_str(out: &mut String, s: &str) {
     out.push('"');
     write!(out, "{}", td::display::JsonEscapeDisplay::new(s)).expect("writing to a String");
@@ -55,7 +68,7 @@ pub(super) fn push_json_str(out: &mut String, s: &str) {
 }
 
 impl Formatter {
-    pub fn new(meta: td::PerfMetaOptions) -> Formatter {
+    pub fn new(meta: td::PerfMetaOptions, filter: Filter) -> Formatter {
         Formatter {
             context: td::EventHeaderEnumeratorContext::new(),
             meta,
@@ -64,7 +77,13 @@ impl Formatter {
             convert: td::PerfConvertOptions::Default
                 .and_not(td::PerfConvertOptions::BoolOutOfRangeAsString),
             taken: keys::Taken::default(),
+            filter,
         }
+    }
+
+    /// Does an event with these names pass the filters?
+    fn passes(&self, s: Subject<'_>) -> bool {
+        self.filter.is_empty() || self.filter.matches(&s)
     }
 
     /// Appends `, "meta": { ... }` (the key with the underscores
@@ -115,15 +134,16 @@ impl Formatter {
         out.push_str(" }");
     }
 
-    /// Writes an EventHeader event. `Err(why)` if it is not a well-formed
-    /// EventHeader event (nothing is written then).
+    /// Writes an EventHeader event: Ok(false) if the filters leave it out,
+    /// `Err(why)` if it is not a well-formed EventHeader event (nothing is
+    /// written then).
     fn push_eventheader(
         &mut self,
         out: &mut String,
         tracepoint: &str,
         data: &[u8],
         sample: Option<&td::PerfSampleEventInfo<'_>>,
-    ) -> Result<(), td::EventHeaderEnumeratorError> {
+    ) -> Result<bool, td::EventHeaderEnumeratorError> {
         let mark = out.len();
         let mut e = self.context.enumerate_with_name_and_data(
             tracepoint,
@@ -131,6 +151,16 @@ impl Formatter {
             td::EventHeaderEnumeratorContext::MOVE_NEXT_LIMIT_DEFAULT,
         )?;
         let info = e.event_info();
+        let header = info.header();
+        let subject = Subject {
+            provider: info.provider_name(),
+            event: info.name_bytes(),
+            level_keyword: Some((header.level.as_int(), info.keyword())),
+            pid: sample.and_then(sample_pid),
+        };
+        if !self.filter.is_empty() && !self.filter.matches(&subject) {
+            return Ok(false);
+        }
         out.push_str("{ \"n\": \"");
         let _ = td::display::EventHeaderJsonIdentityDisplay::new(
             info.provider_name(),
@@ -170,7 +200,7 @@ impl Formatter {
             meta::eventheader(items, &info, sample, self.meta)
         });
         out.push_str(" }");
-        Ok(())
+        Ok(true)
     }
 
     /// A perf sample that cannot be attributed to an event.
@@ -220,9 +250,18 @@ impl Formatter {
         data: &[u8],
     ) -> Outcome {
         match self.push_eventheader(out, tracepoint, data, None) {
-            Ok(()) => Outcome::Decoded,
+            Ok(true) => Outcome::Decoded,
+            Ok(false) => Outcome::Filtered,
             Err(_) if crate::spec::check_eventheader_name(tracepoint).is_err() => {
                 // Not an EventHeader tracepoint: the capture holds no format.
+                if !self.passes(Subject {
+                    provider: crate::spec::USER_EVENTS,
+                    event: tracepoint.as_bytes(),
+                    level_keyword: None,
+                    pid: None,
+                }) {
+                    return Outcome::Filtered;
+                }
                 self.push_raw(out, tracepoint, data, None, None);
                 Outcome::Raw
             }
@@ -271,7 +310,8 @@ impl Formatter {
         };
         if format.decoding_style() == td::PerfEventDecodingStyle::EventHeader {
             match self.push_eventheader(out, format.name(), sample.user_data(), Some(sample)) {
-                Ok(()) => return Outcome::Decoded,
+                Ok(true) => return Outcome::Decoded,
+                Ok(false) => return Outcome::Filtered,
                 // Well-formed but without metadata (a manifest would be
                 // needed): its header fields decode through the format.
                 Err(td::EventHeaderEnumeratorError::NotSupported) => {}
@@ -286,6 +326,14 @@ impl Formatter {
                     return Outcome::Malformed;
                 }
             }
+        }
+        if !self.passes(Subject {
+            provider: format.system_name(),
+            event: format.name().as_bytes(),
+            level_keyword: None,
+            pid: sample_pid(sample),
+        }) {
+            return Outcome::Filtered;
         }
         self.push_tracefs(out, sample, format);
         Outcome::Decoded
@@ -331,7 +379,7 @@ mod tests {
 
     #[test]
     fn raw_records_are_valid_json() {
-        let mut f = Formatter::new(td::PerfMetaOptions::Default);
+        let mut f = Formatter::new(td::PerfMetaOptions::Default, Filter::default());
         let mut out = String::new();
         assert_eq!(
             f.capture_event(&mut out, "Plain\"Tp", &[0, 0xab, 0x10]),
@@ -359,7 +407,7 @@ mod tests {
         let ev = [3u8, 0, 0, 0, 0, 0, 0, 5, 2, 0, 1, 0, b'E', 0];
         let mut ev = ev.to_vec();
         ev[0] |= 4; // extension flag
-        let mut f = Formatter::new(td::PerfMetaOptions::Default);
+        let mut f = Formatter::new(td::PerfMetaOptions::Default, Filter::default());
         let mut out = String::new();
         assert_eq!(
             f.capture_event(&mut out, "Prov_L5K1", &ev),
@@ -371,7 +419,7 @@ mod tests {
             r#"{ "n": "Prov:E", "meta": { "level": 5, "keyword": "0x1" } }"#
         );
         out.clear();
-        let mut f = Formatter::new(td::PerfMetaOptions::None);
+        let mut f = Formatter::new(td::PerfMetaOptions::None, Filter::default());
         f.capture_event(&mut out, "Prov_L5K1", &ev);
         assert_eq!(out, r#"{ "n": "Prov:E" }"#);
     }
@@ -397,7 +445,7 @@ mod tests {
 
     #[test]
     fn decoder_keys_step_aside_for_fields_of_their_name() {
-        let mut f = Formatter::new(td::PerfMetaOptions::Default);
+        let mut f = Formatter::new(td::PerfMetaOptions::Default, Filter::default());
         let mut out = String::new();
         let ev = event_with_fields(&["meta"]);
         assert_eq!(
@@ -424,7 +472,7 @@ mod tests {
             r#"{ "n": "Prov:E", "metadata": 1, "nn": 2, "meta": { "level": 5, "keyword": "0x1" } }"#
         );
         // Without metadata only the name may need to step aside.
-        let mut f = Formatter::new(td::PerfMetaOptions::None);
+        let mut f = Formatter::new(td::PerfMetaOptions::None, Filter::default());
         out.clear();
         f.capture_event(&mut out, "Prov_L5K1", &event_with_fields(&["n", "meta"]));
         assert_eq!(out, r#"{ "n_": "Prov:E", "n": 1, "meta": 2 }"#);

@@ -23,6 +23,7 @@ use clap::{Args, ValueEnum};
 use tracepoint_decode as td;
 
 use crate::exit::{Error, Status};
+use crate::filter::{Filter, FilterArgs};
 use crate::guard;
 use crate::progress::Progress;
 pub use format::{Formatter, Outcome};
@@ -66,6 +67,9 @@ pub struct DecodeArgs {
     /// an input is larger than 32 MiB).
     #[arg(long)]
     pub no_progress: bool,
+
+    #[command(flatten)]
+    pub filter: FilterArgs,
 }
 
 const DECODE_AFTER_HELP: &str = concat!(
@@ -173,6 +177,8 @@ pub struct Stats {
     pub events: u64,
     pub raw: u64,
     pub malformed: u64,
+    /// Events the filters left out.
+    pub filtered: u64,
     /// Events the recording says were lost (PERF_RECORD_LOST/LOST_SAMPLES).
     pub lost: u64,
     /// Problems with the input's metadata that did not stop the decoding.
@@ -187,6 +193,10 @@ impl Stats {
             Outcome::Decoded => {}
             Outcome::Raw => self.raw += 1,
             Outcome::Malformed => self.malformed += 1,
+            Outcome::Filtered => {
+                self.filtered += 1;
+                return false;
+            }
         }
         true
     }
@@ -306,10 +316,11 @@ fn check_output(args: &DecodeArgs) -> Result<(), Error> {
 
 /// What decoding does with its inputs (from the command line, or a fuzz
 /// target's choice).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Settings {
     pub jsonl: bool,
     pub meta: td::PerfMetaOptions,
+    pub filter: Filter,
     pub order: Order,
     pub progress: bool,
 }
@@ -323,7 +334,7 @@ pub fn decode_all(
     report: &mut dyn FnMut(String),
 ) -> Result<Status, Error> {
     let mut out = Output::new(sink, settings.jsonl, sources.len());
-    let mut fmt = Formatter::new(settings.meta);
+    let mut fmt = Formatter::new(settings.meta, settings.filter.clone());
     let mut status = Status::Success;
     for &source in sources {
         let name = source.name();
@@ -424,6 +435,7 @@ pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
     let settings = Settings {
         jsonl: args.jsonl,
         meta: Meta::union(&args.meta),
+        filter: Filter::new(&args.filter),
         order: args.order,
         progress: !args.no_progress,
     };

@@ -22,7 +22,7 @@ mod gather;
 mod names;
 
 pub use gather::gather;
-pub use names::{check_eventheader_name, NAME_MAX};
+pub use names::{check_eventheader_name, split_eventheader_name, NAME_MAX};
 use names::{check_plain_name, is_space, trim};
 
 /// The arg spec of every EventHeader tracepoint (spec-notes §3). Any other

@@ -69,6 +69,17 @@ pub fn check_eventheader_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The provider, level and keyword of a valid EventHeader tracepoint name.
+pub fn split_eventheader_name(name: &str) -> Option<(&str, u8, u64)> {
+    check_eventheader_name(name).ok()?;
+    let us = name.rfind('_')?;
+    let suffix = name.as_bytes().get(us + 2..)?;
+    let (level, rest) = hex_number(suffix);
+    let (keyword, _) = hex_number(rest.get(1..)?);
+    let level = u8::try_from(level?.ok()?).ok()?;
+    Some((&name[..us], level, keyword?.ok()?))
+}
+
 /// The lowercase hex number at the start of `b` as printf's `%x` writes it,
 /// and the rest: None without digits, Err(why) with a leading zero or more
 /// than 16 digits.
@@ -138,6 +149,7 @@ pub(super) fn check_plain_name(name: &str) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
+    use super::split_eventheader_name;
     use crate::spec::{parse_registration, Registration};
 
     fn reg(line: &str) -> Registration {
@@ -174,6 +186,14 @@ mod tests {
         assert!(parse_registration(&long).unwrap_err().contains("too long"));
         let ok = format!("{}_L5K1", "p".repeat(250));
         assert_eq!(reg(&ok).name.len(), 255);
+    }
+
+    #[test]
+    fn names_split() {
+        assert_eq!(split_eventheader_name("A_B_L5K1f"), Some(("A_B", 5, 0x1f)));
+        assert_eq!(split_eventheader_name("P_LffK0Gx"), Some(("P", 0xff, 0)));
+        assert_eq!(split_eventheader_name("P_L0K1"), None);
+        assert_eq!(split_eventheader_name("plain"), None);
     }
 
     #[test]

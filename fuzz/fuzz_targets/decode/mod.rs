@@ -8,6 +8,7 @@
 
 use eventheader_cli::decode::{decode_bytes, Order, Settings};
 use eventheader_cli::exit::Status;
+use eventheader_cli::filter::Filter;
 use serde::de::IgnoredAny;
 use tracepoint_decode::PerfMetaOptions;
 
@@ -22,6 +23,7 @@ pub fn check(data: &[u8], stream: bool) {
             PerfMetaOptions::All,
             PerfMetaOptions::None,
         ][n % 3],
+        filter: Filter::default(),
         order: if n % 2 == 0 { Order::Time } else { Order::File },
         progress: false,
     };
