@@ -13,6 +13,7 @@
 #   EHK_OUT            build and result directory (default: tests/kernel/target)
 #   EHK_KVM            auto (default: probe /dev/kvm with a short timeout) | 0 (TCG) | 1 (KVM)
 #   EHK_VERBOSE=1      print the full logs
+#   EHK_ONLY           comma-separated VM run names: only those (e.g. EHK_ONLY=cli)
 set -uo pipefail
 export LC_ALL=C
 
