@@ -10,6 +10,7 @@ pub mod headers;
 pub mod reader;
 pub mod sample;
 pub mod source;
+pub mod writer;
 
 pub use events::Events;
 pub use reader::{open_file, PerfReader};
