@@ -64,6 +64,14 @@ fn usage_errors_exit_2() {
         // No definitions at all.
         &["register"],
         &["collect"],
+        // --live writes standard output, so does -o -; --event and --meta
+        // need --live; filter values out of range.
+        &["collect", "--live", "-o", "-", "X_L5K1"],
+        &["collect", "--event", "E", "X_L5K1"],
+        &["collect", "--meta", "all", "X_L5K1"],
+        &["collect", "--live", "--level", "0", "X_L5K1"],
+        &["decode", "--keyword", "0", "x"],
+        &["decode", "--pid", "x", "x"],
     ] {
         let (rc, _, err) = code(args);
         assert_eq!(rc, 2, "{args:?}: {err}");

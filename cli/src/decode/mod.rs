@@ -7,10 +7,10 @@ mod fields;
 mod format;
 pub mod input;
 mod keys;
-mod meta;
+pub(crate) mod meta;
 mod output;
 mod perf;
-mod time;
+pub(crate) mod time;
 
 use std::cell::RefCell;
 use std::fs::File;
@@ -187,7 +187,7 @@ pub struct Stats {
 
 impl Stats {
     /// Counts an event; true if it is to be written.
-    fn count(&mut self, o: Outcome) -> bool {
+    pub fn count(&mut self, o: Outcome) -> bool {
         self.events += 1;
         match o {
             Outcome::Decoded => {}

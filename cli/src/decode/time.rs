@@ -26,10 +26,15 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 /// `"TIME(seconds.nanoseconds)"`. Returns false when it wrote nothing (no
 /// offset: the caller writes seconds).
 pub fn push_time(out: &mut String, sample: &td::PerfSampleEventInfo<'_>) -> bool {
-    if !sample.session_info.clock_offset_known() {
+    push_time_of(out, sample.session_info, sample.time)
+}
+
+/// [`push_time`] of a timestamp `time` of the session.
+pub fn push_time_of(out: &mut String, session: &td::PerfSessionInfo, time: u64) -> bool {
+    if !session.clock_offset_known() {
         return false;
     }
-    let ts = sample.session_info.time_to_time_spec(sample.time);
+    let ts = session.time_to_time_spec(time);
     let secs = ts.seconds();
     let (year, month, day) = civil_from_days(secs.div_euclid(86_400));
     if !(1..=9999).contains(&year) {

@@ -85,6 +85,10 @@ impl Events {
         self.session.byte_reader()
     }
 
+    pub fn session(&self) -> &td::PerfSessionInfo {
+        &self.session
+    }
+
     pub fn descs(&self) -> &[td::PerfEventDesc] {
         &self.descs
     }
