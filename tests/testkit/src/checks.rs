@@ -11,6 +11,7 @@ pub mod tpp;
 
 // --- the command-line tool (cli/): its own module ----------------------------
 pub mod cli;
+mod cli_live;
 
 /// Judges the rows of `testkit fields` (the samples' chosen fields) against
 /// the program's output.
