@@ -31,7 +31,7 @@ const PERF_RECORD_LOST_SAMPLES: u32 = 13;
 pub struct Live {
     events: Events,
     fmt: Formatter,
-    out: BufWriter<io::Stdout>,
+    out: BufWriter<Box<dyn Write>>,
     /// Records waiting for their time to be complete: their bytes, and
     /// (time, arrival, start, length) to sort them by.
     held: Vec<u8>,
@@ -42,11 +42,17 @@ pub struct Live {
 }
 
 impl Live {
-    pub fn new(events: Events, meta: td::PerfMetaOptions, filter: Filter) -> Live {
+    /// Prints to `out` (standard output).
+    pub fn new(
+        events: Events,
+        meta: td::PerfMetaOptions,
+        filter: Filter,
+        out: Box<dyn Write>,
+    ) -> Live {
         Live {
             events,
             fmt: Formatter::new(meta, filter),
-            out: BufWriter::with_capacity(1 << 16, io::stdout()),
+            out: BufWriter::with_capacity(1 << 16, out),
             held: Vec::new(),
             index: Vec::new(),
             arrival: 0,
@@ -154,4 +160,109 @@ fn push_record_meta(json: &mut String, events: &Events, rec: &[u8]) {
     json.push_str(", \"cpu\": ");
     push_u64(json, record_cpu(rec).unwrap_or(0).into());
     json.push_str(" } }");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    struct Shared(Rc<RefCell<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(b);
+            Ok(b.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    const ID: u64 = 77;
+
+    /// A sample as collect's events write them (identifier, pid/tid, time,
+    /// cpu, raw): cli_writer's Burst event with i = `i`.
+    fn sample(time: u64, cpu: u64, i: u32) -> Vec<u8> {
+        let (_, event) = testkit::synth::burst_records(i + 1).pop().unwrap();
+        let mut raw = vec![0u8; 8]; // common fields
+        raw[..2].copy_from_slice(&12u16.to_ne_bytes());
+        raw.extend_from_slice(&event);
+        let padded = (4 + raw.len()).div_ceil(8) * 8 - 4;
+        let size = 8 + 32 + 4 + padded;
+        let mut r = 9u32.to_ne_bytes().to_vec();
+        r.extend_from_slice(&0u16.to_ne_bytes());
+        r.extend_from_slice(&(size as u16).to_ne_bytes());
+        for v in [ID, 5 | (5 << 32), time, cpu] {
+            r.extend_from_slice(&v.to_ne_bytes());
+        }
+        r.extend_from_slice(&(padded as u32).to_ne_bytes());
+        r.extend_from_slice(&raw);
+        r.resize(size, 0);
+        r
+    }
+
+    /// A PERF_RECORD_LOST of `n` at `time` on `cpu` (sample_id trailer).
+    fn lost(time: u64, cpu: u64, n: u64) -> Vec<u8> {
+        let mut r = 2u32.to_ne_bytes().to_vec();
+        r.extend_from_slice(&0u16.to_ne_bytes());
+        r.extend_from_slice(&56u16.to_ne_bytes());
+        for v in [ID, n, 5 | (5 << 32), time, cpu, ID] {
+            r.extend_from_slice(&v.to_ne_bytes());
+        }
+        r
+    }
+
+    #[test]
+    fn passes_print_in_time_order_up_to_their_complete_time() {
+        type St = td::PerfEventAttrSampleType;
+        let mut events = Events::new(td::PerfByteReader::new(cfg!(target_endian = "big")));
+        let attr = td::PerfEventAttr {
+            attr_type: td::PerfEventAttrType::Tracepoint,
+            config: 12,
+            sample_type: td::PerfEventAttrSampleType(
+                St::Identifier.0 | St::Tid.0 | St::Time.0 | St::Cpu.0 | St::Raw.0,
+            ),
+            ..Default::default()
+        };
+        events.add(attr, "user_events:CliBurst_L5K1".into(), vec![ID]);
+        let format = testkit::synth::eventheader_format("CliBurst_L5K1", 12);
+        events.add_format("user_events", format.as_bytes()).unwrap();
+        let printed = Rc::new(RefCell::new(Vec::new()));
+        let mut live = Live::new(
+            events,
+            td::PerfMetaOptions::Cpu,
+            Filter::default(),
+            Box::new(Shared(Rc::clone(&printed))),
+        );
+        let text = |p: &Rc<RefCell<Vec<u8>>>| String::from_utf8(p.borrow().clone()).unwrap();
+        // Pass 1, CPU 0's ring then CPU 1's; complete up to time 100.
+        let mut batch = [
+            sample(10, 0, 0),
+            sample(120, 0, 1),
+            sample(50, 1, 2),
+            lost(60, 1, 3),
+        ]
+        .concat();
+        live.pass(&batch, 100).unwrap();
+        assert_eq!(
+            text(&printed),
+            "{ \"n\": \"CliBurst:Burst\", \"i\": 0, \"meta\": { \"cpu\": 0 } }\n\
+             { \"n\": \"CliBurst:Burst\", \"i\": 2, \"meta\": { \"cpu\": 1 } }\n\
+             { \"lost\": 3, \"meta\": { \"time\": 60, \"cpu\": 1 } }\n"
+        );
+        printed.borrow_mut().clear();
+        // Pass 2: an event at 110 arrives after the one held at 120.
+        batch = sample(110, 1, 3);
+        live.pass(&batch, 200).unwrap();
+        live.finish().unwrap();
+        let t = text(&printed);
+        let i3 = t.find("\"i\": 3").unwrap();
+        let i1 = t.find("\"i\": 1").unwrap();
+        assert!(i3 < i1, "{t}");
+        assert_eq!(live.stats.events, 4);
+        assert_eq!(live.stats.lost, 3);
+    }
 }

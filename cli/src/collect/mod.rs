@@ -260,6 +260,7 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
             live_events(&meta, &recorded),
             Meta::union(&args.meta),
             filter.clone(),
+            Box::new(std::io::stdout()),
         )
     });
     session.enable()?;
