@@ -393,18 +393,19 @@ fn deliver(
     live: &mut Option<live::Live>,
 ) -> Result<bool, Error> {
     let mut closed = false;
+    if let Some(l) = live.as_mut() {
+        closed |= l.pass(batch, pass.complete_before).is_err();
+    }
     if let Some(r) = recorder.as_mut() {
         if pass.any {
-            let written = r.write(batch).and_then(|()| r.finished_round());
-            match written {
+            // The records and the end of the round in one write.
+            output::push_finished_round(batch);
+            match r.write(batch) {
                 Ok(()) => {}
                 Err(_) if r.name() == "standard output" => closed = true,
                 Err(e) => return Err(e),
             }
         }
-    }
-    if let Some(l) = live.as_mut() {
-        closed |= l.pass(batch, pass.complete_before).is_err();
     }
     batch.clear();
     Ok(closed)

@@ -17,6 +17,15 @@ pub struct Recorded {
     pub format: Arc<td::PerfEventFormat>,
 }
 
+/// Appends a PERF_RECORD_FINISHED_ROUND (the end of a pass over the ring
+/// buffers: readers sort each round by time).
+pub fn push_finished_round(batch: &mut Vec<u8>) {
+    const FINISHED_ROUND: u32 = 68;
+    batch.extend_from_slice(&FINISHED_ROUND.to_ne_bytes());
+    batch.extend_from_slice(&0u16.to_ne_bytes());
+    batch.extend_from_slice(&8u16.to_ne_bytes());
+}
+
 pub enum Recorder {
     File {
         writer: Box<tp::PerfDataFileWriter>,
@@ -77,20 +86,12 @@ impl Recorder {
         Error::io(e, format!("writing {}", self.name()))
     }
 
-    /// Records (each header and body).
+    /// Records (each header and body), written at once; a pipe-mode stream
+    /// is flushed after them (its reader sees each round when complete).
     pub fn write(&mut self, data: &[u8]) -> Result<(), Error> {
         let result = match self {
             Recorder::File { writer, .. } => writer.write_event_data(data),
-            Recorder::Pipe(w) => w.write_records(data),
-        };
-        result.map_err(|e| self.error(&e))
-    }
-
-    /// Marks the end of a pass over the ring buffers.
-    pub fn finished_round(&mut self) -> Result<(), Error> {
-        let result = match self {
-            Recorder::File { writer, .. } => writer.write_finished_round(),
-            Recorder::Pipe(w) => w.finished_round(),
+            Recorder::Pipe(w) => w.write_records(data).and_then(|()| w.flush()),
         };
         result.map_err(|e| self.error(&e))
     }

@@ -12,7 +12,6 @@ use super::headers::{ATTR_SIZE, FEATURE_CLOCKID, FEATURE_CLOCK_DATA, FEATURE_EVE
 
 const HEADER_ATTR: u32 = 64;
 const HEADER_TRACING_DATA: u32 = 66;
-const FINISHED_ROUND: u32 = 68;
 const HEADER_FEATURE: u32 = 80;
 const FINISHED_INIT: u32 = 82;
 const FEATURE_HOSTNAME: u64 = 3;
@@ -240,12 +239,7 @@ impl<W: Write> PipeWriter<W> {
         self.out.write_all(data)
     }
 
-    /// Marks the end of a pass over the ring buffers (and flushes: a reader
-    /// downstream sees each round when it is complete).
-    pub fn finished_round(&mut self) -> io::Result<()> {
-        let mut r = Vec::with_capacity(8);
-        record(&mut r, FINISHED_ROUND, &[]);
-        self.out.write_all(&r)?;
+    pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
 
