@@ -1,9 +1,11 @@
 //! `eventheader`: pre-register user_events tracepoints, collect them into
 //! perf.data without perf, and decode capture files and perf.data to JSON.
 
+mod generate;
+
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use eventheader_cli::exit::Status;
 use eventheader_cli::{collect, decode, register};
@@ -29,6 +31,10 @@ enum Command {
     Collect(collect::CollectArgs),
     /// Print the events of capture files and perf.data files as JSON.
     Decode(decode::DecodeArgs),
+    /// Write the man pages and the bash, zsh and fish completions into a
+    /// directory, laid out as under <prefix>/share (the CMake build runs it).
+    #[command(hide = true)]
+    Generate(generate::GenerateArgs),
 }
 
 /// The command line, with `--help` and `-h` after `help` dropped: the help
@@ -60,6 +66,7 @@ fn main() -> ExitCode {
         Command::Register(args) => register::run(args),
         Command::Collect(args) => collect::run(args),
         Command::Decode(args) => decode::run(args),
+        Command::Generate(args) => generate::run(args, Cli::command()),
     };
     match result {
         Ok(status) => status.into(),
