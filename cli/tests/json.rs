@@ -9,25 +9,9 @@
 
 mod common;
 
-use common::{capture_record, run};
+use common::{capture_record, run, Rng};
 use testkit::json::{try_parse, J};
 use testkit::synth::write_perf_data;
-
-/// A deterministic pseudo-random sequence (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// Characters JSON text must escape, or that tempt a writer to get it wrong.
 const HOSTILE: &[u32] = &[
@@ -68,8 +52,8 @@ const HOSTILE: &[u32] = &[
 const INJECTION: &str = "x\", \"admin\": true, \"y\": \"";
 
 fn hostile_chars(rng: &mut Rng, max: u64) -> Vec<u32> {
-    (0..1 + rng.below(max))
-        .map(|_| HOSTILE[rng.below(HOSTILE.len() as u64) as usize])
+    (0..1 + rng.below(max as usize))
+        .map(|_| HOSTILE[rng.below(HOSTILE.len())])
         .collect()
 }
 
@@ -221,7 +205,7 @@ fn hostile_event(rng: &mut Rng) -> Event {
         &counted(1, &utf8(&t, rng)),
     );
     // Single characters.
-    let c = HOSTILE[rng.below(HOSTILE.len() as u64) as usize];
+    let c = HOSTILE[rng.below(HOSTILE.len())];
     e.field(&hostile_name(rng), VALUE32, F_UTF, &c.to_le_bytes());
     e.field(
         &hostile_name(rng),

@@ -17,7 +17,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::{bin, capture_record, reference_dir, reference_records};
+use common::{bin, capture_record, reference_dir, reference_records, Rng};
 use testkit::json::try_parse;
 use testkit::synth::{burst_records, write_perf_data};
 
@@ -26,22 +26,6 @@ const MUTANTS: usize = 400;
 /// A run that takes longer hangs (the largest base decodes in well under a
 /// second, even in the debug build).
 const TIME_BOUND: Duration = Duration::from_secs(20);
-
-/// xorshift64*: the same mutants on every machine.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 /// Values that break length, count and id fields.
 const INTERESTING: &[u64] = &[

@@ -165,21 +165,9 @@ fn push_record_meta(json: &mut String, events: &Events, rec: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decode::SharedBuf;
     use std::cell::RefCell;
     use std::rc::Rc;
-
-    struct Shared(Rc<RefCell<Vec<u8>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, b: &[u8]) -> io::Result<usize> {
-            self.0.borrow_mut().extend_from_slice(b);
-            Ok(b.len())
-        }
-
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
 
     const ID: u64 = 77;
 
@@ -235,7 +223,7 @@ mod tests {
             events,
             td::PerfMetaOptions::Cpu,
             Filter::default(),
-            Box::new(Shared(Rc::clone(&printed))),
+            Box::new(SharedBuf(Rc::clone(&printed))),
         );
         let text = |p: &Rc<RefCell<Vec<u8>>>| String::from_utf8(p.borrow().clone()).unwrap();
         // Pass 1, CPU 0's ring then CPU 1's; complete up to time 100.

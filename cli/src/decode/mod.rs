@@ -384,8 +384,9 @@ pub fn decode_all(
     }
 }
 
-/// A `Write` into a buffer the caller keeps (for [`decode_bytes`]).
-struct SharedBuf(Rc<RefCell<Vec<u8>>>);
+/// A `Write` into a buffer the caller keeps (for [`decode_bytes`] and
+/// tests).
+pub(crate) struct SharedBuf(pub(crate) Rc<RefCell<Vec<u8>>>);
 
 impl Write for SharedBuf {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {

@@ -104,3 +104,21 @@ pub fn reference_records() -> Vec<(String, Vec<u8>)> {
         .map(|r| (r.name, r.event))
         .collect()
 }
+
+/// A deterministic pseudo-random sequence (xorshift64*): the same test
+/// inputs on every machine.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A number below `n` (0 for 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}

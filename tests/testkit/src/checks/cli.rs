@@ -20,15 +20,6 @@ use super::cli_live;
 use crate::json::{self, J};
 use crate::perf;
 
-/// `Err(message)` from the enclosing check unless `cond`.
-macro_rules! ensure {
-    ($cond:expr, $($msg:tt)+) => {
-        if !$cond {
-            return Err(format!($($msg)+));
-        }
-    };
-}
-
 /// The guest's steps and the exit statuses each may have.
 const STATUSES: &[(&str, &[i32])] = &[
     ("env", &[0]),
@@ -671,6 +662,22 @@ fn samples_and_losses(path: &Path, tracepoint: &str) -> Result<(u64, u64), Strin
     Ok((samples, lost))
 }
 
+/// Checks one decoded event of a burst (`cli_writer burst`): a Burst with
+/// an `i` of the burst, seen once (`seen`: the `i`s so far).
+pub(super) fn burst_event(
+    seen: &mut BTreeSet<Option<i128>>,
+    e: &J,
+    run: &str,
+) -> Result<(), String> {
+    let i = int(e, "i");
+    ensure!(
+        name(e) == "CliBurst:Burst" && i.is_some_and(|i| (0..BURST as i128).contains(&i)),
+        "{run}: {e:?}"
+    );
+    ensure!(seen.insert(i), "{run}: event {i:?} twice");
+    Ok(())
+}
+
 /// 10^5 events under `collect`: every one is in the file or counted as lost
 /// (by collect, in the file, and as decode reports it), each recorded once;
 /// exit status 6 exactly when some were lost.
@@ -683,12 +690,7 @@ fn bursts(r: &Results) -> Result<String, String> {
         let (events, err) = r.decode_here(&file, "none")?;
         let mut seen = BTreeSet::new();
         for e in &events {
-            let i = int(e, "i");
-            ensure!(
-                name(e) == "CliBurst:Burst" && i.is_some_and(|i| (0..BURST as i128).contains(&i)),
-                "{run}: {e:?}"
-            );
-            ensure!(seen.insert(i), "{run}: event {i:?} twice");
+            burst_event(&mut seen, e, run)?;
         }
         let decoded = events.len() as u64;
         let decode_lost = number_after(&err, "the recording lost ").unwrap_or(0);

@@ -5,16 +5,8 @@
 
 use std::collections::BTreeSet;
 
-use super::cli::{int, jsonl, name, number_after, Results, BURST};
+use super::cli::{burst_event, int, jsonl, name, number_after, Results, BURST};
 use crate::json::J;
-
-macro_rules! ensure {
-    ($cond:expr, $($msg:tt)+) => {
-        if !$cond {
-            return Err(format!($($msg)+));
-        }
-    };
-}
 
 /// The CliTest events of a decode output (JSON lines), parsed.
 fn cli_test(text: &str) -> Result<Vec<J>, String> {
@@ -144,12 +136,7 @@ pub fn live_burst(r: &Results) -> Result<String, String> {
             lost_lines += 1;
             continue;
         }
-        let i = int(e, "i");
-        ensure!(
-            name(e) == "CliBurst:Burst" && i.is_some_and(|i| (0..BURST as i128).contains(&i)),
-            "live.burst: {e:?}"
-        );
-        ensure!(events.insert(i), "live.burst: event {i:?} twice");
+        burst_event(&mut events, e, "live.burst")?;
     }
     let printed = events.len() as u64;
     ensure!(
