@@ -8,7 +8,7 @@
 #   - user-space instructions (callgrind Ir, one run; 10^5-event recordings);
 #   - read system calls on the input (strace, one run);
 # the ratio of our median wall time to the other's; and the read calls both
-# make on the shared reference perf.data and pipe.data.
+# make on the reference perf.data and pipe.data (testkit reference-dir).
 #
 #   benches/decode-side-by-side.sh [-r R] [--no-build] [--no-callgrind]
 #
@@ -141,6 +141,6 @@ for f in perf.data pipe.data; do
     [ -r "$ref_dir/$f" ] || { echo "decode-side-by-side: no $ref_dir/$f" >&2; continue; }
     for d in "${decoders[@]}"; do
         read -r -a cmd <<<"$(decoder "$d" "$ref_dir/$f")"
-        printf 'reads of the shared %-9s (%6d bytes): %-10s %5d\n' "$f" "$(stat -c %s "$ref_dir/$f")" "$d" "$(reads "$ref_dir/$f" "${cmd[@]}")"
+        printf 'reads of the reference %-9s (%6d bytes): %-10s %5d\n' "$f" "$(stat -c %s "$ref_dir/$f")" "$d" "$(reads "$ref_dir/$f" "${cmd[@]}")"
     done
 done

@@ -1,5 +1,5 @@
 //! Helpers shared by the CLI's integration tests: where the binary and the
-//! shared reference data are, running the binary, and writing capture files.
+//! reference data are, running the binary, and writing capture files.
 //! perf.data files are written by testkit (`testkit::synth`), JSON with
 //! ordered, possibly repeated members is read by testkit (`testkit::json`).
 #![allow(dead_code)]
@@ -74,13 +74,13 @@ pub fn run_with_usage(args: &[&str]) -> (i32, Usage) {
     (usage.code, usage)
 }
 
-/// `../shared/testdata/reference` beside the repository; the tests fail (not
-/// skip) without it.
+/// The reference data the repository carries (`tests/data/reference`); the
+/// tests fail (not skip) without it.
 pub fn reference_dir() -> PathBuf {
     let dir = testkit::reference_dir();
     assert!(
         dir.join("perf.data").is_file(),
-        "the shared reference data is missing: expected {} (the repository's ../shared/testdata/reference)",
+        "the reference data is missing: expected {} (tests/data/reference of the repository)",
         dir.display()
     );
     dir
