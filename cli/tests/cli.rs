@@ -200,7 +200,8 @@ fn unprivileged_user_without_tracefs() {
 
 /// `register` accepts only EventHeader names the library can write (issue
 /// 28 item 7): level 1..ff and keyword of at most 16 digits, both lowercase
-/// hex without leading zeros, options `([A-Z][0-9a-z]*)*` sorted. Checked
+/// hex without leading zeros, options `([A-Z][0-9a-z]*)*` sorted, no '/' (the
+/// library's name rule). Checked
 /// before anything touches the kernel: status 3.
 #[test]
 fn names_the_library_cannot_write_exit_3() {
@@ -211,6 +212,7 @@ fn names_the_library_cannot_write_exit_3() {
         ("Prov_L5K1gbad", "options starting with 'g'"),
         ("Prov_L05K1", "leading zero"),
         ("Prov_L5K1GaAb", "out of order"),
+        ("Pro/v_L5K1", "'/'"),
     ] {
         let (rc, _, err) = code(&["register", name]);
         assert_eq!(rc, 3, "{name}: {err}");

@@ -14,10 +14,18 @@ pub(super) fn trim(s: &str) -> &str {
     s.trim_matches(is_space)
 }
 
+/// A character a tracepoint name may hold: the library's rule (no white
+/// space, control character, DEL, ':' or '/'; the kernel splits names at
+/// the first two and makes tracefs unreadable with the others), so the CLI
+/// registers no name the library would refuse.
+fn name_char_allowed(c: char) -> bool {
+    !(is_space(c) || c.is_control() || c == ':' || c == '/')
+}
+
 /// Checks an EventHeader tracepoint name: one the library can write,
 /// `printf("%s_L%xK%lx%s", provider, level, keyword, options)` (spec-notes
-/// §3): a provider name without ' ' or ':' (nor other white space or control
-/// characters, which the kernel's parser would split at), a level 1..=ff
+/// §3): a provider name of characters the library allows in names (no white
+/// space, control character, ':' or '/'), a level 1..=ff
 /// and a keyword of at most 16 digits, both lowercase hex without leading
 /// zeros, options `([A-Z][0-9a-z]*)*` sorted by their letter, in all less
 /// than 256 bytes.
@@ -33,7 +41,7 @@ pub fn check_eventheader_name(name: &str) -> Result<(), String> {
     if name.contains(':') {
         return bad("contains ':'");
     }
-    if let Some(c) = name.chars().find(|&c| is_space(c) || c.is_control()) {
+    if let Some(c) = name.chars().find(|&c| !name_char_allowed(c)) {
         return bad(&format!("contains the character {c:?}"));
     }
     let Some(us) = name.rfind('_') else {
@@ -141,7 +149,7 @@ pub(super) fn check_plain_name(name: &str) -> Result<(), String> {
             NAME_MAX - 1
         ));
     }
-    if let Some(c) = name.chars().find(|c| c.is_control()) {
+    if let Some(c) = name.chars().find(|&c| !name_char_allowed(c)) {
         return Err(format!("tracepoint name \"{name}\" contains {c:?}"));
     }
     Ok(())
@@ -176,6 +184,8 @@ mod tests {
             ("MyProvider_L5K01", "leading zero"),
             ("MyProvider_L5K1ffffffffffffffff", "17 digits"),
             ("My:Provider_L5K1:f", "':'"),
+            ("My/Provider_L5K1", "'/'"),
+            ("My\u{7f}Provider_L5K1", "'\\u{7f}'"),
             ("_L5K1", "empty provider"),
         ] {
             let e = parse_registration(name).unwrap_err();
@@ -203,5 +213,8 @@ mod tests {
         assert!(parse_registration(":flag u32 a")
             .unwrap_err()
             .contains("empty"));
+        for name in ["My/Event u32 a", "My\u{7f}Event u32 a"] {
+            assert!(parse_registration(name).is_err(), "{name}");
+        }
     }
 }
