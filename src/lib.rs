@@ -42,6 +42,7 @@ pub mod cstr_buf;
 pub mod dynamic;
 pub mod eventheader;
 pub mod ffi;
+pub mod bytes;
 mod lock;
 pub mod provider;
 mod sys;

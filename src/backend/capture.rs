@@ -250,11 +250,11 @@ unsafe fn write_record<const N: usize>(
 ) -> c_int {
     let mut head = [0u8; N];
     let (size, rest) = head.split_at_mut(4);
-    size.copy_from_slice(&record_len.to_le_bytes());
+    crate::bytes::copy(size, &record_len.to_le_bytes());
     let (Some(name_dst), Some(first)) = (rest.get_mut(..name.len()), vecs.first_mut()) else {
         return libc::EINVAL;
     };
-    name_dst.copy_from_slice(name);
+    crate::bytes::copy(name_dst, name);
     // The padding byte of an empty event, if any, is already 0.
     *first = iovec {
         iov_base: head.as_mut_ptr().cast(),

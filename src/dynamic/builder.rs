@@ -26,6 +26,7 @@
 use core::ffi::c_int;
 
 use super::buffer::Buffer;
+use super::lower;
 
 /// The largest metadata + payload an event may have, in bytes: 64 KiB less
 /// room for the header and extensions, the reference's bound. Over it, the
@@ -149,13 +150,13 @@ fn has_nul(bytes: &[u8]) -> bool {
     match len {
         8..=16 => match (<[u8; 8]>::try_from(head(8)), <[u8; 8]>::try_from(tail(8))) {
             (Ok(h), Ok(t)) => zero64(u64::from_ne_bytes(h)) || zero64(u64::from_ne_bytes(t)),
-            _ => bytes.contains(&0),
+            _ => lower::has_nul(bytes),
         },
         4..=7 => match (<[u8; 4]>::try_from(head(4)), <[u8; 4]>::try_from(tail(4))) {
             (Ok(h), Ok(t)) => zero32(u32::from_ne_bytes(h)) || zero32(u32::from_ne_bytes(t)),
-            _ => bytes.contains(&0),
+            _ => lower::has_nul(bytes),
         },
-        _ => bytes.contains(&0),
+        _ => lower::has_nul(bytes),
     }
 }
 
