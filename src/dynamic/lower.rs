@@ -32,7 +32,7 @@ pub fn open_provider(provider: &ProviderRef<'_>) -> c_int {
 /// connected to it.
 pub fn close_provider(provider: &ProviderRef<'_>) {
     // SAFETY: as for open_provider.
-    unsafe { crate::provider::close(provider.state) }
+    unsafe { registration::close(provider.state) }
 }
 
 /// Connects an event (its state, level and keyword) to a provider,

@@ -11,6 +11,29 @@ use super::{optional_c_str, pointer_range};
 use crate::abi::{TracepointDefinition, TracepointProviderState, TracepointState};
 use crate::provider;
 
+// Hidden aliases of the four functions the EventHeader layer calls, which
+// tell `crate::layer` whether the names resolve to these (see there). Weak
+// and hidden as `crate::layer` references them; here, in the object (and
+// archive member) of the functions themselves.
+core::arch::global_asm!(
+    ".weak _tracepoint_own_open_provider",
+    ".hidden _tracepoint_own_open_provider",
+    ".set _tracepoint_own_open_provider, {open_provider}",
+    ".weak _tracepoint_own_close_provider",
+    ".hidden _tracepoint_own_close_provider",
+    ".set _tracepoint_own_close_provider, {close_provider}",
+    ".weak _tracepoint_own_connect",
+    ".hidden _tracepoint_own_connect",
+    ".set _tracepoint_own_connect, {connect}",
+    ".weak _tracepoint_own_write",
+    ".hidden _tracepoint_own_write",
+    ".set _tracepoint_own_write, {write}",
+    open_provider = sym tracepoint_open_provider,
+    close_provider = sym tracepoint_close_provider,
+    connect = sym tracepoint_connect,
+    write = sym tracepoint_write,
+);
+
 /// Closes the provider: unregisters every tracepoint connected to it and
 /// resets them to TRACEPOINT_STATE_INIT. Closing a closed provider, or NULL,
 /// is a safe no-op.
