@@ -24,6 +24,7 @@ use core::sync::atomic::{AtomicI32, Ordering};
 
 use libc::iovec;
 
+use super::capture_link::CaptureBackend;
 use super::capture_names;
 use crate::cstr_buf::CStrBuf;
 use crate::lock::{lock, Guard, Locked};
@@ -59,6 +60,22 @@ enum Selection {
 }
 
 static SELECTION: Locked<Selection> = Locked::new(Selection::EnvUnread);
+
+/// This backend's functions, for the rest of the library (see
+/// [`super::capture_link`]), published under a hidden, weak alias.
+static BACKEND: CaptureBackend = CaptureBackend {
+    fd,
+    selected_fd,
+    register,
+    write,
+};
+
+core::arch::global_asm!(
+    ".weak _tracepoint_capture_backend",
+    ".hidden _tracepoint_capture_backend",
+    ".set _tracepoint_capture_backend, {backend}",
+    backend = sym BACKEND,
+);
 
 /// The capture descriptor (-1 if no capture file was ever opened).
 #[inline(always)]

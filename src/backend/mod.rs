@@ -3,7 +3,8 @@
 //! A provider's backend is fixed when it opens: its `data_file` is either the
 //! process's user_events_data descriptor or the capture descriptor
 //! ([`capture::fd`]); [`Backend::of`] tells them apart by comparing the two
-//! integers, for registration. Each backend numbers its registrations in its
+//! integers, for registration. The capture backend is reached through
+//! [`capture_link`], so that static programs link it only if they use it. Each backend numbers its registrations in its
 //! own range of write indexes (the kernel's from 0, capture's from
 //! [`CAPTURE_INDEX_BASE`]), and neither descriptor ever changes once open,
 //! so a write needs the tracepoint's write index alone: one unsigned compare
@@ -14,6 +15,7 @@
 //! not the provider and tracepoint state blocks.
 
 pub mod capture;
+pub mod capture_link;
 mod capture_names;
 pub mod user_events;
 
@@ -23,6 +25,7 @@ use core::sync::atomic::AtomicU32;
 use libc::iovec;
 
 use crate::lock::Guard;
+use capture_link::capture;
 
 /// The backend of an open provider.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,10 +47,9 @@ impl Backend {
     /// registration.
     #[inline(always)]
     pub fn of(fd: c_int) -> Backend {
-        if fd == capture::fd() {
-            Backend::Capture
-        } else {
-            Backend::UserEvents
+        match capture() {
+            Some(c) if fd == (c.fd)() => Backend::Capture,
+            _ => Backend::UserEvents,
         }
     }
 
@@ -85,7 +87,10 @@ impl Backend {
                 }
                 Ok(index)
             }
-            Backend::Capture => Ok(capture::register(guard, name_args)? + CAPTURE_INDEX_BASE),
+            Backend::Capture => match capture() {
+                Some(c) => Ok((c.register)(guard, name_args)? + CAPTURE_INDEX_BASE),
+                None => Err(libc::EBADF),
+            },
         }
     }
 
@@ -110,7 +115,11 @@ impl Backend {
 /// capture selection and the lazily opened user_events_data descriptor (so
 /// `fork()` never copies them mid-update).
 pub fn open_for_provider(guard: &mut Guard) -> Result<c_int, c_int> {
-    match capture::selected_fd(guard)? {
+    match capture()
+        .map(|c| (c.selected_fd)(guard))
+        .transpose()?
+        .flatten()
+    {
         Some(fd) => Ok(fd),
         None => user_events::user_events_data(guard),
     }
@@ -130,10 +139,11 @@ pub unsafe fn write(index: c_int, vecs: &mut [iovec], pad: bool) -> c_int {
     match Backend::of_index(index) {
         // SAFETY: the caller guarantees `vecs` and the payload buffers.
         Some(Backend::UserEvents) => unsafe { user_events::write(index, vecs, pad) },
-        Some(Backend::Capture) => {
+        Some(Backend::Capture) => match capture() {
             // SAFETY: the caller guarantees the payload buffers.
-            unsafe { capture::write(index - CAPTURE_INDEX_BASE, vecs, pad) }
-        }
+            Some(c) => unsafe { (c.write)(index - CAPTURE_INDEX_BASE, vecs, pad) },
+            None => libc::EBADF,
+        },
         None => libc::EBADF,
     }
 }

@@ -1,0 +1,58 @@
+//! How the rest of the library reaches the capture backend: through one
+//! weak reference, so that a program linked statically carries the capture
+//! backend only if it uses it.
+//!
+//! The capture backend ([`super::capture`]) publishes its functions as one
+//! table under a hidden, weak alias; here is a weak reference to that alias.
+//! In the shared library both are in the one object, and capture is always
+//! there. In the static library the capture backend is an archive member of
+//! its own (with `tracepoint_set_capture_file`), linked only when the
+//! program references it: by calling `tracepoint_set_capture_file`, or with
+//! `-Wl,-u,tracepoint_set_capture_file` on the link line to honour
+//! `TRACEPOINT_CAPTURE_FILE`. Without it the reference is 0: providers
+//! open on the kernel, and `TRACEPOINT_CAPTURE_FILE` is not read.
+#![deny(clippy::multiple_unsafe_ops_per_block)]
+
+use core::ffi::{c_int, CStr};
+use core::hint::black_box;
+use core::ptr;
+
+use libc::iovec;
+
+use crate::lock::Guard;
+
+/// The capture backend's functions (see [`super::capture`] for each).
+pub struct CaptureBackend {
+    /// The capture descriptor (-1 before the first capture file opened).
+    pub fd: fn() -> c_int,
+    /// The descriptor a provider opened now captures to, or None for the
+    /// kernel.
+    pub selected_fd: fn(&mut Guard) -> Result<Option<c_int>, c_int>,
+    /// Registers "Name arg-spec" for capture: its capture index.
+    pub register: fn(&mut Guard, &CStr) -> Result<c_int, c_int>,
+    /// Writes one record of the tracepoint with a capture index.
+    pub write: unsafe fn(c_int, &mut [iovec], bool) -> c_int,
+}
+
+// A weak, hidden reference: see the module documentation. The address is
+// loaded from the global offset table, and through `black_box`: the
+// compiler does not know the reference is weak, and would take it for
+// non-NULL.
+core::arch::global_asm!(
+    ".weak _tracepoint_capture_backend",
+    ".hidden _tracepoint_capture_backend",
+);
+
+extern "C" {
+    /// The capture backend's table (a `CaptureBackend`), or nothing.
+    static _tracepoint_capture_backend: u8;
+}
+
+/// The capture backend, if the program has it. Never inlined: the
+/// reference must stay in this module's object, the one with the `.weak`.
+#[inline(never)]
+pub fn capture() -> Option<&'static CaptureBackend> {
+    let table = black_box(ptr::addr_of!(_tracepoint_capture_backend));
+    // SAFETY: NULL, or the address of the capture backend's table, a static.
+    unsafe { table.cast::<CaptureBackend>().as_ref() }
+}
