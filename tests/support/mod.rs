@@ -192,6 +192,23 @@ impl Build {
     }
 }
 
+/// What a build linked with `c-tests/tpp/recorder.c` registered
+/// (`{dir}/rec.cmd`, one line each) and wrote (`{dir}/rec.dat`) in `ran`.
+pub fn recorded(ran: &Ran) -> (Vec<String>, Vec<Record>) {
+    let cmd = std::fs::read_to_string(ran.dir.path().join("rec.cmd"))
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let dat = ran.dir.path().join("rec.dat");
+    let records = if dat.exists() {
+        read_capture(&dat)
+    } else {
+        Vec::new()
+    };
+    (cmd, records)
+}
+
 /// Reads and parses a capture file; panics on a malformed one.
 pub fn read_capture(path: &Path) -> Vec<Record> {
     testkit::capture::read(path).unwrap_or_else(|e| panic!("{e}"))
