@@ -1,0 +1,92 @@
+//! The tracepoint layer replaced at link time, as the reference documents it
+//! (its interceptor sample): a program that defines the `tracepoint.h`
+//! functions itself receives every event of the library's layers above them.
+//!
+//! `c-tests/interpose/events.c` writes every kind of event: TraceLogging (a
+//! provider symbol, an activity, a provider handle), `eventheader_write`,
+//! `tracepoint-provider.h` and runtime-defined events. Built alone
+//! (`interpose_capture`), the library's own tracepoint layer writes them to
+//! its capture file; built with `c-tests/tpp/recorder.c` (a `tracepoint.h` of
+//! the program's own, on `tracepoint/tracepoint-impl.h`), against the shared
+//! library (`interpose_shared`) and the static one (`interpose_static`), the
+//! recorder must receive exactly those records, byte for byte, and the
+//! library's capture file, selected too, must stay empty. gcc and clang, the
+//! sources as C and as C++.
+//!
+//! The static library here is the one cargo builds; `tests/install.rs` runs
+//! the same check on the installed one (the CMake build's archive members).
+
+mod support;
+
+use support::{Build, Record};
+
+/// The records of `interpose_capture` in the configuration of `build`.
+fn expected(build: &Build) -> Vec<Record> {
+    let capture = support::builds("interpose_capture")
+        .into_iter()
+        .find(|b| b.config == build.config)
+        .unwrap_or_else(|| panic!("no interpose_capture build like {}", build.label));
+    let ran = capture.run("capture");
+    assert!(
+        ran.stdout == "events 10\n" && ran.records.len() == 10,
+        "{}: {} records, stdout {:?}",
+        capture.label,
+        ran.records.len(),
+        ran.stdout
+    );
+    ran.records
+}
+
+/// Every build of `program`: the recorder gets every record the capture
+/// build wrote, and the library's capture file nothing.
+fn check(program: &str) {
+    for build in support::builds(program) {
+        let want = expected(&build);
+        let ran = build.run("record");
+        let (registered, records) = support::recorded(&ran);
+        assert_eq!(ran.stdout, "events 10\n", "{}", build.label);
+        assert!(
+            ran.records.is_empty(),
+            "{}: the library's own tracepoint layer wrote {} records",
+            build.label,
+            ran.records.len()
+        );
+        // One registration per tracepoint state: 3 TraceLogging call sites
+        // at TraceLoggingRegister and the handle's at its first run, 1
+        // eventheader, 2 tracepoint-provider.h, 1 runtime-defined set.
+        assert_eq!(registered.len(), 8, "{}: {registered:#?}", build.label);
+        assert_eq!(
+            records.len(),
+            want.len(),
+            "{}: the recorder got {:?}, capture mode wrote {:?}",
+            build.label,
+            names(&records),
+            names(&want)
+        );
+        for (i, (got, want)) in records.iter().zip(&want).enumerate() {
+            assert!(
+                got.name == want.name && got.event == want.event,
+                "{}: record {i}: the recorder got {} {:02x?}, capture mode wrote {} {:02x?}",
+                build.label,
+                got.name,
+                got.event,
+                want.name,
+                want.event
+            );
+        }
+    }
+}
+
+fn names(records: &[Record]) -> Vec<&str> {
+    records.iter().map(|r| r.name.as_str()).collect()
+}
+
+#[test]
+fn every_event_reaches_the_program_s_tracepoint_layer_with_the_shared_library() {
+    check("interpose_shared");
+}
+
+#[test]
+fn every_event_reaches_the_program_s_tracepoint_layer_with_the_static_library() {
+    check("interpose_static");
+}
