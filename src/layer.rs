@@ -41,9 +41,10 @@
 //! kernel when their write index is below [`KERNEL_LIMIT`], which is
 //! `CAPTURE_INDEX_BASE` once the layer is known to be ours and 0 before and
 //! when it is replaced, so one compare with a variable instead of a constant
-//! both chooses the kernel and rules out a replaced layer. Everything else
-//! (capture mode, unregistered tracepoints, a replaced layer, the first
-//! write before anything decided) takes [`write_slow`].
+//! both chooses the kernel and rules out a replaced layer. With the limit
+//! set, the other indexes are capture mode's or a tracepoint not registered;
+//! the rest (a replaced layer, the first write before anything decided)
+//! takes [`write_slow`].
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::{c_char, c_int, c_uint, CStr};
@@ -54,7 +55,7 @@ use core::sync::atomic::{AtomicU32, Ordering};
 use libc::iovec;
 
 use crate::abi::{TracepointProviderState, TracepointState};
-use crate::backend::{user_events, CAPTURE_INDEX_BASE};
+use crate::backend::{self, user_events, CAPTURE_INDEX_BASE};
 use crate::provider;
 
 type OpenProvider = unsafe extern "C" fn(*mut TracepointProviderState) -> c_int;
@@ -244,44 +245,51 @@ pub unsafe fn write(tp: *const TracepointState, vecs: &mut [iovec]) -> c_int {
     // after the backend's descriptor was published.
     // SAFETY: `tp` is valid (the caller's guarantee).
     let index = unsafe { TracepointState::write_index(tp) }.load(Ordering::Acquire);
+    let limit = KERNEL_LIMIT.load(Ordering::Relaxed);
     // One unsigned compare: negative indexes are above every limit.
-    if (index as u32) < KERNEL_LIMIT.load(Ordering::Relaxed) {
+    if (index as u32) < limit {
         // SAFETY: the caller guarantees `vecs` and the payload buffers.
         unsafe { user_events::write(index, vecs, false) }
+    } else if limit != 0 {
+        // Ours, not the kernel: capture mode, or a tracepoint not registered.
+        // SAFETY: the caller guarantees `vecs` and the payload buffers.
+        unsafe { backend::write_not_kernel(index, vecs, false) }
     } else {
         // SAFETY: the caller's guarantees.
-        unsafe { write_slow(tp, vecs) }
+        unsafe { write_slow(tp, index, vecs) }
     }
 }
 
-/// [`write`] when the fast path does not apply.
+/// [`write`] when the fast path does not apply; `index` is the tracepoint's
+/// write index, as [`write`] loaded it.
 ///
 /// # Safety
 /// As for [`write`].
 #[cold]
 #[inline(never)]
-unsafe fn write_slow(tp: *const TracepointState, vecs: &mut [iovec]) -> c_int {
-    let layer = if KERNEL_LIMIT.load(Ordering::Relaxed) != 0 {
-        Layer::Ours
-    } else {
-        layer()
-    };
-    match layer {
-        // SAFETY: the caller's guarantees.
-        Layer::Ours => unsafe { provider::write_nonempty(tp, vecs) },
-        Layer::Incomplete => libc::EBADF,
-        Layer::Replaced(f) => {
-            // The reference's EventHeader layer hands the tracepoint layer
-            // vecs[0] empty.
-            if let Some(first) = vecs.first_mut() {
-                *first = iovec {
-                    iov_base: ptr::null_mut(),
-                    iov_len: 0,
-                };
+unsafe fn write_slow(tp: *const TracepointState, index: c_int, vecs: &mut [iovec]) -> c_int {
+    if KERNEL_LIMIT.load(Ordering::Relaxed) == 0 {
+        match layer() {
+            Layer::Ours => {}
+            Layer::Incomplete => return libc::EBADF,
+            Layer::Replaced(f) => {
+                // The reference's EventHeader layer hands the tracepoint
+                // layer vecs[0] empty.
+                if let Some(first) = vecs.first_mut() {
+                    *first = iovec {
+                        iov_base: ptr::null_mut(),
+                        iov_len: 0,
+                    };
+                }
+                // SAFETY: the program's tracepoint_write, with a valid state
+                // and `vecs.len()` iovecs (at most 1024: they came from a C
+                // count).
+                return unsafe { (f.write)(tp, vecs.len() as c_uint, vecs.as_mut_ptr()) };
             }
-            // SAFETY: the program's tracepoint_write, with a valid state and
-            // `vecs.len()` iovecs (at most 1024: they came from a C count).
-            unsafe { (f.write)(tp, vecs.len() as c_uint, vecs.as_mut_ptr()) }
         }
     }
+    // Ours: the kernel (if the layer was only just found to be ours), the
+    // capture backend, or EBADF for a tracepoint not registered.
+    // SAFETY: the caller's guarantees.
+    unsafe { backend::write(index, vecs, false) }
 }

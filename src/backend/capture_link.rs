@@ -16,6 +16,7 @@
 use core::ffi::{c_int, CStr};
 use core::hint::black_box;
 use core::ptr;
+use core::sync::atomic::{AtomicPtr, Ordering};
 
 use libc::iovec;
 
@@ -46,6 +47,41 @@ core::arch::global_asm!(
 extern "C" {
     /// The capture backend's table (a `CaptureBackend`), or nothing.
     static _tracepoint_capture_backend: u8;
+}
+
+/// The write of a capture record, as the write path calls it: the capture
+/// backend's [`CaptureBackend::write`] once a provider opened on it (where
+/// [`capture`] costs a call), [`not_open`] before. Capture write indexes
+/// exist only after that open (their registration needs the open provider),
+/// and the write path loads the index with Acquire, after this was stored.
+static WRITE: AtomicPtr<()> = AtomicPtr::new(not_open as *mut ());
+
+type Write = unsafe fn(c_int, &mut [iovec], bool) -> c_int;
+
+/// [`WRITE`] before a provider opened on the capture backend: no capture
+/// index exists.
+unsafe fn not_open(_index: c_int, _vecs: &mut [iovec], _pad: bool) -> c_int {
+    libc::EBADF
+}
+
+/// Notes that a provider opened on the capture backend.
+pub fn note_opened(backend: &'static CaptureBackend) {
+    WRITE.store(backend.write as *mut (), Ordering::Release);
+}
+
+/// Writes one record of the tracepoint with capture index `index` (see
+/// [`CaptureBackend::write`]); EBADF before any provider opened on the
+/// capture backend.
+///
+/// # Safety
+/// The buffers of `vecs[1..]` must be readable for their lengths.
+#[inline(always)]
+pub unsafe fn write(index: c_int, vecs: &mut [iovec], pad: bool) -> c_int {
+    // SAFETY: WRITE holds a function of type Write (not_open or the capture
+    // backend's write), stored as a pointer.
+    let write = unsafe { core::mem::transmute::<*mut (), Write>(WRITE.load(Ordering::Relaxed)) };
+    // SAFETY: the caller's guarantee.
+    unsafe { write(index, vecs, pad) }
 }
 
 /// The capture backend, if the program has it. Never inlined: the

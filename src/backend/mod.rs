@@ -115,14 +115,13 @@ impl Backend {
 /// capture selection and the lazily opened user_events_data descriptor (so
 /// `fork()` never copies them mid-update).
 pub fn open_for_provider(guard: &mut Guard) -> Result<c_int, c_int> {
-    match capture()
-        .map(|c| (c.selected_fd)(guard))
-        .transpose()?
-        .flatten()
-    {
-        Some(fd) => Ok(fd),
-        None => user_events::user_events_data(guard),
+    if let Some(c) = capture() {
+        if let Some(fd) = (c.selected_fd)(guard)? {
+            capture_link::note_opened(c);
+            return Ok(fd);
+        }
     }
+    user_events::user_events_data(guard)
 }
 
 /// Writes one event for the tracepoint registered as `index` (-1: not
@@ -139,11 +138,21 @@ pub unsafe fn write(index: c_int, vecs: &mut [iovec], pad: bool) -> c_int {
     match Backend::of_index(index) {
         // SAFETY: the caller guarantees `vecs` and the payload buffers.
         Some(Backend::UserEvents) => unsafe { user_events::write(index, vecs, pad) },
-        Some(Backend::Capture) => match capture() {
-            // SAFETY: the caller guarantees the payload buffers.
-            Some(c) => unsafe { (c.write)(index - CAPTURE_INDEX_BASE, vecs, pad) },
-            None => libc::EBADF,
-        },
-        None => libc::EBADF,
+        // SAFETY: the caller guarantees `vecs` and the payload buffers.
+        _ => unsafe { write_not_kernel(index, vecs, pad) },
+    }
+}
+
+/// [`write`] for an index that is not the kernel's: capture mode's, or -1.
+///
+/// # Safety
+/// As for [`write`].
+#[inline(always)]
+pub unsafe fn write_not_kernel(index: c_int, vecs: &mut [iovec], pad: bool) -> c_int {
+    if index >= CAPTURE_INDEX_BASE {
+        // SAFETY: the caller guarantees the payload buffers.
+        unsafe { capture_link::write(index - CAPTURE_INDEX_BASE, vecs, pad) }
+    } else {
+        libc::EBADF
     }
 }
