@@ -20,7 +20,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-use support::Toolchain;
+use support::{Build, Flavour, Toolchain};
+use testkit::build::Config;
+use testkit::manifest;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -328,6 +330,23 @@ fn installs_headers_libraries_and_package_files() {
         assert_eq!(actual, Path::new(target), "{link} should point at {target}");
     }
     assert_eq!(dynamic_entries(&lib.join(&real_name), "SONAME"), [SONAME]);
+    // The static library's members, each linked only by programs that call
+    // it (cmake/split-archive.cmake).
+    let members = stdout_of(
+        command("ar")
+            .arg("t")
+            .arg(lib.join("libeventheader_tracepoint.a")),
+    );
+    assert_eq!(
+        members.lines().collect::<Vec<_>>(),
+        [
+            "tracepoint-core.o",
+            "tracepoint.o",
+            "tracepoint-capture.o",
+            "eventheader.o",
+            "eventheader-dynamic.o"
+        ]
+    );
 
     // CMake packages.
     for package in [
@@ -567,7 +586,9 @@ fn cmake_consumer(linkage: Linkage) {
                 } else {
                     "OFF"
                 }
-            )));
+            ))
+            // A static program has capture mode only when asked.
+            .arg("-DTRACEPOINT_STATIC_CAPTURE=ON"));
         run(command("cmake").arg("--build").arg(&dir));
         let program = dir.join("cmake-consumer");
         check_linkage(&program, linkage, &install.prefix);
@@ -697,7 +718,9 @@ fn pkgconfig_consumer(linkage: Linkage) {
             .env("PKG_CONFIG_PATH", install.prefix.join("lib/pkgconfig"))
             .arg(format!("CC={cc}"))
             .arg("CFLAGS=-O2 -Wall -Wextra -Werror")
-            .arg(format!("LINK={}", linkage.name())));
+            .arg(format!("LINK={}", linkage.name()))
+            // A static program has capture mode only when asked.
+            .arg("LDFLAGS=-Wl,-u,tracepoint_set_capture_file"));
         let program = dir.join("pkgconfig-consumer");
         check_linkage(&program, linkage, &install.prefix);
         run_and_check_events(&program, &dir, PKGCONFIG_CONSUMER_EVENTS);
@@ -712,4 +735,39 @@ fn pkgconfig_consumer_shared() {
 #[test]
 fn pkgconfig_consumer_static() {
     pkgconfig_consumer(Linkage::Static);
+}
+
+/// The interposition test (tests/interpose.rs) on the installed libraries,
+/// whose static one is the CMake build's archive of members: a program that
+/// defines the tracepoint.h functions gets every event, and links none of
+/// the library's.
+#[test]
+fn a_replaced_tracepoint_layer_gets_every_event_from_the_installed_libraries() {
+    let install = install();
+    let lib = install.prefix.join("lib");
+    for toolchain in support::toolchains() {
+        let out = install.run_dir.join(format!("interpose-{}", toolchain.cc));
+        let build = |name: &str| {
+            let program = manifest::program(name);
+            let config = Config::first(program, toolchain, Flavour::Plain);
+            let exe = testkit::build::build(program, &config, &lib, &out)
+                .unwrap_or_else(|e| panic!("{e}"));
+            Build {
+                program,
+                config,
+                label: format!("{name} ({}) against the install", config.label(program)),
+                exe,
+            }
+        };
+        let want = build("interpose_capture").run("capture").records;
+        for name in ["interpose_shared", "interpose_static"] {
+            let b = build(name);
+            support::check_interposed(&b.label, &b.run("record"), &want);
+        }
+        let nm = stdout_of(command("nm").arg(out.join("interpose_static")));
+        assert!(
+            !nm.contains("_tracepoint_own_"),
+            "interpose_static links the library's tracepoint.o:\n{nm}"
+        );
+    }
 }

@@ -22,63 +22,20 @@ use support::{Build, Record};
 
 /// The records of `interpose_capture` in the configuration of `build`.
 fn expected(build: &Build) -> Vec<Record> {
-    let capture = support::builds("interpose_capture")
+    support::builds("interpose_capture")
         .into_iter()
         .find(|b| b.config == build.config)
-        .unwrap_or_else(|| panic!("no interpose_capture build like {}", build.label));
-    let ran = capture.run("capture");
-    assert!(
-        ran.stdout == "events 10\n" && ran.records.len() == 10,
-        "{}: {} records, stdout {:?}",
-        capture.label,
-        ran.records.len(),
-        ran.stdout
-    );
-    ran.records
+        .unwrap_or_else(|| panic!("no interpose_capture build like {}", build.label))
+        .run("capture")
+        .records
 }
 
-/// Every build of `program`: the recorder gets every record the capture
-/// build wrote, and the library's capture file nothing.
+/// Every build of `program` (see `support::check_interposed`).
 fn check(program: &str) {
     for build in support::builds(program) {
         let want = expected(&build);
-        let ran = build.run("record");
-        let (registered, records) = support::recorded(&ran);
-        assert_eq!(ran.stdout, "events 10\n", "{}", build.label);
-        assert!(
-            ran.records.is_empty(),
-            "{}: the library's own tracepoint layer wrote {} records",
-            build.label,
-            ran.records.len()
-        );
-        // One registration per tracepoint state: 3 TraceLogging call sites
-        // at TraceLoggingRegister and the handle's at its first run, 1
-        // eventheader, 2 tracepoint-provider.h, 1 runtime-defined set.
-        assert_eq!(registered.len(), 8, "{}: {registered:#?}", build.label);
-        assert_eq!(
-            records.len(),
-            want.len(),
-            "{}: the recorder got {:?}, capture mode wrote {:?}",
-            build.label,
-            names(&records),
-            names(&want)
-        );
-        for (i, (got, want)) in records.iter().zip(&want).enumerate() {
-            assert!(
-                got.name == want.name && got.event == want.event,
-                "{}: record {i}: the recorder got {} {:02x?}, capture mode wrote {} {:02x?}",
-                build.label,
-                got.name,
-                got.event,
-                want.name,
-                want.event
-            );
-        }
+        support::check_interposed(&build.label, &build.run("record"), &want);
     }
-}
-
-fn names(records: &[Record]) -> Vec<&str> {
-    records.iter().map(|r| r.name.as_str()).collect()
 }
 
 #[test]
