@@ -7,7 +7,7 @@
 //!   /dev/null (library cost + one writev syscall).
 //!
 //! Run: `cargo bench --bench packing` (the C benchmarks in benches/c measure
-//! the C-facing hot path; see BENCHMARKS.md).
+//! the C-facing hot path; see docs/performance.md).
 
 use std::hint::black_box;
 

@@ -9,6 +9,10 @@ cd "$(dirname "$0")/.."
 # The first indented command line of the Quick start section that runs cargo.
 cmd=$(awk '/^## Quick start/ { q = 1; next } /^## / { q = 0 } q && /^    .*cargo run/ { sub(/^    /, ""); print; exit }' README.md)
 [ -n "$cmd" ] || { echo "front door: no 'cargo run' command in the README's Quick start" >&2; exit 1; }
+# Its other command is the whole test suite: the one CI runs (.ci/run), which is running it now.
+suite=$(awk '/^## Quick start/ { q = 1; next } /^## / { q = 0 } q && /^    bash scripts\/test\.sh/ { sub(/^    /, ""); print; exit }' README.md)
+[ -n "$suite" ] && grep -qxF "$suite" .ci/run ||
+    { echo "front door: the README's Quick start does not name the command .ci/run runs (bash scripts/test.sh)" >&2; exit 1; }
 
 target=$(mktemp -d)
 out=$(mktemp)

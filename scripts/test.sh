@@ -22,6 +22,9 @@ export REQUIRE_CLANG=1 REQUIRE_VALGRIND=1 REQUIRE_UNSHARE=1
 step "front door: the README's first command from an empty target directory"
 bash scripts/front-door.sh
 
+step "docs: every relative link and #anchor in the Markdown files resolves"
+bash scripts/check-links.sh
+
 step "cargo fmt --check"
 cargo fmt --all -- --check
 cargo fmt --manifest-path fuzz/Cargo.toml -- --check

@@ -307,7 +307,7 @@ fn bad_input_table_in_capture_mode() {
         let (stdout, records) = (&ran.stdout, &ran.records);
         assert!(stdout.contains("\ndone\n"), "{stdout}");
         let got = cases(stdout);
-        // The table of the README's "Bad input" table (the program checks each as well).
+        // The rows of the bad-input table, docs/bad-input.md (the program checks each as well).
         let expected: &[(&str, i32)] = &[
             ("null-provider-open", EINVAL),
             ("null-provider-state-open", EINVAL),
@@ -475,7 +475,7 @@ fn capture_file_errors() {
     let bytes = std::fs::read(ran.dir.path().join("fsize.dat")).unwrap();
     assert_eq!(bytes.len(), 100);
     // The first record is whole; the torn one after it is what a short
-    // write leaves behind (documented in the README's "Bad input" table).
+    // write leaves behind (documented in docs/bad-input.md).
     let first = u32::from_le_bytes(bytes[..4].try_into().unwrap()) as usize;
     assert_eq!(first, 4 + "HardBadFull".len() + 1 + 40);
     let records = support::parse_capture(&bytes[..first]);

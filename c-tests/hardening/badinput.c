@@ -1,5 +1,5 @@
 /*
- * The bad-input table (the README's "Bad input" table): every row is a case here, and
+ * The bad-input table (docs/bad-input.md): every row is a case here, and
  * each prints "case NAME errno N" (or "case NAME ok") after checking the
  * result itself; tests/hardening.rs checks the capture file and the list of
  * cases.
@@ -235,7 +235,7 @@ static int mode_capture(void)
     }
 
     /* Over 64 KiB: capture keeps it whole (the kernel's trace buffers would
-       drop it: see the README's "Bad input" table). */
+       drop it: see docs/bad-input.md). */
     {
         static tracepoint_state big_tp = TRACEPOINT_STATE_INIT;
         eventheader_tracepoint big = h_event(&big_tp, &meta_big, 4, 1);

@@ -24,7 +24,7 @@
  * provider's own list, so unloading the forgetful library leaves nothing
  * dangling in ours; afterwards a fresh provider must still open, connect
  * and write. (With user_events the kernel keeps the enable address of the
- * forgotten registration: see the README's "Bad input" table.)
+ * forgotten registration: see docs/bad-input.md.)
  *
  * Output: "rounds N fds A B rss_kib A B", "after-forget ok" (forget), "done".
  */

@@ -1,4 +1,4 @@
-//! Exit statuses (documented in `--help` and the README; scripts rely on them)
+//! Exit statuses (documented in `--help` and docs/cli.md; scripts rely on them)
 //! and the error type the subcommands return.
 
 use std::fmt;

@@ -47,8 +47,8 @@ start with _tlg are private to this header and may change at any time.
 Porting from Windows (ETW): TraceLogging code written for Windows compiles
 unchanged with -I <prefix>/include/windows-compat added (that directory has
 small windows.h, winmeta.h, evntprov.h, winternl.h, MicrosoftTelemetry.h and
-TraceLoggingProvider.h headers with the Windows types and constants). README.md,
-"Porting from Windows", maps every Windows field type to its EventHeader
+TraceLoggingProvider.h headers with the Windows types and constants).
+docs/porting-from-windows.md maps every Windows field type to its EventHeader
 encoding and format. The remaining differences from the Windows header:
 
 - Not provided, because they cannot exist on Linux: TraceLoggingSetInformation
@@ -79,7 +79,7 @@ encoding and format. The remaining differences from the Windows header:
   an EventHeader event attribute ("EventName;key=value"), not to a PDB.
 - FILETIME and SYSTEMTIME fields are written as 64-bit times in whole seconds
   since 1970 (sub-second parts dropped); SID, sockaddr and binary-buffer fields
-  as hex bytes (see README.md for the whole mapping).
+  as hex bytes (see docs/porting-from-windows.md for the whole mapping).
 - Type sizes follow Linux: TraceLoggingLong and TraceLoggingULong are long (64
   bits on LP64, 32 on Windows), wchar_t (TraceLoggingWChar, TraceLoggingWideString,
   UNICODE_STRING) is 32 bits (UTF-32); TraceLoggingString16 and char16_t are
@@ -524,7 +524,7 @@ WideString, any other pointer -> Pointer. Other types do not compile.
 /* TraceLoggingIPv6Address(pValue, ...): IPv6 address: pValue points at 16 bytes (e.g. &sin6_addr). */
 #define TraceLoggingIPv6Address(pValue, ...) _tlgPTRFIELD(pValue, 16, event_field_encoding_value128, 1, event_field_format_ipv6, ##__VA_ARGS__)
 
-/* Windows value types (see "Porting from Windows" in README.md for the mapping).
+/* Windows value types (see docs/porting-from-windows.md for the mapping).
    The FILETIME, SYSTEMTIME and GUID forms need no Windows header: they check the
    value's size; in C the value must be an lvalue, as on Windows. */
 /* TraceLoggingHResult(value, ...): HRESULT (32-bit, signed), shown in hex. */

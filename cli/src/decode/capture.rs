@@ -1,4 +1,4 @@
-//! Streaming reader of capture files (README "Capture mode", spec-notes §7):
+//! Streaming reader of capture files (docs/capture-mode.md, spec-notes §7):
 //! records of `u32 size` (little-endian, including these 4 bytes), the
 //! tracepoint name and a NUL, then the event bytes. One record is in memory at
 //! a time.

@@ -328,7 +328,7 @@ pub const BENCH_DISABLED_MAX: f64 = 10.0;
 
 /// The most instructions an enabled 5-field `TraceLoggingWrite` may cost with
 /// user_events, loop included: the figure measured when the private write
-/// entry point landed (66, gcc 12 -O2, BENCHMARKS.md) plus 10 %, well below
+/// entry point landed (66, gcc 12 -O2, docs/performance.md) plus 10 %, well below
 /// 0.9 x the reference's 98. A return of the public API's argument checks
 /// or of the provider and capture loads on the kernel path exceeds it.
 pub const BENCH_ENABLED5_MAX: f64 = 73.0;

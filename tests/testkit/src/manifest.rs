@@ -753,6 +753,19 @@ pub static PROGRAMS: &[Program] = &[
         }],
         ..BASE
     },
+    // The README's two C examples (tests/docs.rs checks that they are these files).
+    Program {
+        name: "hello_c",
+        sources: &["samples/c/hello.c"],
+        runs: &[RUN],
+        ..BASE
+    },
+    Program {
+        name: "dyn_hello_c",
+        sources: &["samples/dynamic/hello.c"],
+        runs: &[RUN],
+        ..BASE
+    },
     Program {
         name: "cpp_sample",
         sources: &["samples/cpp/sample.cpp"],
