@@ -135,6 +135,25 @@ struct Replacement {
     write: Write,
 }
 
+/// Which layer it is, from the addresses the four names resolve to and the
+/// addresses of this library's own four (0 where nothing defines them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Ours,
+    Replaced,
+    Incomplete,
+}
+
+fn classify(resolved: [usize; 4], own: [usize; 4]) -> Kind {
+    if resolved == own {
+        Kind::Ours
+    } else if resolved.contains(&0) {
+        Kind::Incomplete
+    } else {
+        Kind::Replaced
+    }
+}
+
 /// Which tracepoint layer it is. When it is ours, the write path's fast
 /// path is enabled from now on. Never inlined: the references must stay in
 /// this module's object, the one with the `.weak` directives.
@@ -155,31 +174,32 @@ fn layer() -> Layer {
         ]
         .map(|p| p as usize),
     );
-    if resolved == own {
-        KERNEL_LIMIT.store(CAPTURE_INDEX_BASE as u32, Ordering::Relaxed);
-        return Layer::Ours;
+    match classify(resolved, own) {
+        Kind::Ours => {
+            KERNEL_LIMIT.store(CAPTURE_INDEX_BASE as u32, Ordering::Relaxed);
+            Layer::Ours
+        }
+        Kind::Incomplete => Layer::Incomplete,
+        Kind::Replaced => {
+            let [open_provider, close_provider, connect, write] = resolved;
+            // Each is the non-zero address of the function that defines the
+            // name, with the signature of tracepoint.h.
+            Layer::Replaced(Replacement {
+                // SAFETY: see above.
+                open_provider: unsafe {
+                    core::mem::transmute::<usize, OpenProvider>(open_provider)
+                },
+                // SAFETY: see above.
+                close_provider: unsafe {
+                    core::mem::transmute::<usize, CloseProvider>(close_provider)
+                },
+                // SAFETY: see above.
+                connect: unsafe { core::mem::transmute::<usize, Connect>(connect) },
+                // SAFETY: see above.
+                write: unsafe { core::mem::transmute::<usize, Write>(write) },
+            })
+        }
     }
-    let [open_provider, close_provider, connect, write] = resolved;
-    if resolved.contains(&0) {
-        return Layer::Incomplete;
-    }
-    // Each is the non-zero address of the function that defines the name,
-    // with the signature of tracepoint.h.
-    Layer::Replaced(Replacement {
-        // SAFETY: see above.
-        open_provider: unsafe { core::mem::transmute::<usize, OpenProvider>(open_provider) },
-        // SAFETY: see above.
-        close_provider: unsafe { core::mem::transmute::<usize, CloseProvider>(close_provider) },
-        // SAFETY: see above.
-        connect: unsafe { core::mem::transmute::<usize, Connect>(connect) },
-        // SAFETY: see above.
-        write: unsafe { core::mem::transmute::<usize, Write>(write) },
-    })
-}
-
-/// Whether the tracepoint layer is this library's own.
-pub fn is_ours() -> bool {
-    matches!(layer(), Layer::Ours)
 }
 
 /// Opens the provider (see [`provider::open`]).
@@ -292,4 +312,37 @@ unsafe fn write_slow(tp: *const TracepointState, index: c_int, vecs: &mut [iovec
     // capture backend, or EBADF for a tracepoint not registered.
     // SAFETY: the caller's guarantees.
     unsafe { backend::write(index, vecs, false) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classify_by_resolution() {
+        let ours = [10, 20, 30, 40];
+        // The names resolve to our own functions, or (static library, no
+        // tracepoint.h user) nothing defines either.
+        assert_eq!(classify(ours, ours), Kind::Ours);
+        assert_eq!(classify([0; 4], [0; 4]), Kind::Ours);
+        // The program's definitions: interposed (shared), or ours not
+        // linked (static).
+        assert_eq!(classify([11, 21, 31, 41], ours), Kind::Replaced);
+        assert_eq!(classify([11, 21, 31, 41], [0; 4]), Kind::Replaced);
+        // One interposed name is enough to use the program's.
+        assert_eq!(classify([10, 20, 30, 41], ours), Kind::Replaced);
+        // Some of the four defined by the program, the rest by nobody.
+        assert_eq!(classify([0, 0, 0, 41], [0; 4]), Kind::Incomplete);
+        assert_eq!(classify([11, 0, 31, 41], [0; 4]), Kind::Incomplete);
+    }
+
+    /// In this test binary the names are the library's own.
+    #[test]
+    fn the_library_s_own_layer_is_found() {
+        assert!(matches!(layer(), Layer::Ours));
+        assert_eq!(
+            KERNEL_LIMIT.load(Ordering::Relaxed),
+            CAPTURE_INDEX_BASE as u32
+        );
+    }
 }
