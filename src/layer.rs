@@ -253,7 +253,7 @@ pub unsafe fn connect(
 }
 
 /// Writes an event of `tp` whose enabled test the caller has just passed
-/// (see [`provider::write_nonempty`]): `vecs[0]` is the tracepoint layer's,
+/// (see [`provider::write`]): `vecs[0]` is the tracepoint layer's,
 /// the event (at least one byte) follows.
 ///
 /// # Safety

@@ -175,27 +175,6 @@ pub unsafe fn write(tp: *const TracepointState, vecs: &mut [iovec]) -> c_int {
         .unwrap_or_default()
         .iter()
         .all(|v| v.iov_len == 0);
-    // SAFETY: `tp` is valid, `vecs` not empty and the payload buffers
-    // readable (the caller's guarantee).
-    unsafe { write_with_padding(tp, vecs, pad) }
-}
-
-/// [`write()`] for an event that has at least one byte (an EventHeader event
-/// always has its header).
-///
-/// # Safety
-/// As for [`write()`].
-#[inline(always)]
-pub unsafe fn write_nonempty(tp: *const TracepointState, vecs: &mut [iovec]) -> c_int {
-    // SAFETY: `tp` is valid, `vecs` not empty and the payload buffers
-    // readable (the caller's guarantee).
-    unsafe { write_with_padding(tp, vecs, false) }
-}
-
-/// # Safety
-/// As for [`write()`].
-#[inline(always)]
-unsafe fn write_with_padding(tp: *const TracepointState, vecs: &mut [iovec], pad: bool) -> c_int {
     // The write index alone says whether and where the tracepoint is
     // registered (see backend): -1 when it is not connected to an open
     // provider. Acquire: pairs with the Release store in `link`, after the
