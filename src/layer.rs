@@ -37,7 +37,7 @@
 //! references, where a weak reference would make the definition weak, so
 //! they are ordinary references.
 //!
-//! The write path does not pay for the choice: events go straight to the
+//! The write path pays one load for the choice: events go straight to the
 //! kernel when their write index is below [`KERNEL_LIMIT`], which is
 //! `CAPTURE_INDEX_BASE` once the layer is known to be ours and 0 before and
 //! when it is replaced, so one compare with a variable instead of a constant
