@@ -253,10 +253,14 @@ if [ "$BUILD" = 1 ]; then
     quiet "build bench against ours (shared)" "$CC" "${CFLAGS[@]}" -I"$PREFIX/include" "$src/bench.c" \
         -o "$BIN/bench.ours-shared" -L"$lib" -Wl,-rpath,"$lib" -leventheader-tracepoint -ltracepoint
     columns+=("ours-shared bench.ours-shared")
+    # A static program has capture mode only when asked for: --capture needs
+    # it, and the same programs serve both backends (--no-build); the kernel
+    # path is the same with or without it.
+    capture_flags=(-Wl,-u,tracepoint_set_capture_file)
     # shellcheck disable=SC2086 # native_libs is a list of flags
     quiet "build bench against ours (static)" "$CC" "${CFLAGS[@]}" -I"$PREFIX/include" "$src/bench.c" \
         -o "$BIN/bench.ours-static" -L"$lib" \
-        -Wl,-Bstatic -leventheader-tracepoint -ltracepoint -Wl,-Bdynamic $native_libs
+        -Wl,-Bstatic -leventheader-tracepoint -ltracepoint -Wl,-Bdynamic $native_libs "${capture_flags[@]}"
     columns+=("ours-static bench.ours-static")
     quiet "build floor" "$CC" "${CFLAGS[@]}" "$src/floor.c" -o "$BIN/floor"
     columns+=("floor floor")
