@@ -712,15 +712,18 @@ fn pkgconfig_consumer(linkage: Linkage) {
         for file in ["Makefile", "main.c"] {
             fs::copy(sample.join(file), dir.join(file)).unwrap();
         }
-        run(command("make")
-            .arg("-C")
+        let mut make = command("make");
+        make.arg("-C")
             .arg(&dir)
             .env("PKG_CONFIG_PATH", install.prefix.join("lib/pkgconfig"))
             .arg(format!("CC={cc}"))
             .arg("CFLAGS=-O2 -Wall -Wextra -Werror")
-            .arg(format!("LINK={}", linkage.name()))
+            .arg(format!("LINK={}", linkage.name()));
+        if linkage == Linkage::Static {
             // A static program has capture mode only when asked.
-            .arg("LDFLAGS=-Wl,-u,tracepoint_set_capture_file"));
+            make.arg("LDFLAGS=-Wl,-u,tracepoint_set_capture_file");
+        }
+        run(&mut make);
         let program = dir.join("pkgconfig-consumer");
         check_linkage(&program, linkage, &install.prefix);
         run_and_check_events(&program, &dir, PKGCONFIG_CONSUMER_EVENTS);
