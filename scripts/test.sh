@@ -17,7 +17,7 @@ bash scripts/install-deps.sh
 bash scripts/preflight.sh
 
 # Tests that need an optional tool or privilege fail instead of skipping.
-export REQUIRE_CLANG=1 REQUIRE_VALGRIND=1 REQUIRE_UNSHARE=1
+export REQUIRE_CLANG=1 REQUIRE_VALGRIND=1 REQUIRE_UNSHARE=1 REQUIRE_DOC_TOOLS=1
 
 step "front door: the README's first command from an empty target directory"
 bash scripts/front-door.sh

@@ -1,7 +1,8 @@
 //! The public headers in include/ are generated from the Rust sources by
 //! cbindgen plus the fragments in headers/. This test regenerates them and
 //! fails if a checked-in header differs; with UPDATE_HEADERS=1 it rewrites
-//! them instead.
+//! them instead. It also checks that every public header includes what the
+//! reference implementation's header of the same name includes.
 
 use std::path::{Path, PathBuf};
 
@@ -67,7 +68,7 @@ const HEADERS: &[HeaderSpec] = &[
             "EVENTHEADER_COMMAND_MAX",
         ],
         include_guard: "_included_eventheader_h",
-        sys_includes: &["stddef.h", "stdint.h"],
+        sys_includes: &["stddef.h", "stdint.h", "endian.h"],
         fragment: "eventheader",
     },
     HeaderSpec {
@@ -195,4 +196,297 @@ fn tracelogging_private_declarations_match_the_library() {
              src/ffi/tracelogging_api.rs): update its declaration"
         );
     }
+}
+
+/// The languages a probe below is compiled in.
+#[derive(Clone, Copy, PartialEq)]
+enum Lang {
+    C,
+    Cxx,
+    Both,
+}
+
+/// What a program may use after including only one public header, because
+/// the reference implementation's header of that name includes (directly or
+/// through its other headers) the system header providing it. Each probe is
+/// (our header, the header it stands for, code that needs it, languages).
+const INCLUDED: &[(&str, &str, &str, Lang)] = &[
+    (
+        "eventheader/eventheader.h",
+        "stddef.h",
+        PROBE_STDDEF,
+        Lang::Both,
+    ),
+    (
+        "eventheader/eventheader.h",
+        "stdint.h",
+        PROBE_STDINT,
+        Lang::Both,
+    ),
+    (
+        "eventheader/eventheader.h",
+        "endian.h",
+        PROBE_ENDIAN,
+        Lang::Both,
+    ),
+    (
+        "eventheader/eventheader-tracepoint.h",
+        "endian.h",
+        PROBE_ENDIAN,
+        Lang::Both,
+    ),
+    (
+        "eventheader/eventheader-tracepoint.h",
+        "sys/uio.h",
+        PROBE_UIO,
+        Lang::Both,
+    ),
+    (
+        "eventheader/eventheader-tracepoint.h",
+        "tracepoint/tracepoint-state.h",
+        PROBE_STATE,
+        Lang::Both,
+    ),
+    (
+        "eventheader/TraceLoggingProvider.h",
+        "assert.h",
+        PROBE_ASSERT,
+        Lang::Both,
+    ),
+    (
+        "eventheader/TraceLoggingProvider.h",
+        "assert.h",
+        PROBE_STATIC_ASSERT,
+        Lang::C,
+    ),
+    (
+        "eventheader/TraceLoggingProvider.h",
+        "stdlib.h",
+        PROBE_STDLIB,
+        Lang::Both,
+    ),
+    (
+        "eventheader/TraceLoggingProvider.h",
+        "stdint.h",
+        PROBE_STDINT,
+        Lang::Both,
+    ),
+    (
+        "eventheader/TraceLoggingProvider.h",
+        "string.h",
+        PROBE_STRING,
+        Lang::Both,
+    ),
+    (
+        "eventheader/TraceLoggingProvider.h",
+        "endian.h",
+        PROBE_ENDIAN,
+        Lang::Both,
+    ),
+    (
+        "eventheader/TraceLoggingProvider.h",
+        "sys/uio.h",
+        PROBE_UIO,
+        Lang::Both,
+    ),
+    (
+        "eventheader/EventHeaderDynamic.h",
+        "assert.h",
+        PROBE_ASSERT,
+        Lang::Cxx,
+    ),
+    (
+        "eventheader/EventHeaderDynamic.h",
+        "string.h",
+        PROBE_STRING,
+        Lang::Cxx,
+    ),
+    (
+        "eventheader/EventHeaderDynamic.h",
+        "endian.h",
+        PROBE_ENDIAN,
+        Lang::Cxx,
+    ),
+    (
+        "eventheader/EventHeaderDynamic.h",
+        "memory, string_view, type_traits, unordered_map, vector",
+        PROBE_STD,
+        Lang::Cxx,
+    ),
+    (
+        "tracepoint/tracepoint.h",
+        "sys/uio.h",
+        PROBE_UIO,
+        Lang::Both,
+    ),
+    (
+        "tracepoint/tracepoint.h",
+        "tracepoint/tracepoint-state.h",
+        PROBE_STATE,
+        Lang::Both,
+    ),
+    (
+        "tracepoint/tracepoint-provider.h",
+        "stdint.h",
+        PROBE_STDINT,
+        Lang::Both,
+    ),
+    (
+        "tracepoint/tracepoint-provider.h",
+        "tracepoint/tracepoint.h",
+        PROBE_TRACEPOINT,
+        Lang::Both,
+    ),
+];
+
+const PROBE_STDDEF: &str = "struct s { char a; int b; };\n\
+                            int probe(void) { return (int)offsetof(struct s, b); }";
+const PROBE_STDINT: &str = "int probe(void) { uint16_t v = UINT16_MAX; return v != 0; }";
+/// The issue's program: without <endian.h> both names are undefined, compare
+/// equal, and the big-endian branch is taken on a little-endian host.
+const PROBE_ENDIAN: &str = "#if __BYTE_ORDER == __BIG_ENDIAN\n\
+                            #if __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__\n\
+                            #error __BYTE_ORDER == __BIG_ENDIAN on a little-endian host\n\
+                            #endif\n\
+                            #endif\n\
+                            int probe(void) { return __BYTE_ORDER == __LITTLE_ENDIAN; }";
+const PROBE_UIO: &str = "int probe(void) { return sizeof(struct iovec) > 0; }";
+const PROBE_STATE: &str = "int probe(void) {\n\
+                           \x20   tracepoint_state s = TRACEPOINT_STATE_INIT;\n\
+                           \x20   return (int)s.status_word;\n}";
+const PROBE_ASSERT: &str = "int probe(int n) { assert(n == n); return n; }";
+const PROBE_STATIC_ASSERT: &str = "static_assert(1, \"static_assert from <assert.h>\");";
+const PROBE_STDLIB: &str = "int probe(void) { return EXIT_SUCCESS; }";
+const PROBE_STRING: &str = "int probe(void) { char a[2] = { 1, 2 }; memcpy(a, a + 1, 1);\n\
+                            \x20   return (int)strlen(\"ab\") + a[0]; }";
+const PROBE_STD: &str = "int probe() {\n\
+                         \x20   std::vector<int> v(1);\n\
+                         \x20   std::unordered_map<int, int> m;\n\
+                         \x20   std::unique_ptr<int> p;\n\
+                         \x20   std::string_view s(\"ab\");\n\
+                         \x20   return std::is_same<int, int>::value + (int)v.size() + (int)m.size()\n\
+                         \x20       + (p ? 1 : 0) + (int)s.size();\n}";
+const PROBE_TRACEPOINT: &str = "int probe(void) {\n\
+                                \x20   int (*write)(tracepoint_state const*, unsigned, struct iovec*) =\n\
+                                \x20       tracepoint_write;\n\
+                                \x20   return write != 0;\n}";
+
+/// Programs that rely on what a public header includes compile (gcc, clang,
+/// C11 and C++17, `-Wall -Wextra -Werror`); each probe alone, without the
+/// header, does not, so it does test the include.
+#[test]
+fn headers_include_what_the_reference_headers_include() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let mut failures = Vec::new();
+    let mut compiled = 0;
+    for tc in testkit::toolchains() {
+        for (k, &(header, includes, probe, lang)) in INCLUDED.iter().enumerate() {
+            let langs: &[(&str, &str, &str)] = match lang {
+                Lang::C => &[("c", "c11", "c")],
+                Lang::Cxx => &[("cxx", "c++17", "cpp")],
+                Lang::Both => &[("c", "c11", "c"), ("cxx", "c++17", "cpp")],
+            };
+            for &(which, std, ext) in langs {
+                let compiler = if which == "c" { tc.cc } else { tc.cxx };
+                let with = dir.path().join(format!("with{k}.{ext}"));
+                let alone = dir.path().join(format!("alone{k}.{ext}"));
+                std::fs::write(&with, format!("#include <{header}>\n{probe}\n")).unwrap();
+                std::fs::write(&alone, format!("{probe}\n")).unwrap();
+                let (ok, stderr) = testkit::build::check_syntax(compiler, std, &with);
+                if !ok {
+                    failures.push(format!(
+                        "{compiler} -std={std}: a program relying on <{header}> including \
+                         {includes} does not compile:\n{stderr}"
+                    ));
+                }
+                let (alone_ok, _) = testkit::build::check_syntax(compiler, std, &alone);
+                if alone_ok {
+                    failures.push(format!(
+                        "{compiler} -std={std}: the probe for {includes} compiles without any \
+                         header: it tests nothing\n{probe}"
+                    ));
+                }
+                compiled += 2;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    println!("{compiled} compilations: every probe needs its header and compiles with it");
+}
+
+/// The manifest's -pedantic programs (`manifest::PEDANTIC`) give no more
+/// warnings per compiler and language than `manifest::PEDANTIC_BOUNDS` allows.
+#[test]
+fn pedantic_warnings_stay_within_their_bounds() {
+    use testkit::manifest::{program, PEDANTIC, PEDANTIC_BOUNDS};
+    let jobs: Vec<_> = PEDANTIC
+        .iter()
+        .flat_map(|name| {
+            let p = program(name);
+            testkit::build::test_configs(p)
+                .into_iter()
+                .flat_map(move |c| p.sources.iter().map(move |s| (p, c, *s)))
+        })
+        .collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    // (compiler, language) -> (warnings, "program source -std: N" lines)
+    let results: Vec<_> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&(p, config, source)) = jobs.get(i) else {
+                            break out;
+                        };
+                        let counted = testkit::build::pedantic_warnings(p, &config, source);
+                        out.push((p.name, config, source, counted));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("pedantic worker"))
+            .collect()
+    });
+    let mut totals: std::collections::BTreeMap<(&str, &str), usize> = Default::default();
+    let mut details = Vec::new();
+    let mut failures = Vec::new();
+    for (name, config, source, counted) in results {
+        match counted {
+            Ok((lang, n)) => {
+                *totals.entry((config.toolchain.cc, lang)).or_default() += n;
+                if n != 0 {
+                    details.push(format!(
+                        "  {name} {source} ({}): {n}",
+                        config.label(program(name))
+                    ));
+                }
+            }
+            Err(e) => failures.push(format!("{name}: {e}")),
+        }
+    }
+    for (&(cc, lang), &n) in &totals {
+        let bound = PEDANTIC_BOUNDS
+            .iter()
+            .find(|b| b.0 == cc && b.1 == lang)
+            .map(|b| b.2)
+            .unwrap_or_else(|| panic!("no PEDANTIC_BOUNDS entry for {cc} {lang}"));
+        println!("-pedantic: {cc} {lang}: {n} warnings (bound {bound})");
+        if n > bound {
+            failures.push(format!(
+                "{cc} {lang}: {n} warnings, more than the bound {bound}"
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} compilations:\n{}\nwarnings by source:\n{}",
+        jobs.len(),
+        failures.join("\n"),
+        details.join("\n")
+    );
 }

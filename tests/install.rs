@@ -4,7 +4,8 @@
 //! with `find_package` and `samples/pkgconfig-consumer` with pkg-config, each
 //! linked shared and static, with every available C compiler — runs them in
 //! capture mode and checks their decoded events. The command-line tool
-//! `eventheader` is installed too, unless `-DEVENTHEADER_BUILD_CLI=OFF`.
+//! `eventheader` is installed too, with its man pages and shell completions,
+//! unless `-DEVENTHEADER_BUILD_CLI=OFF`.
 //!
 //! Needs cmake, pkg-config, make and binutils (readelf). The CMake build runs
 //! its own cargo with a separate target directory
@@ -463,11 +464,106 @@ fn installs_the_command_line_tool_unless_switched_off() {
         prefix.join("lib").join(SONAME).exists(),
         "no library installed"
     );
-    assert!(
-        !prefix.join("bin").exists(),
-        "-DEVENTHEADER_BUILD_CLI=OFF installed {}",
-        prefix.join("bin").display()
-    );
+    for dir in ["bin", "share"] {
+        assert!(
+            !prefix.join(dir).exists(),
+            "-DEVENTHEADER_BUILD_CLI=OFF installed {}",
+            prefix.join(dir).display()
+        );
+    }
+}
+
+/// The files under `dir`, relative to it, sorted.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    fn walk(base: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(base, &path, out);
+            } else {
+                out.push(path.strip_prefix(base).unwrap().to_path_buf());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// The tool's man pages and bash, zsh and fish completions are installed
+/// under share/ (as the installed tool generates them), and `man
+/// eventheader` shows its page with MANPATH set to the prefix's share/man.
+/// cli/tests/generate.rs checks their contents.
+#[test]
+fn installs_the_man_pages_and_shell_completions() {
+    let install = install();
+    let share = install.prefix.join("share");
+    let installed = files_under(&share);
+    let expected: Vec<PathBuf> = [
+        "bash-completion/completions/eventheader",
+        "fish/vendor_completions.d/eventheader.fish",
+        "man/man1/eventheader-collect.1",
+        "man/man1/eventheader-decode.1",
+        "man/man1/eventheader-register.1",
+        "man/man1/eventheader.1",
+        "zsh/site-functions/_eventheader",
+    ]
+    .iter()
+    .map(PathBuf::from)
+    .collect();
+    for file in &expected {
+        assert!(
+            installed.contains(file),
+            "share/{} is not installed (share/ holds {installed:?})",
+            file.display()
+        );
+    }
+
+    // Current: what the installed tool generates now, file for file.
+    let generated = install.run_dir.join("generated-share");
+    if generated.exists() {
+        fs::remove_dir_all(&generated).unwrap();
+    }
+    run(command(install.prefix.join("bin/eventheader"))
+        .arg("generate")
+        .arg(&generated));
+    assert_eq!(files_under(&generated), installed);
+    for file in &installed {
+        check_files_equal(&generated.join(file), &share.join(file));
+    }
+
+    if !support::optional(
+        testkit::available("man"),
+        "REQUIRE_DOC_TOOLS",
+        "man (man eventheader after the install)",
+    ) {
+        return;
+    }
+    let man = |page: &str| {
+        stdout_of(
+            command("man")
+                .args(["-P", "cat", page])
+                .env("MANPATH", share.join("man"))
+                .env("LC_ALL", "C")
+                .env("MANWIDTH", "200"),
+        )
+    };
+    let page = man("eventheader");
+    for text in [
+        "eventheader - Pre-register user_events tracepoints",
+        "eventheader-register(1)",
+        "eventheader-collect(1)",
+        "eventheader-decode(1)",
+        "EXIT STATUS",
+    ] {
+        assert!(
+            page.contains(text),
+            "man eventheader lacks {text:?}:\n{page}"
+        );
+    }
+    let page = man("eventheader-decode");
+    assert!(page.contains("--jsonl"), "man eventheader-decode:\n{page}");
 }
 
 #[test]

@@ -263,6 +263,69 @@ fn header_compiles_at_every_language_level() {
     );
 }
 
+/// Correct uses, each of which must compile (so that the rejections below are
+/// the header's): no field, one, two; TPP_FUNCTION likewise.
+const TPP_GOOD: &[&str] = &[
+    "int f(int n) { return TPP_WRITE(P, \"w0\") + n; }",
+    "int f(int n) { return TPP_WRITE(P, \"w1\", TPP_INT32(\"n\", n)); }",
+    "int f(int n) { return TPP_WRITE(P, \"w2\", TPP_INT32(\"n\", n), TPP_STRING(\"s\", \"s\")); }",
+    "TPP_FUNCTION(P, \"f0\", f0);",
+    "TPP_FUNCTION(P, \"f1\", f1, TPP_INT32(\"n\", n));",
+    "TPP_FUNCTION(P, \"f2\", f2, TPP_INT32(\"n\", n), TPP_STRING(\"s\", s));",
+];
+
+/// Field arguments that are not field macros (issue 27.2's forms for TPP).
+const TPP_NOT_A_FIELD: &[&str] = &[
+    "int f(int n) { return TPP_WRITE(P, \"w\", n + 1); }",
+    "int f(int n) { return TPP_WRITE(P, \"w\", TPP_INT33(\"n\", n)); }",
+    "int f(int n) { return TPP_WRITE(P, \"w\", \"n\") + n; }",
+    "int f(int n) { return TPP_WRITE(P, \"w\", TPP_INT32(\"n\", n), n); }",
+    "TPP_FUNCTION(P, \"f\", f, TPP_INT33(\"n\", n));",
+    "TPP_FUNCTION(P, \"f\", f, TPP_INT32(\"n\", n), n);",
+];
+
+#[test]
+fn a_field_argument_that_is_not_a_field_macro_does_not_compile() {
+    let dir = support::temp_dir();
+    let source = |k: &str, body: &str, ext: &str| {
+        let path = dir.path().join(format!("{k}.{ext}"));
+        let text = format!(
+            "#include <tracepoint/tracepoint-provider.h>\nTPP_DEFINE_PROVIDER(P);\n\
+             int f(int n);\n{body}\n"
+        );
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    for tc in support::toolchains() {
+        for (compiler, std, ext) in [(tc.cc, "c11", "c"), (tc.cxx, "c++17", "cpp")] {
+            for (k, body) in TPP_GOOD.iter().enumerate() {
+                let (ok, stderr) = testkit::build::check_syntax(
+                    compiler,
+                    std,
+                    &source(&format!("good{k}"), body, ext),
+                );
+                assert!(ok, "{compiler} -std={std}: rejected {body}\n{stderr}");
+            }
+            for (k, body) in TPP_NOT_A_FIELD.iter().enumerate() {
+                let (ok, stderr) = testkit::build::check_syntax(
+                    compiler,
+                    std,
+                    &source(&format!("bad{k}"), body, ext),
+                );
+                assert!(
+                    !ok && stderr.contains("a field argument is not a TPP field macro"),
+                    "{compiler} -std={std}: {body}: {}\n{stderr}",
+                    if ok {
+                        "accepted"
+                    } else {
+                        "not refused for the right reason"
+                    }
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn multi_provider_program() {
     let layouts = layouts_of(tpp::MULTI_REGISTRATIONS.iter().copied());

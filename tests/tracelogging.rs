@@ -166,6 +166,29 @@ fn misuse_source(provider: &str, body: &str) -> String {
 
 const GOOD_PROVIDER: &str = "\"P\", (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)";
 
+/// The message of a TraceLoggingWrite argument that is not a TraceLogging macro.
+const NOT_A_MACRO: &str = "an argument is not a TraceLogging macro";
+
+/// Correct uses the misuse test first checks are accepted, so that a rejection
+/// below is the header's and not the harness's: each number of arguments
+/// (none, one option, one field of each argument count, a macro that expands
+/// to several arguments), the activity and Windows forms, optional arguments
+/// left out and given.
+const GOOD_USES: &[&str] = &[
+    "TraceLoggingWrite(P, \"E\");",
+    "TraceLoggingWrite(P, \"E\", TraceLoggingLevel(1));",
+    "TraceLoggingWrite(P, \"E\", TraceLoggingInt32(n));",
+    "TraceLoggingWrite(P, \"E\", TraceLoggingInt32(n, \"n\", \"d\", 7));",
+    "int32_t a[2] = { 1, 2 }; TraceLoggingWrite(P, \"E\", TraceLoggingInt32FixedArray(a, 2));",
+    "TraceLoggingWrite(P, \"E\", TraceLoggingBinaryEx(&n, sizeof(n), event_field_format_hex_bytes));",
+    "TraceLoggingWrite(P, \"E\", TraceLoggingPackedFieldEx(&n, 4, event_field_encoding_value32, \
+     event_field_format_hex_int, \"h\"));",
+    "#define TWO_ARGS TraceLoggingLevel(1), TraceLoggingInt32(n)\n    TraceLoggingWrite(P, \"E\", TWO_ARGS);",
+    "TraceLoggingWrite(P, \"E\", TraceLoggingLevel(1), TraceLoggingStruct(1, \"s\"), TraceLoggingInt32(n));",
+    "TraceLoggingWriteActivity(P, \"E\", NULL, NULL);",
+    "TraceLoggingWriteEx(P, \"E\", 0, 0, NULL, NULL, TraceLoggingValue(n));",
+];
+
 /// Misuse cases: (name, provider arguments, body, C also rejects it, expected message).
 const MISUSE: &[(&str, &str, &str, bool, &str)] = &[
     (
@@ -267,6 +290,55 @@ const MISUSE: &[(&str, &str, &str, bool, &str)] = &[
         false,
         "provider name must be non-empty without ' ' or ':'",
     ),
+    // Issue 27.2: an argument after the event name that is not a TraceLogging
+    // macro, alone (where a "has arguments?" probe could take it for none) and
+    // beside a valid one.
+    (
+        "misspelled field macro",
+        GOOD_PROVIDER,
+        "TraceLoggingWrite(P, \"E\", TraceLoggingInt23(n, \"n\"));",
+        true,
+        NOT_A_MACRO,
+    ),
+    (
+        "bare expression",
+        GOOD_PROVIDER,
+        "TraceLoggingWrite(P, \"E\", n + 1);",
+        true,
+        NOT_A_MACRO,
+    ),
+    ("bare variable", GOOD_PROVIDER, "TraceLoggingWrite(P, \"E\", n);", true, NOT_A_MACRO),
+    (
+        "string literal",
+        GOOD_PROVIDER,
+        "TraceLoggingWrite(P, \"E\", \"text\");",
+        true,
+        NOT_A_MACRO,
+    ),
+    (
+        "empty argument",
+        GOOD_PROVIDER,
+        "TraceLoggingWrite(P, \"E\", );",
+        true,
+        NOT_A_MACRO,
+    ),
+    (
+        "bare expression after a field",
+        GOOD_PROVIDER,
+        "TraceLoggingWrite(P, \"E\", TraceLoggingInt32(n), n + 1);",
+        true,
+        NOT_A_MACRO,
+    ),
+    (
+        "bare expression in TraceLoggingWriteActivity",
+        GOOD_PROVIDER,
+        "TraceLoggingWriteActivity(P, \"E\", NULL, NULL, n + 1);",
+        true,
+        NOT_A_MACRO,
+    ),
+    // A parenthesized expression looks like a macro's tuple: refused too (by
+    // the dispatch, with the compiler's own message).
+    ("parenthesized expression", GOOD_PROVIDER, "TraceLoggingWrite(P, \"E\", (n));", true, ""),
     (
         "group name with uppercase",
         "\"P\", (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11), TraceLoggingOptionGroupName(\"MSFT\")",
@@ -288,12 +360,14 @@ fn misuse_is_rejected_at_compile_time() {
     for tc in support::toolchains() {
         for (cc, std, ext, is_c) in [(tc.cc, "gnu11", "c", true), (tc.cxx, "c++17", "cpp", false)] {
             // The harness accepts correct code, so the rejections below are meaningful.
-            let good = misuse_source(
-                GOOD_PROVIDER,
-                "TraceLoggingWrite(P, \"E\", TraceLoggingLevel(1), TraceLoggingStruct(1, \"s\"), TraceLoggingInt32(n));",
-            );
-            let (ok, stderr) = check(cc, std, ext, "good", &good);
-            assert!(ok, "{cc}: correct use was rejected:\n{stderr}");
+            for (k, body) in GOOD_USES.iter().enumerate() {
+                let good = misuse_source(GOOD_PROVIDER, body);
+                let (ok, stderr) = check(cc, std, ext, &format!("good{k}"), &good);
+                assert!(
+                    ok,
+                    "{cc} -std={std}: correct use was rejected: {body}\n{stderr}"
+                );
+            }
             for &(name, provider, body, c_rejects, message) in MISUSE {
                 if is_c && !c_rejects {
                     continue;
@@ -318,6 +392,61 @@ fn c_provider_name_is_checked_at_registration() {
         assert!(
             captured.is_empty(),
             "{}: events written for an invalid provider: {captured:?}",
+            build.label
+        );
+    }
+}
+
+/// Counted fields (binary, counted strings, variable arrays, converted and
+/// GUID arrays, binary buffers) whose run-time count does not fit the format's
+/// 16 bits: the write returns ERANGE and nothing is captured; at 65535 the
+/// field is written whole. (Before, the count wrapped: 70000 became 4464.)
+#[test]
+fn counted_fields_over_65535_are_refused_not_wrapped() {
+    let results = [
+        ("Binary65535", 0),
+        ("UInt8Array65535", 0),
+        ("Binary65536", libc::ERANGE),
+        ("Binary70000", libc::ERANGE),
+        ("CountedString70000", libc::ERANGE),
+        ("CountedString16_65536", libc::ERANGE),
+        ("Int32Array70000", libc::ERANGE),
+        ("UInt8ArrayMinus1", libc::ERANGE),
+        ("FileTimeArray70000", libc::ERANGE),
+        ("GuidArray70000", libc::ERANGE),
+        ("BinaryBuffer70000", libc::ERANGE),
+        ("SmallThenOversize", libc::ERANGE),
+        ("ActivityOversize", libc::ERANGE),
+        ("After", 0),
+    ];
+    let want: String = results.iter().map(|(n, r)| format!("{n} {r}\n")).collect();
+    // The pattern the program fills its buffer with.
+    let pattern: Vec<u8> = (0..65535u32).map(|i| (i * 7) as u8).collect();
+    for build in support::builds("tl_oversize") {
+        let ran = build.run("capture");
+        assert_eq!(ran.stdout, want, "{}: write results", build.label);
+        let names: Vec<_> = ran
+            .records
+            .iter()
+            .map(|r| support::event_name(&r.event).unwrap_or_default())
+            .collect();
+        assert_eq!(
+            names,
+            ["Binary65535", "UInt8Array65535", "After"],
+            "{}: captured events",
+            build.label
+        );
+        // The two events at the limit end with the u16 count 65535 and the
+        // 65535 bytes.
+        for record in &ran.records[..2] {
+            let tail = &record.event[record.event.len() - 65537..];
+            assert_eq!(tail[..2], 65535u16.to_le_bytes(), "{}: count", build.label);
+            assert!(tail[2..] == pattern[..], "{}: data", build.label);
+        }
+        assert_eq!(
+            decode(&ran.records[2]),
+            "TlOversize:After level=5 keyword=0x0 opcode=0 {\"b\": \"00 07 0E\"}",
+            "{}",
             build.label
         );
     }

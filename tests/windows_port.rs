@@ -1,8 +1,10 @@
 //! The porting suite (`c-tests/windows-port/`): TraceLogging code written the way it is
 //! written for Windows (provider handle globals passed to helpers, winmeta levels, HRESULT
 //! fields, FILETIME/SYSTEMTIME/GUID structures, custom attributes, inline helpers in a header
-//! used by two translation units, templates in C++), compiled with only the include path
-//! changed (`include/windows-compat`), as C and as C++, with gcc and clang: the manifest's
+//! used by two translation units, templates in C++; SAL annotations, `__cdecl`, `TCHAR` and
+//! `TEXT`, `HANDLE`, `SIZE_T`, `UNREFERENCED_PARAMETER`, `DEFINE_GUID` with `<initguid.h>`),
+//! compiled with only the include path changed (`include/windows-compat`), as C and as C++
+//! (with `UNICODE` defined), with gcc and clang, `-Wall -Wextra -Werror`: the manifest's
 //! programs `winport_c` and `winport_cpp` (and `winport_handles`).
 //!
 //! - `events_decode_as_the_component_wrote_them`: every build runs in capture mode; its
@@ -114,6 +116,14 @@ fn expected_events(cpp: bool) -> Vec<String> {
         0x4e5d,
         [0x9c, 0x01, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77],
     );
+    // DEFINE_GUID(WP_COMPONENT_ID, 0xa1b2c3d4, 0xe5f6, 0x4718, 0x29, 0x3a, 0x4b, 0x5c, 0x6d,
+    // 0x7e, 0x8f, 0x90) in wp_component.h.
+    let component = guid_text(
+        0xa1b2c3d4,
+        0xe5f6,
+        0x4718,
+        [0x29, 0x3a, 0x4b, 0x5c, 0x6d, 0x7e, 0x8f, 0x90],
+    );
     let provider_id = guid_text(
         0x3c8d5a31,
         0x1f27,
@@ -186,6 +196,32 @@ fn expected_events(cpp: bool) -> Vec<String> {
              \"sid\": \"01 02 00 00 00 00 00 05 15 00 00 00 EC 03 00 00\", \"peer\": \"02 00 01 BB C0 00 02 07\", \
              \"ansi\": \"ansi text\", \"unicode\": \"wide text\", \"blob\": \"DE AD 01\"",
         ),
+        // LogResource: the DEFINE_GUID constant, INVALID_HANDLE_VALUE and NULL, the TCHAR
+        // name copied into 8 TCHARs ("configuration" becomes "configu"), the sum of the bytes
+        // (none for the empty buffer); then LogFormatted's vsnprintf of "%s-%d".
+        ev(
+            wp(info, storage),
+            "WinPort:Resource",
+            info,
+            storage,
+            "",
+            &format!(
+                "\"component\": \"{component}\", \"handle\": \"0xFFFFFFFFFFFFFFFF\", \"name\": \"configu\", \
+                 \"nameLength\": 7, \"size\": 4, \"sum\": 256"
+            ),
+        ),
+        ev(
+            wp(info, storage),
+            "WinPort:Resource",
+            info,
+            storage,
+            "",
+            &format!(
+                "\"component\": \"{component}\", \"handle\": \"0x0\", \"name\": \"log\", \
+                 \"nameLength\": 3, \"size\": 0, \"sum\": 0"
+            ),
+        ),
+        ev(wp(verbose, 0), "WinPort:Formatted", verbose, 0, "", "\"text\": \"step-10\""),
         ev(
             wp(verbose, storage),
             "WinPort:Arrays",

@@ -7,7 +7,11 @@ wp_component.h is the component's shared header: provider declarations,
 keywords, helpers that take a provider handle, and inline helpers (and, in
 C++, templates) used by both translation units, wp_main.c and wp_helpers.c.
 wp_harness.c is the Linux test driver around it. What the component writes is
-listed, in order, in tests/windows_port.rs.
+listed, in order, in tests/windows_port.rs. The component also uses the Windows
+decorations such code is full of: SAL annotations, __cdecl, generic text
+(TCHAR, TEXT; winport_cpp is built with UNICODE defined), HANDLE, SIZE_T,
+UNREFERENCED_PARAMETER, and a GUID from DEFINE_GUID (defined in wp_helpers.c,
+which includes <initguid.h> first).
 */
 #pragma once
 
@@ -18,6 +22,9 @@ listed, in order, in tests/windows_port.rs.
 
 TRACELOGGING_DECLARE_PROVIDER(g_hWinPortProvider);
 TRACELOGGING_DECLARE_PROVIDER(g_hWinPortTelemetry);
+
+// {a1b2c3d4-e5f6-4718-293a-4b5c6d7e8f90}
+DEFINE_GUID(WP_COMPONENT_ID, 0xa1b2c3d4, 0xe5f6, 0x4718, 0x29, 0x3a, 0x4b, 0x5c, 0x6d, 0x7e, 0x8f, 0x90);
 
 #define WP_KEYWORD_LIFECYCLE 0x1
 #define WP_KEYWORD_STORAGE   0x2
@@ -33,15 +40,20 @@ extern "C" {
 #endif
 
 /* wp_helpers.c */
-TraceLoggingHProvider GetSecondaryProvider(void);
-HRESULT RegisterSecondaryProvider(void);
-void LogHResult(TraceLoggingHProvider hProvider, char const* operation, HRESULT hr);
-void LogStatusDetails(TraceLoggingHProvider hProvider);
+_Ret_notnull_ TraceLoggingHProvider GetSecondaryProvider(void);
+_Check_return_ HRESULT RegisterSecondaryProvider(void);
+void LogHResult(_In_ TraceLoggingHProvider hProvider, _In_z_ char const* operation, HRESULT hr);
+void LogStatusDetails(_In_ TraceLoggingHProvider hProvider);
 void HelpersRun(void);
+_Success_(return < cchName) SIZE_T __cdecl CopyName(
+    _Out_writes_z_(cchName) PTSTR name, _In_ SIZE_T cchName, _In_opt_z_ PCTSTR source);
+void __cdecl LogResource(_In_opt_ HANDLE handle, _In_z_ PCTSTR name, _In_reads_bytes_(cbData) BYTE const* data,
+    _In_ SIZE_T cbData);
+void __cdecl LogFormatted(_Printf_format_string_ char const* format, ...);
 extern LONG g_enableCallbacks;
 
 /* wp_main.c */
-HRESULT WinPortStart(UCHAR level, ULONGLONG keyword);
+_Check_return_ HRESULT WinPortStart(UCHAR level, ULONGLONG keyword);
 void WinPortRun(UCHAR level, ULONGLONG keyword);
 void WinPortStop(void);
 
@@ -56,7 +68,7 @@ void WinPortStop(void);
 #endif
 
 /* Inline helpers: one through a handle, one through the provider symbol. */
-WP_INLINE void LogStep(TraceLoggingHProvider hProvider, int step)
+WP_INLINE void LogStep(_In_ TraceLoggingHProvider hProvider, int step)
 {
     TraceLoggingWrite(hProvider, "Step",
         TraceLoggingLevel(WINEVENT_LEVEL_VERBOSE),

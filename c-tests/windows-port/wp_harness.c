@@ -38,9 +38,9 @@ static int WaitForGo(char const* ready, char const* go)
     return 0;
 }
 
-int main(int argc, char** argv)
+int __cdecl main(int argc, char** argv)
 {
-    (void)argv;
+    UNREFERENCED_PARAMETER(argv);
     char const* ready = getenv("EHK_READY_FILE");
     char const* go = getenv("EHK_GO_FILE");
     /* Level and keyword known only at run time (TraceLoggingProviderEnabled with

@@ -1,7 +1,10 @@
 /* The component's providers and its helpers (see wp_component.h). */
+#include <initguid.h> // this file defines the component's DEFINE_GUIDs
 #include "wp_component.h"
 #include <evntprov.h>
 #include <MicrosoftTelemetry.h>
+#include <stdarg.h>
+#include <stdio.h>
 
 // {3c8d5a31-1f27-5c4e-9d4b-7a10225e6f81}, in provider group {1d3b1c9e-8a42-4f61-a509-33217c4590ee}
 TRACELOGGING_DEFINE_PROVIDER(
@@ -25,20 +28,20 @@ TRACELOGGING_DEFINE_PROVIDER(
 LONG g_enableCallbacks;
 
 static void NTAPI SecondaryEnableCallback(
-    LPCGUID sourceId,
+    _In_ LPCGUID sourceId,
     ULONG isEnabled,
     UCHAR level,
     ULONGLONG matchAnyKeyword,
     ULONGLONG matchAllKeyword,
-    PEVENT_FILTER_DESCRIPTOR filterData,
-    PVOID callbackContext)
+    _In_opt_ PEVENT_FILTER_DESCRIPTOR filterData,
+    _Inout_opt_ PVOID callbackContext)
 {
-    (void)sourceId;
-    (void)isEnabled;
-    (void)level;
-    (void)matchAnyKeyword;
-    (void)matchAllKeyword;
-    (void)filterData;
+    UNREFERENCED_PARAMETER(sourceId);
+    UNREFERENCED_PARAMETER(isEnabled);
+    UNREFERENCED_PARAMETER(level);
+    UNREFERENCED_PARAMETER(matchAnyKeyword);
+    UNREFERENCED_PARAMETER(matchAllKeyword);
+    UNREFERENCED_PARAMETER(filterData);
     *(LONG*)callbackContext += 1;
 }
 
@@ -52,6 +55,7 @@ HRESULT RegisterSecondaryProvider(void)
     return TraceLoggingRegisterEx(GetSecondaryProvider(), SecondaryEnableCallback, &g_enableCallbacks);
 }
 
+_Use_decl_annotations_
 void LogHResult(TraceLoggingHProvider hProvider, char const* operation, HRESULT hr)
 {
     if (FAILED(hr)) {
@@ -102,6 +106,66 @@ void LogStatusDetails(TraceLoggingHProvider hProvider)
         TraceLoggingAnsiString(&ansi, "ansi"),
         TraceLoggingUnicodeString(&unicode, "unicode"),
         TraceLoggingBinaryBuffer(&blob, WP_BLOB, "blob"));
+}
+
+_Use_decl_annotations_
+SIZE_T __cdecl CopyName(PTSTR name, SIZE_T cchName, PCTSTR source)
+{
+    SIZE_T n = 0;
+    if (source == NULL) {
+        source = TEXT("(none)");
+    }
+    while (n + 1 < cchName && source[n] != 0) {
+        name[n] = source[n];
+        n += 1;
+    }
+    name[n] = 0;
+    return n;
+}
+
+/* Adds the bytes; FALSE for an empty buffer. */
+_Check_return_ _Success_(return != FALSE)
+static BOOL SumBytes(_In_reads_bytes_(cbData) BYTE const* data, _In_ SIZE_T cbData, _Out_ ULONG* sum)
+{
+    SIZE_T i;
+    *sum = 0;
+    for (i = 0; i != cbData; i += 1) {
+        *sum += data[i];
+    }
+    return cbData != 0;
+}
+
+_Use_decl_annotations_
+void __cdecl LogResource(HANDLE handle, PCTSTR name, BYTE const* data, SIZE_T cbData)
+{
+    TCHAR shortName[8];
+    SIZE_T const cchName = CopyName(shortName, sizeof(shortName) / sizeof(shortName[0]), name);
+    ULONG sum;
+    if (!SumBytes(data, cbData, &sum)) {
+        sum = 0;
+    }
+    TraceLoggingWrite(g_hWinPortProvider, "Resource",
+        TraceLoggingLevel(WINEVENT_LEVEL_INFO),
+        TraceLoggingKeyword(WP_KEYWORD_STORAGE),
+        TraceLoggingGuid(WP_COMPONENT_ID, "component"),
+        TraceLoggingPointer(handle, "handle"),
+        TraceLoggingValue(shortName, "name"),
+        TraceLoggingValue(cchName, "nameLength"),
+        TraceLoggingValue(cbData, "size"),
+        TraceLoggingULong(sum, "sum"));
+}
+
+_Use_decl_annotations_
+void __cdecl LogFormatted(char const* format, ...)
+{
+    char text[32];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof(text), format, args);
+    va_end(args);
+    TraceLoggingWrite(g_hWinPortProvider, "Formatted",
+        TraceLoggingLevel(WINEVENT_LEVEL_VERBOSE),
+        TraceLoggingString(text, "text"));
 }
 
 /* The second translation unit's writes: inline helpers, an ordinary write to

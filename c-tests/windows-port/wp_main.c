@@ -78,6 +78,12 @@ void WinPortRun(UCHAR level, ULONGLONG keyword)
     LogGlobalStep(2);
     HelpersRun();
     LogStatusDetails(g_hWinPortProvider);
+    {
+        static BYTE const data[4] = { 1, 2, 3, 250 };
+        LogResource(INVALID_HANDLE_VALUE, TEXT("configuration"), data, sizeof(data));
+        LogResource(NULL, TEXT("log"), data, 0);
+        LogFormatted("%s-%d", "step", 10);
+    }
 
     TraceLoggingWrite(g_hWinPortProvider, "Arrays",
         TraceLoggingLevel(WINEVENT_LEVEL_VERBOSE),

@@ -25,6 +25,7 @@ mod collect;
 mod decode;
 mod exit;
 mod ffi;
+mod generate;
 mod progress;
 mod register;
 mod spec;
@@ -32,7 +33,7 @@ mod tracefs;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use exit::Status;
 
@@ -57,6 +58,10 @@ enum Command {
     Collect(collect::CollectArgs),
     /// Print the events of capture files and perf.data files as JSON.
     Decode(decode::DecodeArgs),
+    /// Write the man pages and the bash, zsh and fish completions into a
+    /// directory, laid out as under <prefix>/share (the CMake build runs it).
+    #[command(hide = true)]
+    Generate(generate::GenerateArgs),
 }
 
 fn main() -> ExitCode {
@@ -76,6 +81,7 @@ fn main() -> ExitCode {
         Command::Register(args) => register::run(args),
         Command::Collect(args) => collect::run(args),
         Command::Decode(args) => decode::run(args),
+        Command::Generate(args) => generate::run(args, Cli::command()),
     };
     match result {
         Ok(status) => status.into(),

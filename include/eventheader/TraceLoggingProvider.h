@@ -44,6 +44,13 @@ Windows FILETIME, SYSTEMTIME and GUID values are converted into locals).
 Names: every public name starts with TraceLogging or TRACELOGGING. Names that
 start with _tlg are private to this header and may change at any time.
 
+Strict ISO C and C++: the header compiles without warnings under -pedantic (C11,
+C++11 and later, gcc and clang). The macros whose trailing arguments are
+optional are defined as NAME(...) and count their arguments themselves, so a
+call without the optional ones is not a "variadic macro without arguments";
+their arguments are the ones documented here. The statement expressions of
+TraceLoggingWrite and TraceLoggingProviderEnabled are marked __extension__.
+
 Porting from Windows (ETW): TraceLogging code written for Windows compiles
 unchanged with -I <prefix>/include/windows-compat added (that directory has
 small windows.h, winmeta.h, evntprov.h, winternl.h, MicrosoftTelemetry.h and
@@ -111,8 +118,11 @@ Additions specific to this implementation (not in Windows):
   _FILETIME_, _SYSTEMTIME_) before this header; in C++ a SID pointer is refused
   (use TraceLoggingSid) rather than logged as a pointer.
 
-Compile-time checks: the event name and field names must be string literals; the
-provider name must be a string literal and short enough; the level must be a
+Compile-time checks: every argument of TraceLoggingWrite after the event name
+must be one of the TraceLogging option or field macros (an expression, a string
+or a misspelled macro name there does not compile); the event name and field
+names must be string literals; the provider name must be a string literal and
+short enough; the level must be a
 constant 1..255; TraceLoggingStruct field counts must be constants 1..127;
 fixed-array counts must be constants 1..65535; FILETIME and SYSTEMTIME fields
 must be given values of those sizes. In C++ the provider name is also checked
@@ -137,6 +147,7 @@ provider must not run concurrently with each other or with writes to it.
 #define _included_eventheader_TraceLoggingProvider_h 1
 
 #include <eventheader/eventheader-tracepoint.h>
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <errno.h>
@@ -207,10 +218,7 @@ that defines it is unloaded (a late destructor, priority 101, so destructors of
 the program itself can still write events), so a library that forgets
 TraceLoggingUnregister leaves no registration pointing into unmapped memory.
 */
-#define TRACELOGGING_DEFINE_PROVIDER(providerSymbol, providerName, providerId, ...) \
-    TRACELOGGING_DECLARE_PROVIDER(providerSymbol); \
-    _tlgDEFINE_STORAGE(, providerSymbol[1], _tlgBRACE, &providerSymbol[0], providerSymbol, \
-        providerName, providerId, ##__VA_ARGS__)
+#define TRACELOGGING_DEFINE_PROVIDER(...) _tlgDEFINE_PROVIDER(__VA_ARGS__, ~)
 
 /*
 TRACELOGGING_DEFINE_PROVIDER_STORAGE(storageVariable, "ProviderName", (providerId) [, option]):
@@ -220,9 +228,7 @@ handles that TRACELOGGING_DEFINE_PROVIDER cannot define (e.g. a C++ class's
 static member: const TraceLoggingHProvider MyClass::s_provider = &storage;).
 Every call site of such a provider uses a handle (see TraceLoggingHProvider).
 */
-#define TRACELOGGING_DEFINE_PROVIDER_STORAGE(storageVariable, providerName, providerId, ...) \
-    _tlgDEFINE_STORAGE(static, storageVariable, _tlgUNPAREN, &storageVariable, storageVariable, \
-        providerName, providerId, ##__VA_ARGS__)
+#define TRACELOGGING_DEFINE_PROVIDER_STORAGE(...) _tlgDEFINE_PROVIDER_STORAGE(__VA_ARGS__, ~)
 
 /*
 TraceLoggingOptionGroupName("groupname"):
@@ -324,10 +330,12 @@ keyword). "EventName" must be a string literal without ';'. args (up to 99) are
 event options (TraceLoggingLevel, ...) and fields (TraceLoggingInt32, ...).
 Field values are evaluated only when the event is enabled; hProvider is
 evaluated once. The expression yields an int: 0, or an errno value from
-eventheader_write (EBADF when nobody listens); it may be ignored.
+eventheader_write (EBADF when nobody listens); it may be ignored. A counted
+field whose run-time length is over 65535 (the format's counts are 16-bit:
+binary bytes, counted-string characters, variable-array elements) is neither
+truncated nor wrapped: the event is not written and the result is ERANGE.
 */
-#define TraceLoggingWrite(hProvider, eventName, ...) \
-    _tlgWRITE(hProvider, eventName, NULL, NULL, ##__VA_ARGS__)
+#define TraceLoggingWrite(...) _tlgWRITE_PLAIN(__VA_ARGS__, ~)
 
 /*
 TraceLoggingWriteActivity(hProvider, "EventName", pActivityId, pRelatedActivityId, args...):
@@ -336,8 +344,7 @@ a 16-byte id (or is NULL for none); pRelatedActivityId points at the 16-byte id
 of the parent activity, or is NULL (it must be NULL if pActivityId is NULL).
 There is no implicit per-thread activity id: NULL means no activity id.
 */
-#define TraceLoggingWriteActivity(hProvider, eventName, pActivityId, pRelatedActivityId, ...) \
-    _tlgWRITE(hProvider, eventName, pActivityId, pRelatedActivityId, ##__VA_ARGS__)
+#define TraceLoggingWriteActivity(...) _tlgWRITE(__VA_ARGS__, ~)
 
 /*
 TraceLoggingWriteEx(hProvider, "EventName", filter, flags, pActivityId, pRelatedActivityId, args...):
@@ -345,9 +352,7 @@ Windows form of TraceLoggingWriteActivity with ETW's session filter and
 EVENT_WRITE_FLAG_* flags: both are accepted and ignored (not evaluated); user_events
 has no per-session filtering and none of those flags' meanings.
 */
-#define TraceLoggingWriteEx(hProvider, eventName, filter, flags, pActivityId, pRelatedActivityId, ...) \
-    ((void)sizeof(filter), (void)sizeof(flags), \
-     _tlgWRITE(hProvider, eventName, pActivityId, pRelatedActivityId, ##__VA_ARGS__))
+#define TraceLoggingWriteEx(...) _tlgWRITE_EX(__VA_ARGS__, ~)
 
 /*==== Event options ========================================================*/
 
@@ -420,8 +425,7 @@ TraceLoggingStruct(fieldCount, "name" [, "description" [, tag]]):
 Starts a struct field: the next fieldCount (constant 1..127) logical fields are
 its members (a nested struct counts as one field).
 */
-#define TraceLoggingStruct(fieldCount, name, ...) \
-    (_tlgK_STRUCT, fieldCount, event_field_encoding_struct, _tlgNDT(~, name, ##__VA_ARGS__))
+#define TraceLoggingStruct(...) _tlgSTRUCT(event_field_encoding_struct, __VA_ARGS__)
 
 /*
 TraceLoggingValue(value [, "name" [, "description" [, tag]]]):
@@ -434,324 +438,321 @@ Int64/UInt64, float -> Float32, double -> Float64, char const* -> String,
 char16_t const* -> String16, char32_t const* -> String32, wchar_t const* ->
 WideString, any other pointer -> Pointer. Other types do not compile.
 */
-#define TraceLoggingValue(value, ...) _tlgAUTO(value, ##__VA_ARGS__)
+#define TraceLoggingValue(...) _tlgAUTO(__VA_ARGS__)
 
 /* Scalars: TraceLoggingInt32(value [, "name" [, "description" [, tag]]]) etc. The value is
    converted to the field's type. Boolean is 8-bit, Bool is 32-bit. */
 /* TraceLoggingInt8(value, ...): signed 8-bit integer. */
-#define TraceLoggingInt8(value, ...)       _tlgVAL(int8_t, value, event_field_encoding_value8, 1, event_field_format_signed_int, ##__VA_ARGS__)
+#define TraceLoggingInt8(...)       _tlgVAL(int8_t, event_field_encoding_value8, 1, event_field_format_signed_int, __VA_ARGS__)
 /* TraceLoggingUInt8(value, ...): unsigned 8-bit integer. */
-#define TraceLoggingUInt8(value, ...)      _tlgVAL(uint8_t, value, event_field_encoding_value8, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingUInt8(...)      _tlgVAL(uint8_t, event_field_encoding_value8, 0, 0, __VA_ARGS__)
 /* TraceLoggingInt16(value, ...): signed 16-bit integer. */
-#define TraceLoggingInt16(value, ...)      _tlgVAL(int16_t, value, event_field_encoding_value16, 1, event_field_format_signed_int, ##__VA_ARGS__)
+#define TraceLoggingInt16(...)      _tlgVAL(int16_t, event_field_encoding_value16, 1, event_field_format_signed_int, __VA_ARGS__)
 /* TraceLoggingUInt16(value, ...): unsigned 16-bit integer. */
-#define TraceLoggingUInt16(value, ...)     _tlgVAL(uint16_t, value, event_field_encoding_value16, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingUInt16(...)     _tlgVAL(uint16_t, event_field_encoding_value16, 0, 0, __VA_ARGS__)
 /* TraceLoggingInt32(value, ...): signed 32-bit integer. */
-#define TraceLoggingInt32(value, ...)      _tlgVAL(int32_t, value, event_field_encoding_value32, 1, event_field_format_signed_int, ##__VA_ARGS__)
+#define TraceLoggingInt32(...)      _tlgVAL(int32_t, event_field_encoding_value32, 1, event_field_format_signed_int, __VA_ARGS__)
 /* TraceLoggingUInt32(value, ...): unsigned 32-bit integer. */
-#define TraceLoggingUInt32(value, ...)     _tlgVAL(uint32_t, value, event_field_encoding_value32, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingUInt32(...)     _tlgVAL(uint32_t, event_field_encoding_value32, 0, 0, __VA_ARGS__)
 /* TraceLoggingInt64(value, ...): signed 64-bit integer. */
-#define TraceLoggingInt64(value, ...)      _tlgVAL(int64_t, value, event_field_encoding_value64, 1, event_field_format_signed_int, ##__VA_ARGS__)
+#define TraceLoggingInt64(...)      _tlgVAL(int64_t, event_field_encoding_value64, 1, event_field_format_signed_int, __VA_ARGS__)
 /* TraceLoggingUInt64(value, ...): unsigned 64-bit integer. */
-#define TraceLoggingUInt64(value, ...)     _tlgVAL(uint64_t, value, event_field_encoding_value64, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingUInt64(...)     _tlgVAL(uint64_t, event_field_encoding_value64, 0, 0, __VA_ARGS__)
 /* TraceLoggingIntPtr(value, ...): signed pointer-sized integer (intptr_t). */
-#define TraceLoggingIntPtr(value, ...)     _tlgVAL(intptr_t, value, event_field_encoding_value_ptr, 1, event_field_format_signed_int, ##__VA_ARGS__)
+#define TraceLoggingIntPtr(...)     _tlgVAL(intptr_t, event_field_encoding_value_ptr, 1, event_field_format_signed_int, __VA_ARGS__)
 /* TraceLoggingUIntPtr(value, ...): unsigned pointer-sized integer (uintptr_t). */
-#define TraceLoggingUIntPtr(value, ...)    _tlgVAL(uintptr_t, value, event_field_encoding_value_ptr, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingUIntPtr(...)    _tlgVAL(uintptr_t, event_field_encoding_value_ptr, 0, 0, __VA_ARGS__)
 /* TraceLoggingLong(value, ...): signed long. */
-#define TraceLoggingLong(value, ...)       _tlgVAL(signed long, value, event_field_encoding_value_long, 1, event_field_format_signed_int, ##__VA_ARGS__)
+#define TraceLoggingLong(...)       _tlgVAL(signed long, event_field_encoding_value_long, 1, event_field_format_signed_int, __VA_ARGS__)
 /* TraceLoggingULong(value, ...): unsigned long. */
-#define TraceLoggingULong(value, ...)      _tlgVAL(unsigned long, value, event_field_encoding_value_long, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingULong(...)      _tlgVAL(unsigned long, event_field_encoding_value_long, 0, 0, __VA_ARGS__)
 /* TraceLoggingHexInt8(value, ...): 8-bit integer shown in hex. */
-#define TraceLoggingHexInt8(value, ...)    _tlgVAL(int8_t, value, event_field_encoding_value8, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexInt8(...)    _tlgVAL(int8_t, event_field_encoding_value8, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexUInt8(value, ...): 8-bit integer shown in hex. */
-#define TraceLoggingHexUInt8(value, ...)   _tlgVAL(uint8_t, value, event_field_encoding_value8, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexUInt8(...)   _tlgVAL(uint8_t, event_field_encoding_value8, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexInt16(value, ...): 16-bit integer shown in hex. */
-#define TraceLoggingHexInt16(value, ...)   _tlgVAL(int16_t, value, event_field_encoding_value16, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexInt16(...)   _tlgVAL(int16_t, event_field_encoding_value16, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexUInt16(value, ...): 16-bit integer shown in hex. */
-#define TraceLoggingHexUInt16(value, ...)  _tlgVAL(uint16_t, value, event_field_encoding_value16, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexUInt16(...)  _tlgVAL(uint16_t, event_field_encoding_value16, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexInt32(value, ...): 32-bit integer shown in hex. */
-#define TraceLoggingHexInt32(value, ...)   _tlgVAL(int32_t, value, event_field_encoding_value32, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexInt32(...)   _tlgVAL(int32_t, event_field_encoding_value32, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexUInt32(value, ...): 32-bit integer shown in hex. */
-#define TraceLoggingHexUInt32(value, ...)  _tlgVAL(uint32_t, value, event_field_encoding_value32, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexUInt32(...)  _tlgVAL(uint32_t, event_field_encoding_value32, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexInt64(value, ...): 64-bit integer shown in hex. */
-#define TraceLoggingHexInt64(value, ...)   _tlgVAL(int64_t, value, event_field_encoding_value64, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexInt64(...)   _tlgVAL(int64_t, event_field_encoding_value64, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexUInt64(value, ...): 64-bit integer shown in hex. */
-#define TraceLoggingHexUInt64(value, ...)  _tlgVAL(uint64_t, value, event_field_encoding_value64, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexUInt64(...)  _tlgVAL(uint64_t, event_field_encoding_value64, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexIntPtr(value, ...): pointer-sized integer shown in hex. */
-#define TraceLoggingHexIntPtr(value, ...)  _tlgVAL(intptr_t, value, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexIntPtr(...)  _tlgVAL(intptr_t, event_field_encoding_value_ptr, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexUIntPtr(value, ...): pointer-sized integer shown in hex. */
-#define TraceLoggingHexUIntPtr(value, ...) _tlgVAL(uintptr_t, value, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexUIntPtr(...) _tlgVAL(uintptr_t, event_field_encoding_value_ptr, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexLong(value, ...): long shown in hex. */
-#define TraceLoggingHexLong(value, ...)    _tlgVAL(signed long, value, event_field_encoding_value_long, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexLong(...)    _tlgVAL(signed long, event_field_encoding_value_long, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexULong(value, ...): unsigned long shown in hex. */
-#define TraceLoggingHexULong(value, ...)   _tlgVAL(unsigned long, value, event_field_encoding_value_long, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexULong(...)   _tlgVAL(unsigned long, event_field_encoding_value_long, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingFloat32(value, ...): float. */
-#define TraceLoggingFloat32(value, ...)    _tlgVAL(float, value, event_field_encoding_value_float, 1, event_field_format_float, ##__VA_ARGS__)
+#define TraceLoggingFloat32(...)    _tlgVAL(float, event_field_encoding_value_float, 1, event_field_format_float, __VA_ARGS__)
 /* TraceLoggingFloat64(value, ...): double. */
-#define TraceLoggingFloat64(value, ...)    _tlgVAL(double, value, event_field_encoding_value_double, 1, event_field_format_float, ##__VA_ARGS__)
+#define TraceLoggingFloat64(...)    _tlgVAL(double, event_field_encoding_value_double, 1, event_field_format_float, __VA_ARGS__)
 /* TraceLoggingBoolean(value, ...): 8-bit boolean (bool, char); non-zero values other than 1 are kept. */
-#define TraceLoggingBoolean(value, ...)    _tlgVAL(uint8_t, value, event_field_encoding_value8, 1, event_field_format_boolean, ##__VA_ARGS__)
+#define TraceLoggingBoolean(...)    _tlgVAL(uint8_t, event_field_encoding_value8, 1, event_field_format_boolean, __VA_ARGS__)
 /* TraceLoggingBool(value, ...): 32-bit boolean (int). */
-#define TraceLoggingBool(value, ...)       _tlgVAL(int32_t, value, event_field_encoding_value32, 1, event_field_format_boolean, ##__VA_ARGS__)
+#define TraceLoggingBool(...)       _tlgVAL(int32_t, event_field_encoding_value32, 1, event_field_format_boolean, __VA_ARGS__)
 /* TraceLoggingChar(value, ...): 8-bit character (Latin-1). */
-#define TraceLoggingChar(value, ...)       _tlgVAL(char, value, event_field_encoding_value8, 1, event_field_format_string8, ##__VA_ARGS__)
+#define TraceLoggingChar(...)       _tlgVAL(char, event_field_encoding_value8, 1, event_field_format_string8, __VA_ARGS__)
 /* TraceLoggingChar16(value, ...): UTF-16 code unit (char16_t). */
-#define TraceLoggingChar16(value, ...)     _tlgVAL(char16_t, value, event_field_encoding_value16, 1, event_field_format_string_utf, ##__VA_ARGS__)
+#define TraceLoggingChar16(...)     _tlgVAL(char16_t, event_field_encoding_value16, 1, event_field_format_string_utf, __VA_ARGS__)
 /* TraceLoggingChar32(value, ...): UTF-32 code unit (char32_t). */
-#define TraceLoggingChar32(value, ...)     _tlgVAL(char32_t, value, event_field_encoding_value32, 1, event_field_format_string_utf, ##__VA_ARGS__)
+#define TraceLoggingChar32(...)     _tlgVAL(char32_t, event_field_encoding_value32, 1, event_field_format_string_utf, __VA_ARGS__)
 /* TraceLoggingWChar(value, ...): wide character (wchar_t). */
-#define TraceLoggingWChar(value, ...)      _tlgVAL(wchar_t, value, event_field_encoding_value_wchar, 1, event_field_format_string_utf, ##__VA_ARGS__)
+#define TraceLoggingWChar(...)      _tlgVAL(wchar_t, event_field_encoding_value_wchar, 1, event_field_format_string_utf, __VA_ARGS__)
 /* TraceLoggingPointer(value, ...): a pointer's value (not what it points at), shown in hex. */
-#define TraceLoggingPointer(value, ...)    _tlgVAL(void const*, value, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingPointer(...)    _tlgVAL(void const*, event_field_encoding_value_ptr, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingPid(value, ...): process or thread id (32-bit). */
-#define TraceLoggingPid(value, ...)        _tlgVAL(int32_t, value, event_field_encoding_value32, 1, event_field_format_pid, ##__VA_ARGS__)
+#define TraceLoggingPid(...)        _tlgVAL(int32_t, event_field_encoding_value32, 1, event_field_format_pid, __VA_ARGS__)
 /* TraceLoggingPort(value, ...): IP port, 16-bit in network byte order (e.g. sin_port). */
-#define TraceLoggingPort(value, ...)       _tlgVAL(uint16_t, value, event_field_encoding_value16, 1, event_field_format_port, ##__VA_ARGS__)
+#define TraceLoggingPort(...)       _tlgVAL(uint16_t, event_field_encoding_value16, 1, event_field_format_port, __VA_ARGS__)
 /* TraceLoggingErrno(value, ...): errno value (32-bit). */
-#define TraceLoggingErrno(value, ...)      _tlgVAL(int32_t, value, event_field_encoding_value32, 1, event_field_format_errno, ##__VA_ARGS__)
+#define TraceLoggingErrno(...)      _tlgVAL(int32_t, event_field_encoding_value32, 1, event_field_format_errno, __VA_ARGS__)
 /* TraceLoggingTime32(value, ...): 32-bit time_t (seconds since 1970). */
-#define TraceLoggingTime32(value, ...)     _tlgVAL(int32_t, value, event_field_encoding_value32, 1, event_field_format_time, ##__VA_ARGS__)
+#define TraceLoggingTime32(...)     _tlgVAL(int32_t, event_field_encoding_value32, 1, event_field_format_time, __VA_ARGS__)
 /* TraceLoggingTime64(value, ...): 64-bit time_t (seconds since 1970). */
-#define TraceLoggingTime64(value, ...)     _tlgVAL(int64_t, value, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
+#define TraceLoggingTime64(...)     _tlgVAL(int64_t, event_field_encoding_value64, 1, event_field_format_time, __VA_ARGS__)
 /* TraceLoggingIPv4Address(value, ...): IPv4 address, 32-bit in network byte order (e.g. sin_addr.s_addr). */
-#define TraceLoggingIPv4Address(value, ...) _tlgVAL(uint32_t, value, event_field_encoding_value32, 1, event_field_format_ipv4, ##__VA_ARGS__)
+#define TraceLoggingIPv4Address(...) _tlgVAL(uint32_t, event_field_encoding_value32, 1, event_field_format_ipv4, __VA_ARGS__)
 /* TraceLoggingGuid(value, ...): UUID. value is either a pointer to 16 bytes in
    RFC 4122 (big-endian) order, like uuid_t (written as is), or, when GUID is
    declared before this header (GUID_DEFINED), a Windows GUID structure or a
    pointer to one (written in RFC 4122 order: Data1..Data3 big-endian). */
-#define TraceLoggingGuid(value, ...)       _tlgGUIDF(value, ##__VA_ARGS__)
+#define TraceLoggingGuid(...)       _tlgGUIDF(__VA_ARGS__)
 /* TraceLoggingIPv6Address(pValue, ...): IPv6 address: pValue points at 16 bytes (e.g. &sin6_addr). */
-#define TraceLoggingIPv6Address(pValue, ...) _tlgPTRFIELD(pValue, 16, event_field_encoding_value128, 1, event_field_format_ipv6, ##__VA_ARGS__)
+#define TraceLoggingIPv6Address(...) _tlgAPPLY(_tlgIPV6, _tlgNDT1(__VA_ARGS__))
 
 /* Windows value types (see docs/porting-from-windows.md for the mapping).
    The FILETIME, SYSTEMTIME and GUID forms need no Windows header: they check the
    value's size; in C the value must be an lvalue, as on Windows. */
 /* TraceLoggingHResult(value, ...): HRESULT (32-bit, signed), shown in hex. */
-#define TraceLoggingHResult(value, ...)    _tlgVAL(int32_t, value, event_field_encoding_value32, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHResult(...)    _tlgVAL(int32_t, event_field_encoding_value32, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingNTStatus(value, ...): NTSTATUS (32-bit), shown in hex. */
-#define TraceLoggingNTStatus(value, ...)   _tlgVAL(uint32_t, value, event_field_encoding_value32, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingNTStatus(...)   _tlgVAL(uint32_t, event_field_encoding_value32, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingWinError(value, ...): Win32 error code (32-bit unsigned, decimal). */
-#define TraceLoggingWinError(value, ...)   _tlgVAL(uint32_t, value, event_field_encoding_value32, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingWinError(...)   _tlgVAL(uint32_t, event_field_encoding_value32, 0, 0, __VA_ARGS__)
 /* TraceLoggingTid(value, ...): thread id (32-bit), like TraceLoggingPid. */
-#define TraceLoggingTid(value, ...)        _tlgVAL(int32_t, value, event_field_encoding_value32, 1, event_field_format_pid, ##__VA_ARGS__)
+#define TraceLoggingTid(...)        _tlgVAL(int32_t, event_field_encoding_value32, 1, event_field_format_pid, __VA_ARGS__)
 /* TraceLoggingCodePointer(value, ...): a code address, shown in hex (not symbolized). */
-#define TraceLoggingCodePointer(value, ...) _tlgVAL(void const*, value, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingCodePointer(...) _tlgVAL(void const*, event_field_encoding_value_ptr, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingFileTime(value, ...), TraceLoggingFileTimeUtc(value, ...): a FILETIME
    (100 ns intervals since 1601), written as a 64-bit time: whole seconds since 1970
    (the fraction is dropped). Both forms write the same field: EventHeader times
    carry no time zone. */
-#define TraceLoggingFileTime(value, ...)   _tlgCONVF(int64_t, _tlgFileTimeToTime, 8, value, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
-#define TraceLoggingFileTimeUtc(value, ...) _tlgCONVF(int64_t, _tlgFileTimeToTime, 8, value, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
+#define TraceLoggingFileTime(...)   _tlgCONVF(int64_t, _tlgFileTimeToTime, 8, event_field_encoding_value64, 1, event_field_format_time, __VA_ARGS__)
+#define TraceLoggingFileTimeUtc(...) _tlgCONVF(int64_t, _tlgFileTimeToTime, 8, event_field_encoding_value64, 1, event_field_format_time, __VA_ARGS__)
 /* TraceLoggingSystemTime(value, ...), TraceLoggingSystemTimeUtc(value, ...): a
    SYSTEMTIME (calendar date and time), written as a 64-bit time: seconds since
    1970 of that date and time read as UTC (milliseconds and wDayOfWeek are dropped,
    fields are not validated). */
-#define TraceLoggingSystemTime(value, ...) _tlgCONVF(int64_t, _tlgSystemTimeToTime, 16, value, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
-#define TraceLoggingSystemTimeUtc(value, ...) _tlgCONVF(int64_t, _tlgSystemTimeToTime, 16, value, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
+#define TraceLoggingSystemTime(...) _tlgCONVF(int64_t, _tlgSystemTimeToTime, 16, event_field_encoding_value64, 1, event_field_format_time, __VA_ARGS__)
+#define TraceLoggingSystemTimeUtc(...) _tlgCONVF(int64_t, _tlgSystemTimeToTime, 16, event_field_encoding_value64, 1, event_field_format_time, __VA_ARGS__)
 /* TraceLoggingSid(pSid, ...): a SID (pSid points at a valid SID: 8 + 4 *
    SubAuthorityCount bytes), written as binary (hex bytes). */
-#define TraceLoggingSid(pSid, ...)         _tlgSIDF(pSid, ##__VA_ARGS__)
+#define TraceLoggingSid(...)         _tlgSIDF(__VA_ARGS__)
 /* TraceLoggingSocketAddress(pValue, cbValue, ...): cbValue bytes of a sockaddr, written as
    binary (hex bytes). */
-#define TraceLoggingSocketAddress(pValue, cbValue, ...) \
-    _tlgCOUNTED(void, 1, pValue, cbValue, event_field_encoding_string_length16_char8, 1, event_field_format_hex_bytes, ##__VA_ARGS__)
+#define TraceLoggingSocketAddress(...) \
+    _tlgCOUNTED(void, 1, event_field_encoding_string_length16_char8, 1, event_field_format_hex_bytes, __VA_ARGS__)
 /* TraceLoggingBinaryBuffer(pValue, StructType, ...): the pValue->Length bytes at
    pValue->Buffer (pValue: StructType const*), written as binary (hex bytes).
    TraceLoggingBinaryBufferEx(pValue, StructType, format, ...): with an event_field_format. */
-#define TraceLoggingBinaryBuffer(pValue, StructType, ...) \
-    _tlgBUFF(pValue, (StructType const*)(pValue), 1, event_field_encoding_string_length16_char8, 1, event_field_format_hex_bytes, ##__VA_ARGS__)
-#define TraceLoggingBinaryBufferEx(pValue, StructType, format, ...) \
-    _tlgBUFF(pValue, (StructType const*)(pValue), 1, event_field_encoding_string_length16_char8, 1, format, ##__VA_ARGS__)
+#define TraceLoggingBinaryBuffer(...) \
+    _tlgAPPLY(_tlgBUFT, event_field_format_hex_bytes, _tlgNDT2(__VA_ARGS__))
+#define TraceLoggingBinaryBufferEx(...) _tlgAPPLY(_tlgBUFTX, _tlgNDT3(__VA_ARGS__))
 /* TraceLoggingAnsiString(pValue, ...): an ANSI_STRING / STRING (Length bytes at Buffer),
    written like TraceLoggingCountedString. */
-#define TraceLoggingAnsiString(pValue, ...) \
-    _tlgBUFF(pValue, pValue, 1, event_field_encoding_string_length16_char8, 1, event_field_format_string8, ##__VA_ARGS__)
+#define TraceLoggingAnsiString(...) _tlgAPPLY(_tlgASTR, _tlgNDT1(__VA_ARGS__))
 /* TraceLoggingUnicodeString(pValue, ...): a UNICODE_STRING (Length bytes of wide
    characters at Buffer), written like TraceLoggingCountedWideString (or
    TraceLoggingCountedString16 if Buffer's elements are 16-bit). */
-#define TraceLoggingUnicodeString(pValue, ...) \
-    _tlgBUFF(pValue, pValue, sizeof(*(pValue)->Buffer), \
-        (sizeof(*(pValue)->Buffer) == 2 ? event_field_encoding_string_length16_char16 : event_field_encoding_string_length16_char32), \
-        0, 0, ##__VA_ARGS__)
+#define TraceLoggingUnicodeString(...) _tlgAPPLY(_tlgUSTR, _tlgNDT1(__VA_ARGS__))
 
 /* Nul-terminated strings: TraceLoggingString(psz [, "name" [, "description" [, tag]]]).
    A NULL pointer is written as an empty string. */
 /* TraceLoggingString(psz, ...): char string, Latin-1 (or unspecified 8-bit charset). */
-#define TraceLoggingString(psz, ...)       _tlgZSTR(char, _tlgZStr8, psz, event_field_encoding_zstring_char8, 1, event_field_format_string8, ##__VA_ARGS__)
+#define TraceLoggingString(...)       _tlgZSTR(char, _tlgZStr8, event_field_encoding_zstring_char8, 1, event_field_format_string8, __VA_ARGS__)
 /* TraceLoggingUtf8String(psz, ...): char string, UTF-8. */
-#define TraceLoggingUtf8String(psz, ...)   _tlgZSTR(char, _tlgZStr8, psz, event_field_encoding_zstring_char8, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingUtf8String(...)   _tlgZSTR(char, _tlgZStr8, event_field_encoding_zstring_char8, 0, 0, __VA_ARGS__)
 /* TraceLoggingString16(psz, ...): char16_t string, UTF-16. */
-#define TraceLoggingString16(psz, ...)     _tlgZSTR(char16_t, _tlgZStr16, psz, event_field_encoding_zstring_char16, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingString16(...)     _tlgZSTR(char16_t, _tlgZStr16, event_field_encoding_zstring_char16, 0, 0, __VA_ARGS__)
 /* TraceLoggingString32(psz, ...): char32_t string, UTF-32. */
-#define TraceLoggingString32(psz, ...)     _tlgZSTR(char32_t, _tlgZStr32, psz, event_field_encoding_zstring_char32, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingString32(...)     _tlgZSTR(char32_t, _tlgZStr32, event_field_encoding_zstring_char32, 0, 0, __VA_ARGS__)
 /* TraceLoggingWideString(psz, ...): wchar_t string, UTF-16 or UTF-32 by the size of wchar_t. */
-#define TraceLoggingWideString(psz, ...)   _tlgZSTR(wchar_t, _tlgZStrW, psz, event_field_encoding_zstring_wchar, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingWideString(...)   _tlgZSTR(wchar_t, _tlgZStrW, event_field_encoding_zstring_wchar, 0, 0, __VA_ARGS__)
 
 /* Counted strings: TraceLoggingCountedString(pch, cch [, "name" [, "description" [, tag]]]).
-   cch is the number of characters (0..65535); pch may be NULL only when cch is 0. */
+   cch is the number of characters (0..65535; more: the event is refused with ERANGE);
+   pch may be NULL only when cch is 0. */
 /* TraceLoggingCountedString(pch, cch, ...): char string, Latin-1. */
-#define TraceLoggingCountedString(pch, cch, ...)     _tlgCOUNTED(char, 1, pch, cch, event_field_encoding_string_length16_char8, 1, event_field_format_string8, ##__VA_ARGS__)
+#define TraceLoggingCountedString(...)     _tlgCOUNTED(char, 1, event_field_encoding_string_length16_char8, 1, event_field_format_string8, __VA_ARGS__)
 /* TraceLoggingCountedUtf8String(pch, cb, ...): char string, UTF-8 (cb bytes). */
-#define TraceLoggingCountedUtf8String(pch, cb, ...)  _tlgCOUNTED(char, 1, pch, cb, event_field_encoding_string_length16_char8, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingCountedUtf8String(...)  _tlgCOUNTED(char, 1, event_field_encoding_string_length16_char8, 0, 0, __VA_ARGS__)
 /* TraceLoggingCountedString16(pch, cch, ...): char16_t string, UTF-16. */
-#define TraceLoggingCountedString16(pch, cch, ...)   _tlgCOUNTED(char16_t, sizeof(char16_t), pch, cch, event_field_encoding_string_length16_char16, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingCountedString16(...)   _tlgCOUNTED(char16_t, sizeof(char16_t), event_field_encoding_string_length16_char16, 0, 0, __VA_ARGS__)
 /* TraceLoggingCountedString32(pch, cch, ...): char32_t string, UTF-32. */
-#define TraceLoggingCountedString32(pch, cch, ...)   _tlgCOUNTED(char32_t, sizeof(char32_t), pch, cch, event_field_encoding_string_length16_char32, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingCountedString32(...)   _tlgCOUNTED(char32_t, sizeof(char32_t), event_field_encoding_string_length16_char32, 0, 0, __VA_ARGS__)
 /* TraceLoggingCountedWideString(pch, cch, ...): wchar_t string. */
-#define TraceLoggingCountedWideString(pch, cch, ...) _tlgCOUNTED(wchar_t, sizeof(wchar_t), pch, cch, event_field_encoding_string_length16_wchar, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingCountedWideString(...) _tlgCOUNTED(wchar_t, sizeof(wchar_t), event_field_encoding_string_length16_wchar, 0, 0, __VA_ARGS__)
 
 /* TraceLoggingBinary(pValue, cbValue [, "name" [, "description" [, tag]]]):
-   cbValue (0..65535) bytes at pValue (any pointer), shown as hex bytes. */
-#define TraceLoggingBinary(pValue, cbValue, ...) \
-    _tlgCOUNTED(void, 1, pValue, cbValue, event_field_encoding_string_length16_char8, 1, event_field_format_hex_bytes, ##__VA_ARGS__)
+   cbValue (0..65535; more: the event is refused with ERANGE) bytes at pValue (any
+   pointer), shown as hex bytes. */
+#define TraceLoggingBinary(...) \
+    _tlgCOUNTED(void, 1, event_field_encoding_string_length16_char8, 1, event_field_format_hex_bytes, __VA_ARGS__)
 /* TraceLoggingBinaryEx(pValue, cbValue, format [, "name" [, "description" [, tag]]]):
    like TraceLoggingBinary with the given event_field_format (a constant). */
-#define TraceLoggingBinaryEx(pValue, cbValue, format, ...) \
-    _tlgCOUNTED(void, 1, pValue, cbValue, event_field_encoding_string_length16_char8, 1, format, ##__VA_ARGS__)
+#define TraceLoggingBinaryEx(...) _tlgAPPLY(_tlgBINX, _tlgNDT3(__VA_ARGS__))
 
 /* Arrays. TraceLoggingInt32FixedArray(pValues, cValues [, "name" [, "description" [, tag]]]):
    cValues is a constant 1..65535 and is part of the event's metadata.
    TraceLoggingInt32Array(pValues, cValues [, "name" [, "description" [, tag]]]):
-   cValues is a run-time count 0..65535 and is written in the payload.
+   cValues is a run-time count 0..65535 and is written in the payload (a larger
+   count, or a negative one, refuses the event with ERANGE).
    pValues points at cValues elements of the field's type. */
 /* TraceLoggingInt8FixedArray / TraceLoggingInt8Array: int8_t elements. */
-#define TraceLoggingInt8FixedArray(pValues, cValues, ...)       _tlgCARR(int8_t, sizeof(int8_t), pValues, cValues, event_field_encoding_value8, 1, event_field_format_signed_int, ##__VA_ARGS__)
-#define TraceLoggingInt8Array(pValues, cValues, ...)            _tlgVARR(int8_t, sizeof(int8_t), pValues, cValues, event_field_encoding_value8, 1, event_field_format_signed_int, ##__VA_ARGS__)
+#define TraceLoggingInt8FixedArray(...)       _tlgCARR(int8_t, sizeof(int8_t), event_field_encoding_value8, 1, event_field_format_signed_int, __VA_ARGS__)
+#define TraceLoggingInt8Array(...)            _tlgVARR(int8_t, sizeof(int8_t), event_field_encoding_value8, 1, event_field_format_signed_int, __VA_ARGS__)
 /* TraceLoggingUInt8FixedArray / TraceLoggingUInt8Array: uint8_t elements. */
-#define TraceLoggingUInt8FixedArray(pValues, cValues, ...)      _tlgCARR(uint8_t, sizeof(uint8_t), pValues, cValues, event_field_encoding_value8, 0, 0, ##__VA_ARGS__)
-#define TraceLoggingUInt8Array(pValues, cValues, ...)           _tlgVARR(uint8_t, sizeof(uint8_t), pValues, cValues, event_field_encoding_value8, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingUInt8FixedArray(...)      _tlgCARR(uint8_t, sizeof(uint8_t), event_field_encoding_value8, 0, 0, __VA_ARGS__)
+#define TraceLoggingUInt8Array(...)           _tlgVARR(uint8_t, sizeof(uint8_t), event_field_encoding_value8, 0, 0, __VA_ARGS__)
 /* TraceLoggingInt16FixedArray / TraceLoggingInt16Array: int16_t elements. */
-#define TraceLoggingInt16FixedArray(pValues, cValues, ...)      _tlgCARR(int16_t, sizeof(int16_t), pValues, cValues, event_field_encoding_value16, 1, event_field_format_signed_int, ##__VA_ARGS__)
-#define TraceLoggingInt16Array(pValues, cValues, ...)           _tlgVARR(int16_t, sizeof(int16_t), pValues, cValues, event_field_encoding_value16, 1, event_field_format_signed_int, ##__VA_ARGS__)
+#define TraceLoggingInt16FixedArray(...)      _tlgCARR(int16_t, sizeof(int16_t), event_field_encoding_value16, 1, event_field_format_signed_int, __VA_ARGS__)
+#define TraceLoggingInt16Array(...)           _tlgVARR(int16_t, sizeof(int16_t), event_field_encoding_value16, 1, event_field_format_signed_int, __VA_ARGS__)
 /* TraceLoggingUInt16FixedArray / TraceLoggingUInt16Array: uint16_t elements. */
-#define TraceLoggingUInt16FixedArray(pValues, cValues, ...)     _tlgCARR(uint16_t, sizeof(uint16_t), pValues, cValues, event_field_encoding_value16, 0, 0, ##__VA_ARGS__)
-#define TraceLoggingUInt16Array(pValues, cValues, ...)          _tlgVARR(uint16_t, sizeof(uint16_t), pValues, cValues, event_field_encoding_value16, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingUInt16FixedArray(...)     _tlgCARR(uint16_t, sizeof(uint16_t), event_field_encoding_value16, 0, 0, __VA_ARGS__)
+#define TraceLoggingUInt16Array(...)          _tlgVARR(uint16_t, sizeof(uint16_t), event_field_encoding_value16, 0, 0, __VA_ARGS__)
 /* TraceLoggingInt32FixedArray / TraceLoggingInt32Array: int32_t elements. */
-#define TraceLoggingInt32FixedArray(pValues, cValues, ...)      _tlgCARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_signed_int, ##__VA_ARGS__)
-#define TraceLoggingInt32Array(pValues, cValues, ...)           _tlgVARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_signed_int, ##__VA_ARGS__)
+#define TraceLoggingInt32FixedArray(...)      _tlgCARR(int32_t, sizeof(int32_t), event_field_encoding_value32, 1, event_field_format_signed_int, __VA_ARGS__)
+#define TraceLoggingInt32Array(...)           _tlgVARR(int32_t, sizeof(int32_t), event_field_encoding_value32, 1, event_field_format_signed_int, __VA_ARGS__)
 /* TraceLoggingUInt32FixedArray / TraceLoggingUInt32Array: uint32_t elements. */
-#define TraceLoggingUInt32FixedArray(pValues, cValues, ...)     _tlgCARR(uint32_t, sizeof(uint32_t), pValues, cValues, event_field_encoding_value32, 0, 0, ##__VA_ARGS__)
-#define TraceLoggingUInt32Array(pValues, cValues, ...)          _tlgVARR(uint32_t, sizeof(uint32_t), pValues, cValues, event_field_encoding_value32, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingUInt32FixedArray(...)     _tlgCARR(uint32_t, sizeof(uint32_t), event_field_encoding_value32, 0, 0, __VA_ARGS__)
+#define TraceLoggingUInt32Array(...)          _tlgVARR(uint32_t, sizeof(uint32_t), event_field_encoding_value32, 0, 0, __VA_ARGS__)
 /* TraceLoggingInt64FixedArray / TraceLoggingInt64Array: int64_t elements. */
-#define TraceLoggingInt64FixedArray(pValues, cValues, ...)      _tlgCARR(int64_t, sizeof(int64_t), pValues, cValues, event_field_encoding_value64, 1, event_field_format_signed_int, ##__VA_ARGS__)
-#define TraceLoggingInt64Array(pValues, cValues, ...)           _tlgVARR(int64_t, sizeof(int64_t), pValues, cValues, event_field_encoding_value64, 1, event_field_format_signed_int, ##__VA_ARGS__)
+#define TraceLoggingInt64FixedArray(...)      _tlgCARR(int64_t, sizeof(int64_t), event_field_encoding_value64, 1, event_field_format_signed_int, __VA_ARGS__)
+#define TraceLoggingInt64Array(...)           _tlgVARR(int64_t, sizeof(int64_t), event_field_encoding_value64, 1, event_field_format_signed_int, __VA_ARGS__)
 /* TraceLoggingUInt64FixedArray / TraceLoggingUInt64Array: uint64_t elements. */
-#define TraceLoggingUInt64FixedArray(pValues, cValues, ...)     _tlgCARR(uint64_t, sizeof(uint64_t), pValues, cValues, event_field_encoding_value64, 0, 0, ##__VA_ARGS__)
-#define TraceLoggingUInt64Array(pValues, cValues, ...)          _tlgVARR(uint64_t, sizeof(uint64_t), pValues, cValues, event_field_encoding_value64, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingUInt64FixedArray(...)     _tlgCARR(uint64_t, sizeof(uint64_t), event_field_encoding_value64, 0, 0, __VA_ARGS__)
+#define TraceLoggingUInt64Array(...)          _tlgVARR(uint64_t, sizeof(uint64_t), event_field_encoding_value64, 0, 0, __VA_ARGS__)
 /* TraceLoggingIntPtrFixedArray / TraceLoggingIntPtrArray: intptr_t elements. */
-#define TraceLoggingIntPtrFixedArray(pValues, cValues, ...)     _tlgCARR(intptr_t, sizeof(intptr_t), pValues, cValues, event_field_encoding_value_ptr, 1, event_field_format_signed_int, ##__VA_ARGS__)
-#define TraceLoggingIntPtrArray(pValues, cValues, ...)          _tlgVARR(intptr_t, sizeof(intptr_t), pValues, cValues, event_field_encoding_value_ptr, 1, event_field_format_signed_int, ##__VA_ARGS__)
+#define TraceLoggingIntPtrFixedArray(...)     _tlgCARR(intptr_t, sizeof(intptr_t), event_field_encoding_value_ptr, 1, event_field_format_signed_int, __VA_ARGS__)
+#define TraceLoggingIntPtrArray(...)          _tlgVARR(intptr_t, sizeof(intptr_t), event_field_encoding_value_ptr, 1, event_field_format_signed_int, __VA_ARGS__)
 /* TraceLoggingUIntPtrFixedArray / TraceLoggingUIntPtrArray: uintptr_t elements. */
-#define TraceLoggingUIntPtrFixedArray(pValues, cValues, ...)    _tlgCARR(uintptr_t, sizeof(uintptr_t), pValues, cValues, event_field_encoding_value_ptr, 0, 0, ##__VA_ARGS__)
-#define TraceLoggingUIntPtrArray(pValues, cValues, ...)         _tlgVARR(uintptr_t, sizeof(uintptr_t), pValues, cValues, event_field_encoding_value_ptr, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingUIntPtrFixedArray(...)    _tlgCARR(uintptr_t, sizeof(uintptr_t), event_field_encoding_value_ptr, 0, 0, __VA_ARGS__)
+#define TraceLoggingUIntPtrArray(...)         _tlgVARR(uintptr_t, sizeof(uintptr_t), event_field_encoding_value_ptr, 0, 0, __VA_ARGS__)
 /* TraceLoggingLongFixedArray / TraceLoggingLongArray: signed long elements. */
-#define TraceLoggingLongFixedArray(pValues, cValues, ...)       _tlgCARR(signed long, sizeof(long), pValues, cValues, event_field_encoding_value_long, 1, event_field_format_signed_int, ##__VA_ARGS__)
-#define TraceLoggingLongArray(pValues, cValues, ...)            _tlgVARR(signed long, sizeof(long), pValues, cValues, event_field_encoding_value_long, 1, event_field_format_signed_int, ##__VA_ARGS__)
+#define TraceLoggingLongFixedArray(...)       _tlgCARR(signed long, sizeof(long), event_field_encoding_value_long, 1, event_field_format_signed_int, __VA_ARGS__)
+#define TraceLoggingLongArray(...)            _tlgVARR(signed long, sizeof(long), event_field_encoding_value_long, 1, event_field_format_signed_int, __VA_ARGS__)
 /* TraceLoggingULongFixedArray / TraceLoggingULongArray: unsigned long elements. */
-#define TraceLoggingULongFixedArray(pValues, cValues, ...)      _tlgCARR(unsigned long, sizeof(long), pValues, cValues, event_field_encoding_value_long, 0, 0, ##__VA_ARGS__)
-#define TraceLoggingULongArray(pValues, cValues, ...)           _tlgVARR(unsigned long, sizeof(long), pValues, cValues, event_field_encoding_value_long, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingULongFixedArray(...)      _tlgCARR(unsigned long, sizeof(long), event_field_encoding_value_long, 0, 0, __VA_ARGS__)
+#define TraceLoggingULongArray(...)           _tlgVARR(unsigned long, sizeof(long), event_field_encoding_value_long, 0, 0, __VA_ARGS__)
 /* TraceLoggingHexInt8FixedArray / TraceLoggingHexInt8Array: int8_t elements, hex. */
-#define TraceLoggingHexInt8FixedArray(pValues, cValues, ...)    _tlgCARR(int8_t, sizeof(int8_t), pValues, cValues, event_field_encoding_value8, 1, event_field_format_hex_int, ##__VA_ARGS__)
-#define TraceLoggingHexInt8Array(pValues, cValues, ...)         _tlgVARR(int8_t, sizeof(int8_t), pValues, cValues, event_field_encoding_value8, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexInt8FixedArray(...)    _tlgCARR(int8_t, sizeof(int8_t), event_field_encoding_value8, 1, event_field_format_hex_int, __VA_ARGS__)
+#define TraceLoggingHexInt8Array(...)         _tlgVARR(int8_t, sizeof(int8_t), event_field_encoding_value8, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexUInt8FixedArray / TraceLoggingHexUInt8Array: uint8_t elements, hex. */
-#define TraceLoggingHexUInt8FixedArray(pValues, cValues, ...)   _tlgCARR(uint8_t, sizeof(uint8_t), pValues, cValues, event_field_encoding_value8, 1, event_field_format_hex_int, ##__VA_ARGS__)
-#define TraceLoggingHexUInt8Array(pValues, cValues, ...)        _tlgVARR(uint8_t, sizeof(uint8_t), pValues, cValues, event_field_encoding_value8, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexUInt8FixedArray(...)   _tlgCARR(uint8_t, sizeof(uint8_t), event_field_encoding_value8, 1, event_field_format_hex_int, __VA_ARGS__)
+#define TraceLoggingHexUInt8Array(...)        _tlgVARR(uint8_t, sizeof(uint8_t), event_field_encoding_value8, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexInt16FixedArray / TraceLoggingHexInt16Array: int16_t elements, hex. */
-#define TraceLoggingHexInt16FixedArray(pValues, cValues, ...)   _tlgCARR(int16_t, sizeof(int16_t), pValues, cValues, event_field_encoding_value16, 1, event_field_format_hex_int, ##__VA_ARGS__)
-#define TraceLoggingHexInt16Array(pValues, cValues, ...)        _tlgVARR(int16_t, sizeof(int16_t), pValues, cValues, event_field_encoding_value16, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexInt16FixedArray(...)   _tlgCARR(int16_t, sizeof(int16_t), event_field_encoding_value16, 1, event_field_format_hex_int, __VA_ARGS__)
+#define TraceLoggingHexInt16Array(...)        _tlgVARR(int16_t, sizeof(int16_t), event_field_encoding_value16, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexUInt16FixedArray / TraceLoggingHexUInt16Array: uint16_t elements, hex. */
-#define TraceLoggingHexUInt16FixedArray(pValues, cValues, ...)  _tlgCARR(uint16_t, sizeof(uint16_t), pValues, cValues, event_field_encoding_value16, 1, event_field_format_hex_int, ##__VA_ARGS__)
-#define TraceLoggingHexUInt16Array(pValues, cValues, ...)       _tlgVARR(uint16_t, sizeof(uint16_t), pValues, cValues, event_field_encoding_value16, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexUInt16FixedArray(...)  _tlgCARR(uint16_t, sizeof(uint16_t), event_field_encoding_value16, 1, event_field_format_hex_int, __VA_ARGS__)
+#define TraceLoggingHexUInt16Array(...)       _tlgVARR(uint16_t, sizeof(uint16_t), event_field_encoding_value16, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexInt32FixedArray / TraceLoggingHexInt32Array: int32_t elements, hex. */
-#define TraceLoggingHexInt32FixedArray(pValues, cValues, ...)   _tlgCARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_hex_int, ##__VA_ARGS__)
-#define TraceLoggingHexInt32Array(pValues, cValues, ...)        _tlgVARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexInt32FixedArray(...)   _tlgCARR(int32_t, sizeof(int32_t), event_field_encoding_value32, 1, event_field_format_hex_int, __VA_ARGS__)
+#define TraceLoggingHexInt32Array(...)        _tlgVARR(int32_t, sizeof(int32_t), event_field_encoding_value32, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexUInt32FixedArray / TraceLoggingHexUInt32Array: uint32_t elements, hex. */
-#define TraceLoggingHexUInt32FixedArray(pValues, cValues, ...)  _tlgCARR(uint32_t, sizeof(uint32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_hex_int, ##__VA_ARGS__)
-#define TraceLoggingHexUInt32Array(pValues, cValues, ...)       _tlgVARR(uint32_t, sizeof(uint32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexUInt32FixedArray(...)  _tlgCARR(uint32_t, sizeof(uint32_t), event_field_encoding_value32, 1, event_field_format_hex_int, __VA_ARGS__)
+#define TraceLoggingHexUInt32Array(...)       _tlgVARR(uint32_t, sizeof(uint32_t), event_field_encoding_value32, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexInt64FixedArray / TraceLoggingHexInt64Array: int64_t elements, hex. */
-#define TraceLoggingHexInt64FixedArray(pValues, cValues, ...)   _tlgCARR(int64_t, sizeof(int64_t), pValues, cValues, event_field_encoding_value64, 1, event_field_format_hex_int, ##__VA_ARGS__)
-#define TraceLoggingHexInt64Array(pValues, cValues, ...)        _tlgVARR(int64_t, sizeof(int64_t), pValues, cValues, event_field_encoding_value64, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexInt64FixedArray(...)   _tlgCARR(int64_t, sizeof(int64_t), event_field_encoding_value64, 1, event_field_format_hex_int, __VA_ARGS__)
+#define TraceLoggingHexInt64Array(...)        _tlgVARR(int64_t, sizeof(int64_t), event_field_encoding_value64, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexUInt64FixedArray / TraceLoggingHexUInt64Array: uint64_t elements, hex. */
-#define TraceLoggingHexUInt64FixedArray(pValues, cValues, ...)  _tlgCARR(uint64_t, sizeof(uint64_t), pValues, cValues, event_field_encoding_value64, 1, event_field_format_hex_int, ##__VA_ARGS__)
-#define TraceLoggingHexUInt64Array(pValues, cValues, ...)       _tlgVARR(uint64_t, sizeof(uint64_t), pValues, cValues, event_field_encoding_value64, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexUInt64FixedArray(...)  _tlgCARR(uint64_t, sizeof(uint64_t), event_field_encoding_value64, 1, event_field_format_hex_int, __VA_ARGS__)
+#define TraceLoggingHexUInt64Array(...)       _tlgVARR(uint64_t, sizeof(uint64_t), event_field_encoding_value64, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexIntPtrFixedArray / TraceLoggingHexIntPtrArray: intptr_t elements, hex. */
-#define TraceLoggingHexIntPtrFixedArray(pValues, cValues, ...)  _tlgCARR(intptr_t, sizeof(intptr_t), pValues, cValues, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
-#define TraceLoggingHexIntPtrArray(pValues, cValues, ...)       _tlgVARR(intptr_t, sizeof(intptr_t), pValues, cValues, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexIntPtrFixedArray(...)  _tlgCARR(intptr_t, sizeof(intptr_t), event_field_encoding_value_ptr, 1, event_field_format_hex_int, __VA_ARGS__)
+#define TraceLoggingHexIntPtrArray(...)       _tlgVARR(intptr_t, sizeof(intptr_t), event_field_encoding_value_ptr, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexUIntPtrFixedArray / TraceLoggingHexUIntPtrArray: uintptr_t elements, hex. */
-#define TraceLoggingHexUIntPtrFixedArray(pValues, cValues, ...) _tlgCARR(uintptr_t, sizeof(uintptr_t), pValues, cValues, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
-#define TraceLoggingHexUIntPtrArray(pValues, cValues, ...)      _tlgVARR(uintptr_t, sizeof(uintptr_t), pValues, cValues, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexUIntPtrFixedArray(...) _tlgCARR(uintptr_t, sizeof(uintptr_t), event_field_encoding_value_ptr, 1, event_field_format_hex_int, __VA_ARGS__)
+#define TraceLoggingHexUIntPtrArray(...)      _tlgVARR(uintptr_t, sizeof(uintptr_t), event_field_encoding_value_ptr, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexLongFixedArray / TraceLoggingHexLongArray: signed long elements, hex. */
-#define TraceLoggingHexLongFixedArray(pValues, cValues, ...)    _tlgCARR(signed long, sizeof(long), pValues, cValues, event_field_encoding_value_long, 1, event_field_format_hex_int, ##__VA_ARGS__)
-#define TraceLoggingHexLongArray(pValues, cValues, ...)         _tlgVARR(signed long, sizeof(long), pValues, cValues, event_field_encoding_value_long, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexLongFixedArray(...)    _tlgCARR(signed long, sizeof(long), event_field_encoding_value_long, 1, event_field_format_hex_int, __VA_ARGS__)
+#define TraceLoggingHexLongArray(...)         _tlgVARR(signed long, sizeof(long), event_field_encoding_value_long, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingHexULongFixedArray / TraceLoggingHexULongArray: unsigned long elements, hex. */
-#define TraceLoggingHexULongFixedArray(pValues, cValues, ...)   _tlgCARR(unsigned long, sizeof(long), pValues, cValues, event_field_encoding_value_long, 1, event_field_format_hex_int, ##__VA_ARGS__)
-#define TraceLoggingHexULongArray(pValues, cValues, ...)        _tlgVARR(unsigned long, sizeof(long), pValues, cValues, event_field_encoding_value_long, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingHexULongFixedArray(...)   _tlgCARR(unsigned long, sizeof(long), event_field_encoding_value_long, 1, event_field_format_hex_int, __VA_ARGS__)
+#define TraceLoggingHexULongArray(...)        _tlgVARR(unsigned long, sizeof(long), event_field_encoding_value_long, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingFloat32FixedArray / TraceLoggingFloat32Array: float elements. */
-#define TraceLoggingFloat32FixedArray(pValues, cValues, ...)    _tlgCARR(float, sizeof(float), pValues, cValues, event_field_encoding_value_float, 1, event_field_format_float, ##__VA_ARGS__)
-#define TraceLoggingFloat32Array(pValues, cValues, ...)         _tlgVARR(float, sizeof(float), pValues, cValues, event_field_encoding_value_float, 1, event_field_format_float, ##__VA_ARGS__)
+#define TraceLoggingFloat32FixedArray(...)    _tlgCARR(float, sizeof(float), event_field_encoding_value_float, 1, event_field_format_float, __VA_ARGS__)
+#define TraceLoggingFloat32Array(...)         _tlgVARR(float, sizeof(float), event_field_encoding_value_float, 1, event_field_format_float, __VA_ARGS__)
 /* TraceLoggingFloat64FixedArray / TraceLoggingFloat64Array: double elements. */
-#define TraceLoggingFloat64FixedArray(pValues, cValues, ...)    _tlgCARR(double, sizeof(double), pValues, cValues, event_field_encoding_value_double, 1, event_field_format_float, ##__VA_ARGS__)
-#define TraceLoggingFloat64Array(pValues, cValues, ...)         _tlgVARR(double, sizeof(double), pValues, cValues, event_field_encoding_value_double, 1, event_field_format_float, ##__VA_ARGS__)
+#define TraceLoggingFloat64FixedArray(...)    _tlgCARR(double, sizeof(double), event_field_encoding_value_double, 1, event_field_format_float, __VA_ARGS__)
+#define TraceLoggingFloat64Array(...)         _tlgVARR(double, sizeof(double), event_field_encoding_value_double, 1, event_field_format_float, __VA_ARGS__)
 /* TraceLoggingBooleanFixedArray / TraceLoggingBooleanArray: 8-bit boolean (uint8_t) elements. */
-#define TraceLoggingBooleanFixedArray(pValues, cValues, ...)    _tlgCARR(uint8_t, sizeof(uint8_t), pValues, cValues, event_field_encoding_value8, 1, event_field_format_boolean, ##__VA_ARGS__)
-#define TraceLoggingBooleanArray(pValues, cValues, ...)         _tlgVARR(uint8_t, sizeof(uint8_t), pValues, cValues, event_field_encoding_value8, 1, event_field_format_boolean, ##__VA_ARGS__)
+#define TraceLoggingBooleanFixedArray(...)    _tlgCARR(uint8_t, sizeof(uint8_t), event_field_encoding_value8, 1, event_field_format_boolean, __VA_ARGS__)
+#define TraceLoggingBooleanArray(...)         _tlgVARR(uint8_t, sizeof(uint8_t), event_field_encoding_value8, 1, event_field_format_boolean, __VA_ARGS__)
 /* TraceLoggingBoolFixedArray / TraceLoggingBoolArray: 32-bit boolean (int32_t) elements. */
-#define TraceLoggingBoolFixedArray(pValues, cValues, ...)       _tlgCARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_boolean, ##__VA_ARGS__)
-#define TraceLoggingBoolArray(pValues, cValues, ...)            _tlgVARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_boolean, ##__VA_ARGS__)
+#define TraceLoggingBoolFixedArray(...)       _tlgCARR(int32_t, sizeof(int32_t), event_field_encoding_value32, 1, event_field_format_boolean, __VA_ARGS__)
+#define TraceLoggingBoolArray(...)            _tlgVARR(int32_t, sizeof(int32_t), event_field_encoding_value32, 1, event_field_format_boolean, __VA_ARGS__)
 /* TraceLoggingCharFixedArray / TraceLoggingCharArray: char elements (Latin-1 characters). */
-#define TraceLoggingCharFixedArray(pValues, cValues, ...)       _tlgCARR(char, sizeof(char), pValues, cValues, event_field_encoding_value8, 1, event_field_format_string8, ##__VA_ARGS__)
-#define TraceLoggingCharArray(pValues, cValues, ...)            _tlgVARR(char, sizeof(char), pValues, cValues, event_field_encoding_value8, 1, event_field_format_string8, ##__VA_ARGS__)
+#define TraceLoggingCharFixedArray(...)       _tlgCARR(char, sizeof(char), event_field_encoding_value8, 1, event_field_format_string8, __VA_ARGS__)
+#define TraceLoggingCharArray(...)            _tlgVARR(char, sizeof(char), event_field_encoding_value8, 1, event_field_format_string8, __VA_ARGS__)
 /* TraceLoggingChar16FixedArray / TraceLoggingChar16Array: char16_t elements (UTF-16 code units). */
-#define TraceLoggingChar16FixedArray(pValues, cValues, ...)     _tlgCARR(char16_t, sizeof(char16_t), pValues, cValues, event_field_encoding_value16, 1, event_field_format_string_utf, ##__VA_ARGS__)
-#define TraceLoggingChar16Array(pValues, cValues, ...)          _tlgVARR(char16_t, sizeof(char16_t), pValues, cValues, event_field_encoding_value16, 1, event_field_format_string_utf, ##__VA_ARGS__)
+#define TraceLoggingChar16FixedArray(...)     _tlgCARR(char16_t, sizeof(char16_t), event_field_encoding_value16, 1, event_field_format_string_utf, __VA_ARGS__)
+#define TraceLoggingChar16Array(...)          _tlgVARR(char16_t, sizeof(char16_t), event_field_encoding_value16, 1, event_field_format_string_utf, __VA_ARGS__)
 /* TraceLoggingChar32FixedArray / TraceLoggingChar32Array: char32_t elements (UTF-32 code units). */
-#define TraceLoggingChar32FixedArray(pValues, cValues, ...)     _tlgCARR(char32_t, sizeof(char32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_string_utf, ##__VA_ARGS__)
-#define TraceLoggingChar32Array(pValues, cValues, ...)          _tlgVARR(char32_t, sizeof(char32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_string_utf, ##__VA_ARGS__)
+#define TraceLoggingChar32FixedArray(...)     _tlgCARR(char32_t, sizeof(char32_t), event_field_encoding_value32, 1, event_field_format_string_utf, __VA_ARGS__)
+#define TraceLoggingChar32Array(...)          _tlgVARR(char32_t, sizeof(char32_t), event_field_encoding_value32, 1, event_field_format_string_utf, __VA_ARGS__)
 /* TraceLoggingWCharFixedArray / TraceLoggingWCharArray: wchar_t elements. */
-#define TraceLoggingWCharFixedArray(pValues, cValues, ...)      _tlgCARR(wchar_t, sizeof(wchar_t), pValues, cValues, event_field_encoding_value_wchar, 1, event_field_format_string_utf, ##__VA_ARGS__)
-#define TraceLoggingWCharArray(pValues, cValues, ...)           _tlgVARR(wchar_t, sizeof(wchar_t), pValues, cValues, event_field_encoding_value_wchar, 1, event_field_format_string_utf, ##__VA_ARGS__)
+#define TraceLoggingWCharFixedArray(...)      _tlgCARR(wchar_t, sizeof(wchar_t), event_field_encoding_value_wchar, 1, event_field_format_string_utf, __VA_ARGS__)
+#define TraceLoggingWCharArray(...)           _tlgVARR(wchar_t, sizeof(wchar_t), event_field_encoding_value_wchar, 1, event_field_format_string_utf, __VA_ARGS__)
 /* TraceLoggingPointerFixedArray / TraceLoggingPointerArray: void const* elements (pointer values, hex). */
-#define TraceLoggingPointerFixedArray(pValues, cValues, ...)    _tlgCARR(void const*, sizeof(void*), pValues, cValues, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
-#define TraceLoggingPointerArray(pValues, cValues, ...)         _tlgVARR(void const*, sizeof(void*), pValues, cValues, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingPointerFixedArray(...)    _tlgCARR(void const*, sizeof(void*), event_field_encoding_value_ptr, 1, event_field_format_hex_int, __VA_ARGS__)
+#define TraceLoggingPointerArray(...)         _tlgVARR(void const*, sizeof(void*), event_field_encoding_value_ptr, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingPidFixedArray / TraceLoggingPidArray: int32_t process/thread id elements. */
-#define TraceLoggingPidFixedArray(pValues, cValues, ...)        _tlgCARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_pid, ##__VA_ARGS__)
-#define TraceLoggingPidArray(pValues, cValues, ...)             _tlgVARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_pid, ##__VA_ARGS__)
+#define TraceLoggingPidFixedArray(...)        _tlgCARR(int32_t, sizeof(int32_t), event_field_encoding_value32, 1, event_field_format_pid, __VA_ARGS__)
+#define TraceLoggingPidArray(...)             _tlgVARR(int32_t, sizeof(int32_t), event_field_encoding_value32, 1, event_field_format_pid, __VA_ARGS__)
 /* TraceLoggingPortFixedArray / TraceLoggingPortArray: uint16_t port elements (network byte order). */
-#define TraceLoggingPortFixedArray(pValues, cValues, ...)       _tlgCARR(uint16_t, sizeof(uint16_t), pValues, cValues, event_field_encoding_value16, 1, event_field_format_port, ##__VA_ARGS__)
-#define TraceLoggingPortArray(pValues, cValues, ...)            _tlgVARR(uint16_t, sizeof(uint16_t), pValues, cValues, event_field_encoding_value16, 1, event_field_format_port, ##__VA_ARGS__)
+#define TraceLoggingPortFixedArray(...)       _tlgCARR(uint16_t, sizeof(uint16_t), event_field_encoding_value16, 1, event_field_format_port, __VA_ARGS__)
+#define TraceLoggingPortArray(...)            _tlgVARR(uint16_t, sizeof(uint16_t), event_field_encoding_value16, 1, event_field_format_port, __VA_ARGS__)
 /* TraceLoggingErrnoFixedArray / TraceLoggingErrnoArray: int32_t errno elements. */
-#define TraceLoggingErrnoFixedArray(pValues, cValues, ...)      _tlgCARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_errno, ##__VA_ARGS__)
-#define TraceLoggingErrnoArray(pValues, cValues, ...)           _tlgVARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_errno, ##__VA_ARGS__)
+#define TraceLoggingErrnoFixedArray(...)      _tlgCARR(int32_t, sizeof(int32_t), event_field_encoding_value32, 1, event_field_format_errno, __VA_ARGS__)
+#define TraceLoggingErrnoArray(...)           _tlgVARR(int32_t, sizeof(int32_t), event_field_encoding_value32, 1, event_field_format_errno, __VA_ARGS__)
 /* TraceLoggingTime32FixedArray / TraceLoggingTime32Array: int32_t time_t elements. */
-#define TraceLoggingTime32FixedArray(pValues, cValues, ...)     _tlgCARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_time, ##__VA_ARGS__)
-#define TraceLoggingTime32Array(pValues, cValues, ...)          _tlgVARR(int32_t, sizeof(int32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_time, ##__VA_ARGS__)
+#define TraceLoggingTime32FixedArray(...)     _tlgCARR(int32_t, sizeof(int32_t), event_field_encoding_value32, 1, event_field_format_time, __VA_ARGS__)
+#define TraceLoggingTime32Array(...)          _tlgVARR(int32_t, sizeof(int32_t), event_field_encoding_value32, 1, event_field_format_time, __VA_ARGS__)
 /* TraceLoggingTime64FixedArray / TraceLoggingTime64Array: int64_t time_t elements. */
-#define TraceLoggingTime64FixedArray(pValues, cValues, ...)     _tlgCARR(int64_t, sizeof(int64_t), pValues, cValues, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
-#define TraceLoggingTime64Array(pValues, cValues, ...)          _tlgVARR(int64_t, sizeof(int64_t), pValues, cValues, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
+#define TraceLoggingTime64FixedArray(...)     _tlgCARR(int64_t, sizeof(int64_t), event_field_encoding_value64, 1, event_field_format_time, __VA_ARGS__)
+#define TraceLoggingTime64Array(...)          _tlgVARR(int64_t, sizeof(int64_t), event_field_encoding_value64, 1, event_field_format_time, __VA_ARGS__)
 /* TraceLoggingIPv4AddressFixedArray / TraceLoggingIPv4AddressArray: uint32_t IPv4 address elements (network byte order). */
-#define TraceLoggingIPv4AddressFixedArray(pValues, cValues, ...) _tlgCARR(uint32_t, sizeof(uint32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_ipv4, ##__VA_ARGS__)
-#define TraceLoggingIPv4AddressArray(pValues, cValues, ...)     _tlgVARR(uint32_t, sizeof(uint32_t), pValues, cValues, event_field_encoding_value32, 1, event_field_format_ipv4, ##__VA_ARGS__)
+#define TraceLoggingIPv4AddressFixedArray(...) _tlgCARR(uint32_t, sizeof(uint32_t), event_field_encoding_value32, 1, event_field_format_ipv4, __VA_ARGS__)
+#define TraceLoggingIPv4AddressArray(...)     _tlgVARR(uint32_t, sizeof(uint32_t), event_field_encoding_value32, 1, event_field_format_ipv4, __VA_ARGS__)
 /* TraceLoggingGuidFixedArray / TraceLoggingGuidArray: UUID elements: pValues points at
    cValues * 16 bytes in RFC 4122 order, or at cValues GUID structures (GUID const*,
    converted as for TraceLoggingGuid). */
-#define TraceLoggingGuidFixedArray(pValues, cValues, ...)       _tlgGUIDARR(pValues, cValues, 1, ##__VA_ARGS__)
-#define TraceLoggingGuidArray(pValues, cValues, ...)            _tlgGUIDARR(pValues, cValues, 0, ##__VA_ARGS__)
+#define TraceLoggingGuidFixedArray(...)       _tlgGUIDARR(1, __VA_ARGS__)
+#define TraceLoggingGuidArray(...)            _tlgGUIDARR(0, __VA_ARGS__)
 /* TraceLoggingCodePointerFixedArray / TraceLoggingCodePointerArray: code addresses (hex). */
-#define TraceLoggingCodePointerFixedArray(pValues, cValues, ...) _tlgCARR(void const*, sizeof(void*), pValues, cValues, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
-#define TraceLoggingCodePointerArray(pValues, cValues, ...)     _tlgVARR(void const*, sizeof(void*), pValues, cValues, event_field_encoding_value_ptr, 1, event_field_format_hex_int, ##__VA_ARGS__)
+#define TraceLoggingCodePointerFixedArray(...) _tlgCARR(void const*, sizeof(void*), event_field_encoding_value_ptr, 1, event_field_format_hex_int, __VA_ARGS__)
+#define TraceLoggingCodePointerArray(...)     _tlgVARR(void const*, sizeof(void*), event_field_encoding_value_ptr, 1, event_field_format_hex_int, __VA_ARGS__)
 /* TraceLoggingFileTime[Utc]FixedArray / TraceLoggingFileTime[Utc]Array: FILETIME elements,
    each written as TraceLoggingFileTime does. */
-#define TraceLoggingFileTimeFixedArray(pValues, cValues, ...)   _tlgCONVARR(int64_t, _tlgFileTimeToTime, 8, pValues, cValues, 1, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
-#define TraceLoggingFileTimeArray(pValues, cValues, ...)        _tlgCONVARR(int64_t, _tlgFileTimeToTime, 8, pValues, cValues, 0, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
-#define TraceLoggingFileTimeUtcFixedArray(pValues, cValues, ...) _tlgCONVARR(int64_t, _tlgFileTimeToTime, 8, pValues, cValues, 1, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
-#define TraceLoggingFileTimeUtcArray(pValues, cValues, ...)     _tlgCONVARR(int64_t, _tlgFileTimeToTime, 8, pValues, cValues, 0, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
+#define TraceLoggingFileTimeFixedArray(...)   _tlgCONVARR(int64_t, _tlgFileTimeToTime, 8, 1, event_field_encoding_value64, 1, event_field_format_time, __VA_ARGS__)
+#define TraceLoggingFileTimeArray(...)        _tlgCONVARR(int64_t, _tlgFileTimeToTime, 8, 0, event_field_encoding_value64, 1, event_field_format_time, __VA_ARGS__)
+#define TraceLoggingFileTimeUtcFixedArray(...) _tlgCONVARR(int64_t, _tlgFileTimeToTime, 8, 1, event_field_encoding_value64, 1, event_field_format_time, __VA_ARGS__)
+#define TraceLoggingFileTimeUtcArray(...)     _tlgCONVARR(int64_t, _tlgFileTimeToTime, 8, 0, event_field_encoding_value64, 1, event_field_format_time, __VA_ARGS__)
 /* TraceLoggingSystemTime[Utc]FixedArray / TraceLoggingSystemTime[Utc]Array: SYSTEMTIME elements,
    each written as TraceLoggingSystemTime does. */
-#define TraceLoggingSystemTimeFixedArray(pValues, cValues, ...) _tlgCONVARR(int64_t, _tlgSystemTimeToTime, 16, pValues, cValues, 1, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
-#define TraceLoggingSystemTimeArray(pValues, cValues, ...)      _tlgCONVARR(int64_t, _tlgSystemTimeToTime, 16, pValues, cValues, 0, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
-#define TraceLoggingSystemTimeUtcFixedArray(pValues, cValues, ...) _tlgCONVARR(int64_t, _tlgSystemTimeToTime, 16, pValues, cValues, 1, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
-#define TraceLoggingSystemTimeUtcArray(pValues, cValues, ...)   _tlgCONVARR(int64_t, _tlgSystemTimeToTime, 16, pValues, cValues, 0, event_field_encoding_value64, 1, event_field_format_time, ##__VA_ARGS__)
+#define TraceLoggingSystemTimeFixedArray(...) _tlgCONVARR(int64_t, _tlgSystemTimeToTime, 16, 1, event_field_encoding_value64, 1, event_field_format_time, __VA_ARGS__)
+#define TraceLoggingSystemTimeArray(...)      _tlgCONVARR(int64_t, _tlgSystemTimeToTime, 16, 0, event_field_encoding_value64, 1, event_field_format_time, __VA_ARGS__)
+#define TraceLoggingSystemTimeUtcFixedArray(...) _tlgCONVARR(int64_t, _tlgSystemTimeToTime, 16, 1, event_field_encoding_value64, 1, event_field_format_time, __VA_ARGS__)
+#define TraceLoggingSystemTimeUtcArray(...)   _tlgCONVARR(int64_t, _tlgSystemTimeToTime, 16, 0, event_field_encoding_value64, 1, event_field_format_time, __VA_ARGS__)
 
 /*==== Packed fields (advanced) =============================================
 
@@ -765,30 +766,24 @@ one run of bytes. Arrays are a uint16_t element count followed by the elements
 /* TraceLoggingPackedField(pValue, cbValue, encoding [, "name" [, "description" [, tag]]]):
    a field with the given event_field_encoding (constant) and default format; its
    data is the cbValue bytes at pValue. */
-#define TraceLoggingPackedField(pValue, cbValue, encoding, ...) \
-    _tlgPTRFIELD(pValue, cbValue, encoding, 0, 0, ##__VA_ARGS__)
+#define TraceLoggingPackedField(...) _tlgAPPLY(_tlgPFLD, _tlgNDT3(__VA_ARGS__))
 /* TraceLoggingPackedFieldEx(pValue, cbValue, encoding, format [, "name" [, "description" [, tag]]]):
    like TraceLoggingPackedField with an explicit event_field_format (constant). */
-#define TraceLoggingPackedFieldEx(pValue, cbValue, encoding, format, ...) \
-    _tlgPTRFIELD(pValue, cbValue, encoding, 1, format, ##__VA_ARGS__)
+#define TraceLoggingPackedFieldEx(...) _tlgAPPLY(_tlgPFLDX, _tlgNDT4(__VA_ARGS__))
 /* TraceLoggingPackedMetadata(encoding, "name" [, "description" [, tag]]):
    metadata only: declares a field whose data comes from TraceLoggingPackedData. */
-#define TraceLoggingPackedMetadata(encoding, name, ...) \
-    (_tlgK_PMETA, encoding, 0, 0, _tlgNDT(~, name, ##__VA_ARGS__))
+#define TraceLoggingPackedMetadata(...) _tlgAPPLY(_tlgPMETA, _tlgNDTN1(__VA_ARGS__))
 /* TraceLoggingPackedMetadataEx(encoding, format, "name" [, "description" [, tag]]):
    like TraceLoggingPackedMetadata with an explicit event_field_format. */
-#define TraceLoggingPackedMetadataEx(encoding, format, name, ...) \
-    (_tlgK_PMETA, encoding, 1, format, _tlgNDT(~, name, ##__VA_ARGS__))
+#define TraceLoggingPackedMetadataEx(...) _tlgAPPLY(_tlgPMETAX, _tlgNDTN2(__VA_ARGS__))
 /* TraceLoggingPackedStruct(fieldCount, "name" [, "description" [, tag]]):
    metadata only: starts a struct of the next fieldCount (1..127) fields. */
-#define TraceLoggingPackedStruct(fieldCount, name, ...) \
-    (_tlgK_STRUCT, fieldCount, event_field_encoding_struct, _tlgNDT(~, name, ##__VA_ARGS__))
+#define TraceLoggingPackedStruct(...) _tlgSTRUCT(event_field_encoding_struct, __VA_ARGS__)
 /* TraceLoggingPackedStructArray(fieldCount, "name" [, "description" [, tag]]):
    metadata only: starts a variable-length array of structs of fieldCount fields;
    the data is a uint16_t count followed by the elements. */
-#define TraceLoggingPackedStructArray(fieldCount, name, ...) \
-    (_tlgK_STRUCT, fieldCount, event_field_encoding_struct | event_field_encoding_varray_flag, \
-        _tlgNDT(~, name, ##__VA_ARGS__))
+#define TraceLoggingPackedStructArray(...) \
+    _tlgSTRUCT(event_field_encoding_struct | event_field_encoding_varray_flag, __VA_ARGS__)
 /* TraceLoggingPackedData(pValue, cbValue):
    data only: appends cbValue bytes at pValue to the payload. */
 #define TraceLoggingPackedData(pValue, cbValue) (_tlgK_PDATA, pValue, cbValue)
@@ -1186,9 +1181,39 @@ static inline GUID _tlgProviderId(TraceLoggingHProvider h) _tlgNOEXCEPT
 #endif
 
 /*
+Variadic macros without GNU extensions. Every public macro with optional
+arguments takes "..." only, and every list that may be empty is passed on with
+a sentinel "~" after it, so that no variadic macro is ever invoked with no
+variadic argument and no macro needs ", ##__VA_ARGS__" (both are extensions
+that -pedantic reports at every use). Arguments are counted by their commas,
+so a single argument is counted like several (a TraceLoggingWrite argument
+that is not a TraceLogging macro is then refused, see _tlgDISPATCH).
+_tlgAPPLY(m, args...) invokes m with args after expanding them (so that a
+macro among them may expand to several arguments). _tlgCNT(args...) is the
+number of arguments, 1..9 (an empty list counts as 1).
+_tlgISTUPLE(arg) is 1 if arg starts with a parenthesized group, else 0.
+*/
+#define _tlgAPPLY(m, ...) m(__VA_ARGS__)
+#define _tlgCNT(...) _tlgCNT_(__VA_ARGS__, 9, 8, 7, 6, 5, 4, 3, 2, 1, ~)
+#define _tlgCNT_(a1, a2, a3, a4, a5, a6, a7, a8, a9, n, ...) n
+#define _tlgISTUPLE(arg) _tlgISTUPLE_(_tlgISTUPLE_PROBE arg)
+#define _tlgISTUPLE_(...) _tlgISTUPLE_SEL(__VA_ARGS__, 0, ~)
+#define _tlgISTUPLE_SEL(x, n, ...) n
+#define _tlgISTUPLE_PROBE(...) ~, 1
+
+/*
 Provider definition: the options string, compile-time checks, the storage and
 its closing destructor. The last declaration absorbs the caller's semicolon.
+The public macros append the sentinel: the last argument here is "~", after
+the option if there is one.
 */
+#define _tlgDEFINE_PROVIDER(providerSymbol, providerName, providerId, ...) \
+    TRACELOGGING_DECLARE_PROVIDER(providerSymbol); \
+    _tlgDEFINE_STORAGE(, providerSymbol[1], _tlgBRACE, &providerSymbol[0], providerSymbol, \
+        providerName, providerId, __VA_ARGS__)
+#define _tlgDEFINE_PROVIDER_STORAGE(storageVariable, providerName, providerId, ...) \
+    _tlgDEFINE_STORAGE(static, storageVariable, _tlgUNPAREN, &storageVariable, storageVariable, \
+        providerName, providerId, __VA_ARGS__)
 #define _tlgBRACE(...) { __VA_ARGS__ }
 #define _tlgDEFINE_STORAGE(linkage, declarator, wrap, self, name, providerName, providerId, ...) \
     _tlgGUID_SHAPE providerId \
@@ -1211,12 +1236,14 @@ its closing destructor. The last declaration absorbs the caller's semicolon.
     _tlgSTATIC_ASSERT(1, "")
 
 /*
-Provider options: nothing, a string literal (the reference's form), or one
-(_tlgOPTNAME, "name") or (_tlgOPTGUID, 11 integers) tuple. The GUID form
-becomes "G" + 32 lowercase hex digits.
+Provider options, followed by the sentinel: nothing, a string literal (the
+reference's form), or one (_tlgOPTNAME, "name") or (_tlgOPTGUID, 11 integers)
+tuple. The GUID form becomes "G" + 32 lowercase hex digits.
 */
-#define _tlgOPTS_INIT(...) _tlgFEPASTE(_tlgOPTS_, _tlgHASARGS(__VA_ARGS__))(__VA_ARGS__)
-#define _tlgOPTS_0(...) "" __VA_ARGS__
+#define _tlgOPTS_INIT(...) _tlgPASTE(_tlgOPTS_N, _tlgCNT(__VA_ARGS__))(__VA_ARGS__)
+#define _tlgOPTS_N1(end) ""
+#define _tlgOPTS_N2(option, end) _tlgPASTE(_tlgOPTS_, _tlgISTUPLE(option))(option)
+#define _tlgOPTS_0(option) "" option
 #define _tlgOPTS_1(option) _tlgOPTS_KIND(_tlgUNPAREN option)
 #define _tlgOPTS_KIND(...) _tlgOPTS_KIND_(__VA_ARGS__)
 #define _tlgOPTS_KIND_(kind, ...) _tlgPASTE(_tlgOPTS, kind)(__VA_ARGS__)
@@ -1230,23 +1257,48 @@ becomes "G" + 32 lowercase hex digits.
 #define _tlgHEX8(v) _tlgHEX4((v) >> 16), _tlgHEX4(v)
 
 /*
-Name/description/tag: _tlgNDT(implicitName, [name [, description [, tag]]])
-expands to three items: name, hastag (0 or 1), tag.
+Name/description/tag. A field macro's arguments are its k required arguments
+then [name [, description [, tag]]]. _tlgNDT<k>(arguments) expands to the k
+required arguments, then name, hastag (0 or 1), tag. The default name is the
+first argument, macro-expanded (by the macros it went through) and stringized:
+TraceLoggingInt32(x) is named "x". _tlgNDTN<k> is for macros whose name is
+required (k arguments before it).
 */
-#define _tlgNDT(implicitName, ...) \
-    _tlgPASTE(_tlgNDT_, _tlgNDTCOUNT(~, ##__VA_ARGS__))(implicitName, ##__VA_ARGS__)
-#define _tlgNDTCOUNT(z, ...) _tlgNDTSEL(z, ##__VA_ARGS__, 3, 2, 1, 0, ~)
-#define _tlgNDTSEL(z, a, b, c, n, ...) n
-#define _tlgNDT_0(implicitName) implicitName, 0, 0
-#define _tlgNDT_1(implicitName, name) name, 0, 0
-#define _tlgNDT_2(implicitName, name, description) name, 0, 0
-#define _tlgNDT_3(implicitName, name, description, tag) name, 1, tag
+#define _tlgNDT1(...) _tlgPASTE(_tlgNDT1_, _tlgCNT(__VA_ARGS__))(__VA_ARGS__)
+#define _tlgNDT1_1(a) a, #a, 0, 0
+#define _tlgNDT1_2(a, name) a, name, 0, 0
+#define _tlgNDT1_3(a, name, description) a, name, 0, 0
+#define _tlgNDT1_4(a, name, description, tag) a, name, 1, tag
+#define _tlgNDT2(...) _tlgPASTE(_tlgNDT2_, _tlgCNT(__VA_ARGS__))(__VA_ARGS__)
+#define _tlgNDT2_2(a, b) a, b, #a, 0, 0
+#define _tlgNDT2_3(a, b, name) a, b, name, 0, 0
+#define _tlgNDT2_4(a, b, name, description) a, b, name, 0, 0
+#define _tlgNDT2_5(a, b, name, description, tag) a, b, name, 1, tag
+#define _tlgNDT3(...) _tlgPASTE(_tlgNDT3_, _tlgCNT(__VA_ARGS__))(__VA_ARGS__)
+#define _tlgNDT3_3(a, b, c) a, b, c, #a, 0, 0
+#define _tlgNDT3_4(a, b, c, name) a, b, c, name, 0, 0
+#define _tlgNDT3_5(a, b, c, name, description) a, b, c, name, 0, 0
+#define _tlgNDT3_6(a, b, c, name, description, tag) a, b, c, name, 1, tag
+#define _tlgNDT4(...) _tlgPASTE(_tlgNDT4_, _tlgCNT(__VA_ARGS__))(__VA_ARGS__)
+#define _tlgNDT4_4(a, b, c, d) a, b, c, d, #a, 0, 0
+#define _tlgNDT4_5(a, b, c, d, name) a, b, c, d, name, 0, 0
+#define _tlgNDT4_6(a, b, c, d, name, description) a, b, c, d, name, 0, 0
+#define _tlgNDT4_7(a, b, c, d, name, description, tag) a, b, c, d, name, 1, tag
+#define _tlgNDTN1(...) _tlgPASTE(_tlgNDTN1_, _tlgCNT(__VA_ARGS__))(__VA_ARGS__)
+#define _tlgNDTN1_2 _tlgNDT1_2
+#define _tlgNDTN1_3 _tlgNDT1_3
+#define _tlgNDTN1_4 _tlgNDT1_4
+#define _tlgNDTN2(...) _tlgPASTE(_tlgNDTN2_, _tlgCNT(__VA_ARGS__))(__VA_ARGS__)
+#define _tlgNDTN2_3 _tlgNDT2_3
+#define _tlgNDTN2_4 _tlgNDT2_4
+#define _tlgNDTN2_5 _tlgNDT2_5
 
 /*
 Argument tuples. Each TraceLogging argument macro expands to a parenthesized tuple
 whose first item is its kind:
 (_tlgK_LEVEL, level) (_tlgK_KEYWORD, keyword) (_tlgK_OPCODE, opcode)
 (_tlgK_EVTAG, tag) (_tlgK_IDVER, id, version) (_tlgK_NONE, ignored)
+(_tlgK_CATTR, key, value) (_tlgK_CHANNEL, channel)
 (_tlgK_VAL, type, value, enc, hasfmt, fmt, name, hastag, tag)          scalar copied to a local
 (_tlgK_ZSTR, chartype, setfn, psz, enc, hasfmt, fmt, name, hastag, tag) nul-terminated string
 (_tlgK_VARR, elemtype, elemsize, p, count, enc, hasfmt, fmt, name, hastag, tag) u16 count + elements
@@ -1256,53 +1308,73 @@ whose first item is its kind:
 (_tlgK_STRUCT, count, enc, name, hastag, tag)                         metadata only
 (_tlgK_PDATA, p, size)                                                data only
 (_tlgK_AUTO, value, name, hastag, tag)                                TraceLoggingValue
-The value expression goes through one macro level before it is stringized, so the
-implicit field name is the macro-expanded expression.
+(_tlgK_GUID, value, name, hastag, tag)                                UUID
+(_tlgK_GUIDA, p, count, fixed, name, hastag, tag)                     UUID array
+(_tlgK_CONV, ltype, convfn, srcsize, value, enc, hasfmt, fmt, name, hastag, tag) converted value
+(_tlgK_CONVA, ltype, convfn, srcsize, p, count, fixed, enc, hasfmt, fmt, name, hastag, tag)
+(_tlgK_BUF, p, elemsize, enc, hasfmt, fmt, name, hastag, tag)         p->Length bytes at p->Buffer
+(_tlgK_SID, p, name, hastag, tag)                                     SID
+The builders below take the fixed items, then the field macro's arguments.
 */
-#define _tlgVAL(type, value, enc, hasfmt, fmt, ...) \
-    _tlgVAL_(type, value, enc, hasfmt, fmt, value, ##__VA_ARGS__)
-#define _tlgVAL_(type, value, enc, hasfmt, fmt, vname, ...) \
-    (_tlgK_VAL, type, value, enc, hasfmt, fmt, _tlgNDT(#vname, ##__VA_ARGS__))
-#define _tlgZSTR(chartype, lenfn, psz, enc, hasfmt, fmt, ...) \
-    _tlgZSTR_(chartype, lenfn, psz, enc, hasfmt, fmt, psz, ##__VA_ARGS__)
-#define _tlgZSTR_(chartype, lenfn, psz, enc, hasfmt, fmt, vname, ...) \
-    (_tlgK_ZSTR, chartype, lenfn, psz, enc, hasfmt, fmt, _tlgNDT(#vname, ##__VA_ARGS__))
-#define _tlgCOUNTED(elemtype, elemsize, p, count, enc, hasfmt, fmt, ...) \
-    _tlgCOUNTED_(elemtype, elemsize, p, count, enc, hasfmt, fmt, p, ##__VA_ARGS__)
-#define _tlgCOUNTED_(elemtype, elemsize, p, count, enc, hasfmt, fmt, vname, ...) \
-    (_tlgK_VARR, elemtype, elemsize, p, count, enc, hasfmt, fmt, _tlgNDT(#vname, ##__VA_ARGS__))
-#define _tlgVARR(elemtype, elemsize, p, count, enc, hasfmt, fmt, ...) \
-    _tlgCOUNTED_(elemtype, elemsize, p, count, (enc) | event_field_encoding_varray_flag, hasfmt, fmt, p, ##__VA_ARGS__)
-#define _tlgCARR(elemtype, elemsize, p, count, enc, hasfmt, fmt, ...) \
-    _tlgCARR_(elemtype, elemsize, p, count, enc, hasfmt, fmt, p, ##__VA_ARGS__)
-#define _tlgCARR_(elemtype, elemsize, p, count, enc, hasfmt, fmt, vname, ...) \
-    (_tlgK_CARR, elemtype, elemsize, p, count, enc, hasfmt, fmt, _tlgNDT(#vname, ##__VA_ARGS__))
-#define _tlgPTRFIELD(p, size, enc, hasfmt, fmt, ...) \
-    _tlgPTRFIELD_(p, size, enc, hasfmt, fmt, p, ##__VA_ARGS__)
-#define _tlgPTRFIELD_(p, size, enc, hasfmt, fmt, vname, ...) \
-    (_tlgK_PFLD, p, size, enc, hasfmt, fmt, _tlgNDT(#vname, ##__VA_ARGS__))
-#define _tlgGUIDF(value, ...) _tlgGUIDF_(value, value, ##__VA_ARGS__)
-#define _tlgGUIDF_(value, vname, ...) (_tlgK_GUID, value, _tlgNDT(#vname, ##__VA_ARGS__))
-#define _tlgGUIDARR(p, count, fixed, ...) _tlgGUIDARR_(p, count, fixed, p, ##__VA_ARGS__)
-#define _tlgGUIDARR_(p, count, fixed, vname, ...) (_tlgK_GUIDA, p, count, fixed, _tlgNDT(#vname, ##__VA_ARGS__))
-#define _tlgCONVF(ltype, convfn, srcsize, value, enc, hasfmt, fmt, ...) \
-    _tlgCONVF_(ltype, convfn, srcsize, value, enc, hasfmt, fmt, value, ##__VA_ARGS__)
-#define _tlgCONVF_(ltype, convfn, srcsize, value, enc, hasfmt, fmt, vname, ...) \
-    (_tlgK_CONV, ltype, convfn, srcsize, value, enc, hasfmt, fmt, _tlgNDT(#vname, ##__VA_ARGS__))
-#define _tlgCONVARR(ltype, convfn, srcsize, p, count, fixed, enc, hasfmt, fmt, ...) \
-    _tlgCONVARR_(ltype, convfn, srcsize, p, count, fixed, enc, hasfmt, fmt, p, ##__VA_ARGS__)
-#define _tlgCONVARR_(ltype, convfn, srcsize, p, count, fixed, enc, hasfmt, fmt, vname, ...) \
-    (_tlgK_CONVA, ltype, convfn, srcsize, p, count, fixed, enc, hasfmt, fmt, _tlgNDT(#vname, ##__VA_ARGS__))
-#define _tlgBUFF(vname0, p, elemsize, enc, hasfmt, fmt, ...) _tlgBUFF_(vname0, p, elemsize, enc, hasfmt, fmt, ##__VA_ARGS__)
-#define _tlgBUFF_(vname, p, elemsize, enc, hasfmt, fmt, ...) \
-    (_tlgK_BUF, p, elemsize, enc, hasfmt, fmt, _tlgNDT(#vname, ##__VA_ARGS__))
-#define _tlgSIDF(p, ...) _tlgSIDF_(p, p, ##__VA_ARGS__)
-#define _tlgSIDF_(p, vname, ...) (_tlgK_SID, p, _tlgNDT(#vname, ##__VA_ARGS__))
-#define _tlgAUTO(value, ...) _tlgAUTO_(value, value, ##__VA_ARGS__)
-#define _tlgAUTO_(value, vname, ...) (_tlgK_AUTO, value, _tlgNDT(#vname, ##__VA_ARGS__))
+#define _tlgVAL(type, enc, hasfmt, fmt, ...) _tlgAPPLY(_tlgVAL_, type, enc, hasfmt, fmt, _tlgNDT1(__VA_ARGS__))
+#define _tlgVAL_(type, enc, hasfmt, fmt, value, name, hastag, tag) \
+    (_tlgK_VAL, type, value, enc, hasfmt, fmt, name, hastag, tag)
+#define _tlgZSTR(chartype, lenfn, enc, hasfmt, fmt, ...) \
+    _tlgAPPLY(_tlgZSTR_, chartype, lenfn, enc, hasfmt, fmt, _tlgNDT1(__VA_ARGS__))
+#define _tlgZSTR_(chartype, lenfn, enc, hasfmt, fmt, psz, name, hastag, tag) \
+    (_tlgK_ZSTR, chartype, lenfn, psz, enc, hasfmt, fmt, name, hastag, tag)
+#define _tlgCOUNTED(elemtype, elemsize, enc, hasfmt, fmt, ...) \
+    _tlgAPPLY(_tlgCOUNTED_, elemtype, elemsize, enc, hasfmt, fmt, _tlgNDT2(__VA_ARGS__))
+#define _tlgCOUNTED_(elemtype, elemsize, enc, hasfmt, fmt, p, count, name, hastag, tag) \
+    (_tlgK_VARR, elemtype, elemsize, p, count, enc, hasfmt, fmt, name, hastag, tag)
+#define _tlgVARR(elemtype, elemsize, enc, hasfmt, fmt, ...) \
+    _tlgCOUNTED(elemtype, elemsize, (enc) | event_field_encoding_varray_flag, hasfmt, fmt, __VA_ARGS__)
+#define _tlgCARR(elemtype, elemsize, enc, hasfmt, fmt, ...) \
+    _tlgAPPLY(_tlgCARR_, elemtype, elemsize, enc, hasfmt, fmt, _tlgNDT2(__VA_ARGS__))
+#define _tlgCARR_(elemtype, elemsize, enc, hasfmt, fmt, p, count, name, hastag, tag) \
+    (_tlgK_CARR, elemtype, elemsize, p, count, enc, hasfmt, fmt, name, hastag, tag)
+#define _tlgBINX(p, size, fmt, name, hastag, tag) \
+    (_tlgK_VARR, void, 1, p, size, event_field_encoding_string_length16_char8, 1, fmt, name, hastag, tag)
+#define _tlgIPV6(p, name, hastag, tag) \
+    (_tlgK_PFLD, p, 16, event_field_encoding_value128, 1, event_field_format_ipv6, name, hastag, tag)
+#define _tlgPFLD(p, size, enc, name, hastag, tag) (_tlgK_PFLD, p, size, enc, 0, 0, name, hastag, tag)
+#define _tlgPFLDX(p, size, enc, fmt, name, hastag, tag) (_tlgK_PFLD, p, size, enc, 1, fmt, name, hastag, tag)
+#define _tlgPMETA(enc, name, hastag, tag) (_tlgK_PMETA, enc, 0, 0, name, hastag, tag)
+#define _tlgPMETAX(enc, fmt, name, hastag, tag) (_tlgK_PMETA, enc, 1, fmt, name, hastag, tag)
+#define _tlgSTRUCT(enc, ...) _tlgAPPLY(_tlgSTRUCT_, enc, _tlgNDTN1(__VA_ARGS__))
+#define _tlgSTRUCT_(enc, count, name, hastag, tag) (_tlgK_STRUCT, count, enc, name, hastag, tag)
+#define _tlgGUIDF(...) (_tlgK_GUID, _tlgNDT1(__VA_ARGS__))
+#define _tlgGUIDARR(fixed, ...) _tlgAPPLY(_tlgGUIDARR_, fixed, _tlgNDT2(__VA_ARGS__))
+#define _tlgGUIDARR_(fixed, p, count, name, hastag, tag) (_tlgK_GUIDA, p, count, fixed, name, hastag, tag)
+#define _tlgCONVF(ltype, convfn, srcsize, enc, hasfmt, fmt, ...) \
+    _tlgAPPLY(_tlgCONVF_, ltype, convfn, srcsize, enc, hasfmt, fmt, _tlgNDT1(__VA_ARGS__))
+#define _tlgCONVF_(ltype, convfn, srcsize, enc, hasfmt, fmt, value, name, hastag, tag) \
+    (_tlgK_CONV, ltype, convfn, srcsize, value, enc, hasfmt, fmt, name, hastag, tag)
+#define _tlgCONVARR(ltype, convfn, srcsize, fixed, enc, hasfmt, fmt, ...) \
+    _tlgAPPLY(_tlgCONVARR_, ltype, convfn, srcsize, fixed, enc, hasfmt, fmt, _tlgNDT2(__VA_ARGS__))
+#define _tlgCONVARR_(ltype, convfn, srcsize, fixed, enc, hasfmt, fmt, p, count, name, hastag, tag) \
+    (_tlgK_CONVA, ltype, convfn, srcsize, p, count, fixed, enc, hasfmt, fmt, name, hastag, tag)
+#define _tlgBUFT(fmt, p, type, name, hastag, tag) \
+    (_tlgK_BUF, (type const*)(p), 1, event_field_encoding_string_length16_char8, 1, fmt, name, hastag, tag)
+#define _tlgBUFTX(p, type, fmt, name, hastag, tag) _tlgBUFT(fmt, p, type, name, hastag, tag)
+#define _tlgASTR(p, name, hastag, tag) \
+    (_tlgK_BUF, p, 1, event_field_encoding_string_length16_char8, 1, event_field_format_string8, name, hastag, tag)
+#define _tlgUSTR(p, name, hastag, tag) \
+    (_tlgK_BUF, p, sizeof(*(p)->Buffer), \
+        (sizeof(*(p)->Buffer) == 2 ? event_field_encoding_string_length16_char16 : event_field_encoding_string_length16_char32), \
+        0, 0, name, hastag, tag)
+#define _tlgSIDF(...) (_tlgK_SID, _tlgNDT1(__VA_ARGS__))
+#define _tlgAUTO(...) (_tlgK_AUTO, _tlgNDT1(__VA_ARGS__))
 
-/* Dispatch: _tlgP_<PASS>(label, prevLabel, tuple) -> _tlgD_<PASS>_tlgK_<KIND>(label, prevLabel, items...) */
-#define _tlgDISPATCH(pass, i, p, tuple) _tlgDISPATCH2(pass, i, p, _tlgUNPAREN tuple)
+/*
+Dispatch: _tlgP_<PASS>(label, prevLabel, tuple) -> _tlgD_<PASS>_tlgK_<KIND>(label,
+prevLabel, items...). An argument that is not a tuple (not a TraceLogging macro:
+an expression, a string, a misspelled macro name) has the kind _tlgK_BAD, which
+pass DATA turns into a compile-time error.
+*/
+#define _tlgDISPATCH(pass, i, p, arg) _tlgPASTE(_tlgDISPATCH_, _tlgISTUPLE(arg))(pass, i, p, arg)
+#define _tlgDISPATCH_0(pass, i, p, arg) pass##_tlgK_BAD(i, p, ~)
+#define _tlgDISPATCH_1(pass, i, p, tuple) _tlgDISPATCH2(pass, i, p, _tlgUNPAREN tuple)
 #define _tlgDISPATCH2(pass, i, p, ...) _tlgDISPATCH3(pass, i, p, __VA_ARGS__)
 #define _tlgDISPATCH3(pass, i, p, kind, ...) pass##kind(i, p, __VA_ARGS__)
 #define _tlgP_ENUM(i, p, tuple) _tlgDISPATCH(_tlgD_ENUM, i, p, tuple)
@@ -1313,21 +1385,6 @@ implicit field name is the macro-expanded expression.
 #define _tlgP_NVEC(i, p, tuple) _tlgDISPATCH(_tlgD_NVEC, i, p, tuple)
 #define _tlgP_DATA(i, p, tuple) _tlgDISPATCH(_tlgD_DATA, i, p, tuple)
 #define _tlgFOREACH(pass, n, ...) _tlgFEPASTE(_tlgFE, n)(pass, __VA_ARGS__)
-
-/*
-Argument counting. The arguments of a write are parenthesized tuples, so "no
-arguments" is detected by probing whether the argument list starts with '('
-(GNU comma elision does not apply to an empty argument passed through a macro).
-_tlgNARGS(args...) is the count (0..99), _tlgNARGS1(args...) the count plus one.
-*/
-#define _tlgHASARGS(...) _tlgHASARGS_(_tlgHASARGS_PROBE __VA_ARGS__)
-#define _tlgHASARGS_(...) _tlgHASARGS_SEL(__VA_ARGS__, 0, ~)
-#define _tlgHASARGS_SEL(x, n, ...) n
-#define _tlgHASARGS_PROBE(...) ~, 1
-#define _tlgNARGS(...) _tlgFEPASTE(_tlgNARGS_, _tlgHASARGS(__VA_ARGS__))(__VA_ARGS__)
-#define _tlgNARGS1(...) _tlgFEPASTE(_tlgNARGS1_, _tlgHASARGS(__VA_ARGS__))(__VA_ARGS__)
-#define _tlgNARGS_0(...) 0
-#define _tlgNARGS1_0(...) 1
 
 /*
 Pass ENUM: enumerators carrying level, opcode, id, version and event tag from
@@ -1360,6 +1417,7 @@ n + 1 and the value at label 1 is the result (last one wins).
 #define _tlgD_ENUM_tlgK_CONVA(i, p, ...)    _tlgE_KEEP(i, p)
 #define _tlgD_ENUM_tlgK_BUF(i, p, ...)      _tlgE_KEEP(i, p)
 #define _tlgD_ENUM_tlgK_SID(i, p, ...)      _tlgE_KEEP(i, p)
+#define _tlgD_ENUM_tlgK_BAD(i, p, ...)      _tlgE_KEEP(i, p)
 
 /* Pass KW: keyword bits, OR'ed. */
 #define _tlgD_KW_tlgK_KEYWORD(i, p, v) | (uint64_t)(v)
@@ -1385,6 +1443,7 @@ n + 1 and the value at label 1 is the result (last one wins).
 #define _tlgD_KW_tlgK_CONVA(i, p, ...)
 #define _tlgD_KW_tlgK_BUF(i, p, ...)
 #define _tlgD_KW_tlgK_SID(i, p, ...)
+#define _tlgD_KW_tlgK_BAD(i, p, ...)
 
 /* Pass ATTR: event attributes (";key=value"), appended to the event name. */
 #define _tlgD_ATTR_tlgK_CATTR(i, p, key, value) ";" key "=" value
@@ -1410,6 +1469,7 @@ n + 1 and the value at label 1 is the result (last one wins).
 #define _tlgD_ATTR_tlgK_CONVA(i, p, ...)
 #define _tlgD_ATTR_tlgK_BUF(i, p, ...)
 #define _tlgD_ATTR_tlgK_SID(i, p, ...)
+#define _tlgD_ATTR_tlgK_BAD(i, p, ...)
 
 /*
 Passes DECL and INIT: the members of the metadata struct and their initializers.
@@ -1482,6 +1542,7 @@ chain bit); the count is present for constant-length arrays.
     _tlgFD_DECL(i, name, hasfmt, hastag, 0)
 #define _tlgD_DECL_tlgK_SID(i, p, ptr, name, hastag, tag) \
     _tlgFD_DECL(i, name, 1, hastag, 0)
+#define _tlgD_DECL_tlgK_BAD(i, p, ...)
 
 #define _tlgD_INIT_tlgK_LEVEL(i, p, ...)
 #define _tlgD_INIT_tlgK_KEYWORD(i, p, ...)
@@ -1522,6 +1583,7 @@ chain bit); the count is present for constant-length arrays.
 #define _tlgD_INIT_tlgK_SID(i, p, ptr, name, hastag, tag) \
     _tlgFD_INIT(name, event_field_encoding_string_length16_char8, 1, event_field_format_hex_bytes, \
         hastag, tag, 0, 0)
+#define _tlgD_INIT_tlgK_BAD(i, p, ...)
 #define _tlgARRFLAG0 event_field_encoding_varray_flag
 #define _tlgARRFLAG1 event_field_encoding_carray_flag
 
@@ -1549,6 +1611,7 @@ chain bit); the count is present for constant-length arrays.
 #define _tlgD_NVEC_tlgK_CONVA(i, p, ltype, convfn, srcsize, ptr, count, fixed, ...) _tlgNVEC_ARR##fixed
 #define _tlgD_NVEC_tlgK_BUF(i, p, ...) + 2
 #define _tlgD_NVEC_tlgK_SID(i, p, ...) + 2
+#define _tlgD_NVEC_tlgK_BAD(i, p, ...)
 #define _tlgNVEC_ARR0 + 2
 #define _tlgNVEC_ARR1 + 1
 
@@ -1572,7 +1635,7 @@ chain bit); the count is present for constant-length arrays.
     lenfn(&_tlgVecs[_tlgIdx++], (psz));
 #define _tlgD_DATA_tlgK_VARR(i, p, elemtype, elemsize, ptr, count, enc, hasfmt, fmt, name, hastag, tag) \
     elemtype const* const _tlgV##i = (ptr); \
-    uint16_t const _tlgC##i = (uint16_t)(count); \
+    uint16_t const _tlgC##i = _tlgCount16((size_t)(count), &_tlgOversize); \
     _tlgSetVec(&_tlgVecs[_tlgIdx++], &_tlgC##i, sizeof(uint16_t)); \
     _tlgSetVec(&_tlgVecs[_tlgIdx++], _tlgV##i, (size_t)_tlgC##i * (elemsize));
 #define _tlgD_DATA_tlgK_CARR(i, p, elemtype, elemsize, ptr, count, enc, hasfmt, fmt, name, hastag, tag) \
@@ -1610,7 +1673,7 @@ chain bit); the count is present for constant-length arrays.
     _tlgSetVec(&_tlgVecs[_tlgIdx++], _tlgV##i, (size_t)_tlgARR_N##fixed(i, count) * sizeof(ltype));
 #define _tlgD_DATA_tlgK_BUF(i, p, ptr, elemsize, enc, hasfmt, fmt, name, hastag, tag) \
     __typeof__(ptr) const _tlgB##i = (ptr); \
-    uint16_t const _tlgC##i = (uint16_t)(_tlgB##i->Length / (elemsize)); \
+    uint16_t const _tlgC##i = _tlgCount16((size_t)(_tlgB##i->Length / (elemsize)), &_tlgOversize); \
     _tlgSetVec(&_tlgVecs[_tlgIdx++], &_tlgC##i, sizeof(uint16_t)); \
     _tlgSetVec(&_tlgVecs[_tlgIdx++], _tlgB##i->Buffer, (size_t)_tlgC##i * (elemsize));
 #define _tlgD_DATA_tlgK_SID(i, p, ptr, name, hastag, tag) \
@@ -1618,12 +1681,15 @@ chain bit); the count is present for constant-length arrays.
     uint16_t const _tlgC##i = (uint16_t)(8u + 4u * _tlgB##i[1]); \
     _tlgSetVec(&_tlgVecs[_tlgIdx++], &_tlgC##i, sizeof(uint16_t)); \
     _tlgSetVec(&_tlgVecs[_tlgIdx++], _tlgB##i, _tlgC##i);
+#define _tlgD_DATA_tlgK_BAD(i, p, ...) \
+    _tlgSTATIC_ASSERT(0, "TraceLoggingWrite: an argument is not a TraceLogging macro " \
+        "(options and fields are TraceLoggingLevel(...), TraceLoggingInt32(...), ...)");
 /* Element count of a converted array: a constant (fixed) or evaluated once (variable,
    written to the payload first). */
 #define _tlgARR_COUNT1(i, count) \
     _tlgSTATIC_ASSERT((count) >= 1 && (count) <= 65535, "TraceLogging*FixedArray: count must be a constant 1..65535");
 #define _tlgARR_COUNT0(i, count) \
-    uint16_t const _tlgC##i = (uint16_t)(count); \
+    uint16_t const _tlgC##i = _tlgCount16((size_t)(count), &_tlgOversize); \
     _tlgSetVec(&_tlgVecs[_tlgIdx++], &_tlgC##i, sizeof(uint16_t));
 #define _tlgARR_N1(i, count) (count)
 #define _tlgARR_N0(i, count) _tlgC##i
@@ -1637,16 +1703,18 @@ The write itself. In one statement expression:
   symbol, the handle fast path otherwise; only if enabled are the payload
   iovecs filled and eventheader_write called (at one place, below).
 */
+/* The public macros append the sentinel: "args..." below is the write's
+   arguments (options and fields) followed by "~". */
+#define _tlgWRITE_PLAIN(hProvider, eventName, ...) _tlgWRITE(hProvider, eventName, NULL, NULL, __VA_ARGS__)
+#define _tlgWRITE_EX(hProvider, eventName, filter, flags, pActivityId, pRelatedActivityId, ...) \
+    ((void)sizeof(filter), (void)sizeof(flags), \
+     _tlgWRITE(hProvider, eventName, pActivityId, pRelatedActivityId, __VA_ARGS__))
 #define _tlgWRITE(hProvider, eventName, pActivityId, pRelatedActivityId, ...) \
-    _tlgWRITE_X(hProvider, eventName, pActivityId, pRelatedActivityId, __VA_ARGS__)
-/* (_tlgWRITE forwards without ## so that arguments which are macros expanding to
-   several TraceLogging arguments are expanded before they are counted.) */
-#define _tlgWRITE_X(hProvider, eventName, pActivityId, pRelatedActivityId, ...) \
     _tlgWRITE_N(hProvider, eventName, pActivityId, pRelatedActivityId, \
         _tlgNARGS(__VA_ARGS__), _tlgNARGS1(__VA_ARGS__), __VA_ARGS__)
 #define _tlgWRITE_N(hProvider, eventName, pActivityId, pRelatedActivityId, n, n1, ...) \
     _tlgWRITE_IMPL(hProvider, eventName, pActivityId, pRelatedActivityId, n, n1, __VA_ARGS__)
-#define _tlgWRITE_IMPL(hProvider, eventName, pActivityId, pRelatedActivityId, n, n1, ...) ({ \
+#define _tlgWRITE_IMPL(hProvider, eventName, pActivityId, pRelatedActivityId, n, n1, ...) __extension__ ({ \
     enum { \
         _tlgLv##n1 = event_level_verbose, _tlgOp##n1 = 0, _tlgId##n1 = 0, _tlgVer##n1 = 0, _tlgTag##n1 = 0, \
         _tlgFOREACH(_tlgP_ENUM, n, __VA_ARGS__) \
@@ -1661,13 +1729,15 @@ The write itself. In one statement expression:
         eventheader_extension _tlgExt; \
         char _tlgEvName[sizeof("" eventName _tlgFOREACH(_tlgP_ATTR, n, __VA_ARGS__))]; \
         _tlgFOREACH(_tlgP_DECL, n, __VA_ARGS__) \
-        char _tlgEnd[]; \
+        char _tlgEnd[1]; /* where the metadata ends (not part of it; not a flexible \
+                            array member, which ISO C++ does not have) */ \
     }; \
     static struct _tlgMetaT const _tlgMeta = { \
         { (uint16_t)(offsetof(struct _tlgMetaT, _tlgEnd) - sizeof(eventheader_extension)), \
           (uint16_t)eventheader_extension_kind_metadata }, \
         "" eventName _tlgFOREACH(_tlgP_ATTR, n, __VA_ARGS__), \
         _tlgFOREACH(_tlgP_INIT, n, __VA_ARGS__) \
+        "" \
     }; \
     _tlgSITE_DECL( \
         TRACEPOINT_STATE_INIT, \
@@ -1688,13 +1758,15 @@ The write itself. In one statement expression:
         _tlgSTATIC_ASSERT(sizeof(_tlgVecs) / sizeof(_tlgVecs[0]) <= _tlgVECS_MAX, \
             "TraceLoggingWrite: too many fields (at most 1024 vectors in one write)"); \
         uint32_t _tlgIdx = EVENTHEADER_PREFIX_DATAVEC_COUNT; \
+        _tlgBOOL _tlgOversize = 0; /* a run-time count over 65535: refused */ \
         _tlgFOREACH(_tlgP_DATA, n, __VA_ARGS__) \
         uint8_t _tlgActIds[2][16]; \
         void const* const _tlgAct = _tlgACTIVITY_ID(pActivityId, _tlgActIds[0]); \
         void const* const _tlgRel = _tlgACTIVITY_ID(pRelatedActivityId, _tlgActIds[1]); \
         /* The write, into the library's write path (for TraceLoggingWrite, whose \
            ids are constant NULLs, only the first call remains). */ \
-        _tlgResult = _tlgAct == NULL \
+        _tlgResult = _tlgOversize ? ERANGE \
+            : _tlgAct == NULL \
             ? (_tlgRel == NULL ? _eventheader_tlg_write(&_tlgSlot->event, _tlgVecs, _tlgIdx) : EINVAL) \
             : _eventheader_tlg_write_activity(&_tlgSlot->event, _tlgVecs, _tlgIdx, _tlgAct, _tlgRel); \
     } \
@@ -1714,7 +1786,7 @@ the registration and the check agree.
 #define _tlgQCONST(hProvider, eventLevel, eventKeyword) \
     (_tlgIS_SYMBOL(hProvider) && __builtin_constant_p(eventLevel) && __builtin_constant_p(eventKeyword) && \
      _tlgCONSTVAL(eventLevel, 0) >= 1 && _tlgCONSTVAL(eventLevel, 0) <= 255)
-#define _tlgPROVIDER_ENABLED(hProvider, eventLevel, eventKeyword) ({ \
+#define _tlgPROVIDER_ENABLED(hProvider, eventLevel, eventKeyword) __extension__ ({ \
     static _tlgBOOL const _tlgConst = _tlgQCONST(hProvider, eventLevel, eventKeyword); \
     _tlgSITE_DECL( \
         TRACEPOINT_STATE_INIT, \
@@ -1764,6 +1836,21 @@ static inline void _tlgSetVec(struct iovec* vec, void const* data, size_t size) 
     vec->iov_base = (void*)data;
 #endif
     vec->iov_len = size;
+}
+
+/*
+The u16 count of a counted field (binary, counted string, variable-length
+array) from its run-time value. A count over 65535 cannot be written (the
+format's counts are 16-bit): *oversize is set, the write refuses the event
+with ERANGE, and the field's data is empty so that nothing is read.
+*/
+static inline uint16_t _tlgCount16(size_t count, _tlgBOOL* oversize) _tlgNOEXCEPT
+{
+    if (count > 65535u) {
+        *oversize = 1;
+        return 0;
+    }
+    return (uint16_t)count;
 }
 
 static inline void const* _tlgZeros(void) _tlgNOEXCEPT
@@ -2293,20 +2380,25 @@ static inline void _tlgAutoSystemTime(struct iovec* v, union _tlgAutoStore* s, S
 
 #endif /* C */
 
-/* Per-argument iteration (generated): argument counting and _tlgFE<n>. */
-#define _tlgNARGS_1(...) _tlgSEL100(~, __VA_ARGS__, \
+/*
+Per-argument iteration (generated): argument counting and _tlgFE<n>. The
+write's arguments arrive followed by the sentinel "~": _tlgNARGS(args..., ~) is
+the number of arguments (0..99), _tlgNARGS1(args..., ~) that number plus one.
+_tlgFE<n>(f, a1, ..., an, ~) expands to f(n, n + 1, a1) ... f(1, 2, an).
+*/
+#define _tlgNARGS(...) _tlgSEL100(__VA_ARGS__, \
     99, 98, 97, 96, 95, 94, 93, 92, 91, 90, 89, 88, 87, 86, 85, 84, 83, 82, 81, 80, \
     79, 78, 77, 76, 75, 74, 73, 72, 71, 70, 69, 68, 67, 66, 65, 64, 63, 62, 61, 60, \
     59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, \
     39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, \
-    19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, ~)
-#define _tlgNARGS1_1(...) _tlgSEL100(~, __VA_ARGS__, \
+    19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, ~)
+#define _tlgNARGS1(...) _tlgSEL100(__VA_ARGS__, \
     100, 99, 98, 97, 96, 95, 94, 93, 92, 91, 90, 89, 88, 87, 86, 85, 84, 83, 82, 81, \
     80, 79, 78, 77, 76, 75, 74, 73, 72, 71, 70, 69, 68, 67, 66, 65, 64, 63, 62, 61, \
     60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, \
     40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, \
-    20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, ~)
-#define _tlgSEL100(z, \
+    20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, ~)
+#define _tlgSEL100(_a0, \
     _a1, _a2, _a3, _a4, _a5, _a6, _a7, _a8, _a9, _a10, _a11, _a12, _a13, _a14, _a15, _a16, _a17, _a18, _a19, _a20, \
     _a21, _a22, _a23, _a24, _a25, _a26, _a27, _a28, _a29, _a30, _a31, _a32, _a33, _a34, _a35, _a36, _a37, _a38, _a39, _a40, \
     _a41, _a42, _a43, _a44, _a45, _a46, _a47, _a48, _a49, _a50, _a51, _a52, _a53, _a54, _a55, _a56, _a57, _a58, _a59, _a60, \

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <endian.h>
 /*
 The EventHeader event format: every event starts with an eventheader, then
 optional eventheader_extension blocks (activity ids, metadata), then the
@@ -22,12 +23,9 @@ array_length if encoding has the carray flag]. ';' in attribute values is
 escaped as ";;".
 */
 
-#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__)
-#define EVENTHEADER_LITTLE_ENDIAN (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
-#else
-#include <endian.h>
+/* 1 on little-endian hosts (from <endian.h>, which this header includes, as
+   the reference's does: programs may test __BYTE_ORDER after including it). */
 #define EVENTHEADER_LITTLE_ENDIAN (__BYTE_ORDER == __LITTLE_ENDIAN)
-#endif
 
 /*
 The arg spec of every EventHeader tracepoint's DIAG_IOCSREG command. Use

@@ -124,6 +124,13 @@ translation unit, tracepoints of one provider may not be written both from
 inline or template functions and from ordinary functions (g++ reports a
 "section type conflict").
 
+Strict ISO C and C++: the header compiles without warnings under -pedantic
+(C11, C++11 and later, gcc and clang). TPP_WRITE and TPP_FUNCTION are defined
+as NAME(...) and count their fields themselves, so a tracepoint without fields
+is not a "variadic macro without arguments"; their statement expression is
+marked __extension__. A field argument that is not one of the field macros
+does not compile.
+
 Thread safety: writes and func_enabled() may run on any thread at any time.
 TPP_REGISTER_PROVIDER and TPP_UNREGISTER_PROVIDER of one provider must not run
 concurrently with each other.
@@ -177,11 +184,11 @@ section (weak, so they are NULL for a provider without tracepoints).
 
 /*==== Tracepoints ==========================================================*/
 
-#define TPP_WRITE(ProviderSymbol, TracepointName, ...) \
-    _tppWRITE_N(ProviderSymbol, TracepointName, _tppNARGS(__VA_ARGS__), __VA_ARGS__)
-
-#define TPP_FUNCTION(ProviderSymbol, TracepointName, FunctionName, ...) \
-    _tppFUNCTION_N(ProviderSymbol, TracepointName, FunctionName, _tppNARGS(__VA_ARGS__), __VA_ARGS__)
+/* TPP_WRITE(ProviderSymbol, TracepointName, fields...) and
+   TPP_FUNCTION(ProviderSymbol, TracepointName, FunctionName, fields...): see
+   above (defined with "..." only, see "Strict ISO C and C++" below). */
+#define TPP_WRITE(...) _tppWRITE(__VA_ARGS__, ~)
+#define TPP_FUNCTION(...) _tppFUNCTION(__VA_ARGS__, ~)
 
 /*==== Fields ===============================================================*/
 
@@ -290,7 +297,8 @@ static inline uint16_t _tppZStr(struct iovec* vec, void const* str, size_t elemS
 Passes over the field tuples. _tppFOREACH(pass, n, fields...) expands
 pass(i, field) for each field, i = n for the first one down to 1 for the last
 (a unique label per field); _tppDISPATCH turns (kind, items...) into
-pass##kind(i, items...).
+pass##kind(i, items...). A field argument that is not a tuple (an expression,
+a misspelled macro) has the kind _tppK_BAD, which pass DECL refuses.
 
   NAMEARGS  the field's part of the registration string
   NVEC      the number of iovecs it needs (+1, or +2 for __rel_loc)
@@ -301,7 +309,9 @@ pass##kind(i, items...).
             completes the word
   PARAM     TPP_FUNCTION's parameter(s)
 */
-#define _tppDISPATCH(pass, i, tuple) _tppDISPATCH2(pass, i, _tppUNPAREN tuple)
+#define _tppDISPATCH(pass, i, arg) _tppPASTE(_tppDISPATCH_, _tppHASARGS(arg))(pass, i, arg)
+#define _tppDISPATCH_0(pass, i, arg) pass##_tppK_BAD(i, ~)
+#define _tppDISPATCH_1(pass, i, tuple) _tppDISPATCH2(pass, i, _tppUNPAREN tuple)
 #define _tppDISPATCH2(pass, i, ...) _tppDISPATCH3(pass, i, __VA_ARGS__)
 #define _tppDISPATCH3(pass, i, kind, ...) pass##kind(i, __VA_ARGS__)
 #define _tppP_NAMEARGS(i, tuple) _tppDISPATCH(_tppD_NAMEARGS, i, tuple)
@@ -317,11 +327,13 @@ pass##kind(i, items...).
 #define _tppD_NAMEARGS_tppK_BYREF(i, decl, ...) " " decl ";"
 #define _tppD_NAMEARGS_tppK_RELLOC(i, decl, ...) " __rel_loc " decl ";"
 #define _tppD_NAMEARGS_tppK_RELSTR(i, decl, ...) " __rel_loc " decl ";"
+#define _tppD_NAMEARGS_tppK_BAD(i, ...)
 
 #define _tppD_NVEC_tppK_BYVAL(i, ...) + 1
 #define _tppD_NVEC_tppK_BYREF(i, ...) + 1
 #define _tppD_NVEC_tppK_RELLOC(i, ...) + 2
 #define _tppD_NVEC_tppK_RELSTR(i, ...) + 2
+#define _tppD_NVEC_tppK_BAD(i, ...)
 
 #define _tppD_DECL_tppK_BYVAL(i, decl, ctype, value) \
     ctype _tppV##i;
@@ -334,6 +346,9 @@ pass##kind(i, items...).
 #define _tppD_DECL_tppK_RELSTR(i, decl, ctype, ptr) \
     _tppSTATIC_ASSERT(sizeof(ctype) <= 8, "TPP_CUSTOM_REL_LOC_STR: elements of at most 8 bytes"); \
     ctype const* _tppP##i; uint32_t _tppR##i = 0;
+#define _tppD_DECL_tppK_BAD(i, ...) \
+    _tppSTATIC_ASSERT(0, "TPP_WRITE/TPP_FUNCTION: a field argument is not a TPP field macro " \
+        "(TPP_UINT8(...), TPP_STRING(...), TPP_CUSTOM_BYVAL(...), ...)");
 
 #define _tppD_FIXED_tppK_BYVAL(i, decl, ctype, value) \
     _tppV##i = (value), \
@@ -350,6 +365,7 @@ pass##kind(i, items...).
     _tppP##i = (ptr), \
     _tppOff += _tppVec(&_tppVecs[_tppIdx++], &_tppR##i, sizeof(uint32_t)), \
     _tppR##i = _tppOff,
+#define _tppD_FIXED_tppK_BAD(i, ...)
 
 #define _tppD_REL_tppK_BYVAL(i, ...)
 #define _tppD_REL_tppK_BYREF(i, ...)
@@ -359,15 +375,19 @@ pass##kind(i, items...).
 #define _tppD_REL_tppK_RELSTR(i, decl, ctype, ptr) \
     _tppR##i = _tppRelLoc(_tppR##i, _tppOff, _tppZStr(&_tppVecs[_tppIdx], _tppP##i, sizeof(ctype))), \
     _tppOff += (uint32_t)_tppVecs[_tppIdx++].iov_len,
+#define _tppD_REL_tppK_BAD(i, ...)
 
 #define _tppD_PARAM_tppK_BYVAL(i, decl, ctype, value) ctype value
 #define _tppD_PARAM_tppK_BYREF(i, decl, ctype, size, ptr) ctype const* ptr
 #define _tppD_PARAM_tppK_RELLOC(i, decl, ctype, size, ptr) uint16_t size, ctype const* ptr
 #define _tppD_PARAM_tppK_RELSTR(i, decl, ctype, ptr) ctype const* ptr
+#define _tppD_PARAM_tppK_BAD(i, ...) int /* refused by pass DECL */
 
-/* TPP_FUNCTION's parameter list: (void), or the first field's parameter(s)
-   and ", parameter(s)" for each further field. */
-#define _tppPARAMS(...) _tppPASTE(_tppPARAMS_, _tppHASARGS(__VA_ARGS__))(__VA_ARGS__)
+/* TPP_FUNCTION's parameter list (of the fields followed by the sentinel):
+   (void), or the first field's parameter(s) and ", parameter(s)" for each
+   further field. */
+#define _tppPARAMS(...) _tppPASTE(_tppPARAMS_, _tppHASARGS(_tppFIRST(__VA_ARGS__, ~)))(__VA_ARGS__)
+#define _tppFIRST(first, ...) first
 #define _tppPARAMS_0(...) void
 #define _tppPARAMS_1(first, ...) \
     _tppP_PARAM(0, first) _tppFOREACH(_tppP_NEXTPARAM, _tppNARGS(__VA_ARGS__), __VA_ARGS__)
@@ -407,7 +427,12 @@ evaluated and tracepoint_write called, in one full expression. Sets result.
         (void)_tppOff; \
     }
 
-#define _tppWRITE_N(ProviderSymbol, TracepointName, n, ...) ({ \
+/* The public macros append the sentinel "~" to the fields. */
+#define _tppWRITE(ProviderSymbol, TracepointName, ...) \
+    _tppWRITE_N(ProviderSymbol, TracepointName, _tppNARGS(__VA_ARGS__), __VA_ARGS__)
+#define _tppFUNCTION(ProviderSymbol, TracepointName, FunctionName, ...) \
+    _tppFUNCTION_N(ProviderSymbol, TracepointName, FunctionName, _tppNARGS(__VA_ARGS__), __VA_ARGS__)
+#define _tppWRITE_N(ProviderSymbol, TracepointName, n, ...) __extension__ ({ \
     static tracepoint_state _tppState = TRACEPOINT_STATE_INIT; \
     _tppDEFINITION(ProviderSymbol, TracepointName, _tppState, n, __VA_ARGS__) \
     int _tppResult = EBADF; \
@@ -437,24 +462,24 @@ evaluated and tracepoint_write called, in one full expression. Sets result.
     int _tppPASTE(FunctionName, _enabled)(void)
 
 /*
-Argument counting. Fields are parenthesized tuples, so "no fields" is detected
-by probing whether the list starts with '('. _tppNARGS(fields...) is 0..99.
+Argument counting. The fields arrive followed by the sentinel "~" (so that no
+list is empty): _tppNARGS(fields..., ~) is the number of fields, 0..99, counted
+by commas. _tppHASARGS(list) is 1 if the list starts with a parenthesized group
+(a field's tuple), else 0.
 */
 #define _tppHASARGS(...) _tppHASARGS_(_tppHASARGS_PROBE __VA_ARGS__)
 #define _tppHASARGS_(...) _tppHASARGS_SEL(__VA_ARGS__, 0, ~)
 #define _tppHASARGS_SEL(x, n, ...) n
 #define _tppHASARGS_PROBE(...) ~, 1
-#define _tppNARGS(...) _tppFEPASTE(_tppNARGS_, _tppHASARGS(__VA_ARGS__))(__VA_ARGS__)
-#define _tppNARGS_0(...) 0
 
-/* Generated: counting up to 99 fields, and _tppFE<n>. */
-#define _tppNARGS_1(...) _tppSEL100(~, __VA_ARGS__, \
+/* Generated: counting up to 99 fields, and _tppFE<n>(f, fields..., ~). */
+#define _tppNARGS(...) _tppSEL100(__VA_ARGS__, \
     99, 98, 97, 96, 95, 94, 93, 92, 91, 90, 89, 88, 87, 86, 85, 84, 83, 82, 81, 80, \
     79, 78, 77, 76, 75, 74, 73, 72, 71, 70, 69, 68, 67, 66, 65, 64, 63, 62, 61, 60, \
     59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, \
     39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, \
-    19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, ~)
-#define _tppSEL100(z, \
+    19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, ~)
+#define _tppSEL100(_a0, \
     _a1, _a2, _a3, _a4, _a5, _a6, _a7, _a8, _a9, _a10, _a11, _a12, _a13, _a14, _a15, _a16, _a17, _a18, _a19, _a20, \
     _a21, _a22, _a23, _a24, _a25, _a26, _a27, _a28, _a29, _a30, _a31, _a32, _a33, _a34, _a35, _a36, _a37, _a38, _a39, _a40, \
     _a41, _a42, _a43, _a44, _a45, _a46, _a47, _a48, _a49, _a50, _a51, _a52, _a53, _a54, _a55, _a56, _a57, _a58, _a59, _a60, \

@@ -16,14 +16,27 @@ with its definition (as the Windows SDK headers do):
     SID_DEFINED         SID_IDENTIFIER_AUTHORITY, SID, PSID
     _HRESULT_DEFINED    HRESULT
     _NTSTATUS_DEFINED   NTSTATUS
-    _WINDOWS_COMPAT_BASIC_TYPES   the integer and pointer typedefs below
+    _TCHAR_DEFINED      TCHAR (WCHAR if UNICODE is defined, else CHAR), PTSTR,
+                        LPTSTR, PCTSTR, LPCTSTR
+    _WINDOWS_COMPAT_BASIC_TYPES   the integer, pointer and handle typedefs below
+                        (also HANDLE, PHANDLE, SIZE_T, PSIZE_T, SSIZE_T)
 The same guards tell TraceLoggingProvider.h which Windows types exist (for
 TraceLoggingValue, TraceLoggingProviderId and the GUID structure forms of
 TraceLoggingGuid), so include this header (or define the types) before it.
 
 Sizes are the Windows ones (LONG, ULONG, DWORD, HRESULT, NTSTATUS: 32 bits),
 except WCHAR, which is wchar_t (32 bits on Linux) so that L"..." literals keep
-working; TraceLogging's wide-string macros follow wchar_t's size.
+working; TraceLogging's wide-string macros follow wchar_t's size. SIZE_T is
+pointer-sized (64 bits on LP64), as on 64-bit Windows.
+
+Also here, each defined only if not defined already: the calling-convention
+keywords (__cdecl, __stdcall, WINAPI, WINAPIV, APIENTRY, NTAPI, CALLBACK: empty
+on Linux), EXTERN_C, the SAL annotations (sal.h of this directory: _In_,
+_Out_, _In_opt_, _In_reads_(n), _Printf_format_string_, ...), TEXT("...")
+(L"..." if UNICODE is defined), UNREFERENCED_PARAMETER(P) and its DBG_
+forms, INVALID_HANDLE_VALUE, and DEFINE_GUID(name, l, w1, w2, b1, ..., b8),
+which declares the constant GUID name, or defines it where INITGUID is defined
+(as <initguid.h> of this directory does) before this header.
 */
 #ifndef _included_windows_compat_windows_h
 #define _included_windows_compat_windows_h 1
@@ -31,6 +44,7 @@ working; TraceLogging's wide-string macros follow wchar_t's size.
 #include <stddef.h>
 #include <stdint.h>
 #include <wchar.h>
+#include "sal.h"
 
 #ifndef _WINDOWS_COMPAT_BASIC_TYPES
 #define _WINDOWS_COMPAT_BASIC_TYPES 1
@@ -75,6 +89,57 @@ typedef void VOID;
 typedef void* PVOID;
 typedef void* LPVOID;
 typedef void const* LPCVOID;
+typedef void* HANDLE;
+typedef HANDLE* PHANDLE;
+typedef uintptr_t SIZE_T;
+typedef SIZE_T* PSIZE_T;
+typedef intptr_t SSIZE_T;
+#endif
+
+#ifndef INVALID_HANDLE_VALUE
+#define INVALID_HANDLE_VALUE ((HANDLE)(intptr_t)-1)
+#endif
+
+/* Generic text: TCHAR and TEXT("...") are wide where UNICODE is defined. */
+#ifndef _TCHAR_DEFINED
+#define _TCHAR_DEFINED 1
+#ifdef UNICODE
+typedef WCHAR TCHAR;
+#else
+typedef CHAR TCHAR;
+#endif
+typedef TCHAR* PTSTR;
+typedef TCHAR* LPTSTR;
+typedef TCHAR const* PCTSTR;
+typedef TCHAR const* LPCTSTR;
+#endif
+#ifndef TEXT
+#ifdef UNICODE
+#define TEXT(quote) _WINDOWS_COMPAT_WIDE(quote)
+#define _WINDOWS_COMPAT_WIDE(quote) L##quote
+#else
+#define TEXT(quote) quote
+#endif
+#endif
+
+/* Marks a parameter or variable as used (here: cast to void, so that
+   -Wunused-parameter and -Wunused-value stay quiet). */
+#ifndef UNREFERENCED_PARAMETER
+#define UNREFERENCED_PARAMETER(P) ((void)(P))
+#endif
+#ifndef DBG_UNREFERENCED_PARAMETER
+#define DBG_UNREFERENCED_PARAMETER(P) ((void)(P))
+#endif
+#ifndef DBG_UNREFERENCED_LOCAL_VARIABLE
+#define DBG_UNREFERENCED_LOCAL_VARIABLE(V) ((void)(V))
+#endif
+
+#ifndef EXTERN_C
+#ifdef __cplusplus
+#define EXTERN_C extern "C"
+#else
+#define EXTERN_C extern
+#endif
 #endif
 
 #ifndef TRUE
@@ -85,8 +150,20 @@ typedef void const* LPCVOID;
 #endif
 
 /* Calling conventions and related decorations mean nothing on Linux. */
+#ifndef __cdecl
+#define __cdecl
+#endif
+#ifndef __stdcall
+#define __stdcall
+#endif
 #ifndef WINAPI
 #define WINAPI
+#endif
+#ifndef WINAPIV
+#define WINAPIV
+#endif
+#ifndef APIENTRY
+#define APIENTRY
 #endif
 #ifndef NTAPI
 #define NTAPI
@@ -111,6 +188,29 @@ typedef GUID const& REFGUID;
 typedef GUID const* REFGUID;
 #endif
 #endif
+
+/*
+DEFINE_GUID(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8): the GUID
+constant name, {l, w1, w2, {b1, ..., b8}}. Declared (extern) by default; defined
+where INITGUID is defined, usually by including <initguid.h> before the
+header with the DEFINE_GUIDs in one source file. A weak definition, so that
+several files may define the same GUID (as Windows' selectany definition).
+*/
+#ifndef DEFINE_GUID
+#ifdef INITGUID
+#define DEFINE_GUID _WINDOWS_COMPAT_DEFINE_GUID
+#else
+#define DEFINE_GUID(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8) EXTERN_C GUID const name
+#endif
+#endif
+#ifdef __cplusplus
+#define _WINDOWS_COMPAT_GUID_LINKAGE extern "C"
+#else
+#define _WINDOWS_COMPAT_GUID_LINKAGE
+#endif
+#define _WINDOWS_COMPAT_DEFINE_GUID(name, l, w1, w2, b1, b2, b3, b4, b5, b6, b7, b8) \
+    _WINDOWS_COMPAT_GUID_LINKAGE GUID const name __attribute__((weak)) = \
+        { l, w1, w2, { b1, b2, b3, b4, b5, b6, b7, b8 } }
 
 #ifndef _FILETIME_
 #define _FILETIME_ 1

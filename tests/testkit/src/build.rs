@@ -158,36 +158,11 @@ pub fn build(
     }
     link.extend(["-lpthread".into(), "-ldl".into()]);
 
-    let c_as_cxx = is_cxx_standard(config.standard.c);
-    let any_cxx = c_as_cxx || program.sources.iter().any(|s| is_cxx_source(s));
+    let any_cxx =
+        is_cxx_standard(config.standard.c) || program.sources.iter().any(|s| is_cxx_source(s));
     let tc = config.toolchain;
-    let compile_flags = |std: &str| -> Vec<OsString> {
-        let mut v: Vec<OsString> = vec![format!("-std={std}").into()];
-        v.extend(STRICT.iter().map(OsString::from));
-        v.push("-g".into());
-        for dir in program.include_dirs {
-            v.push("-I".into());
-            v.push(root.join(dir).into());
-        }
-        v.push("-I".into());
-        v.push(crate::include_dir().into());
-        v.extend(flavour_flags(config.flavour).iter().map(OsString::from));
-        v.extend(program.flags.iter().map(OsString::from));
-        if program.output == Output::SharedLibrary {
-            v.push("-fPIC".into());
-        }
-        v
-    };
-    // (compiler, standard, "-x c++" needed) of a source.
-    let language = |src: &str| {
-        if is_cxx_source(src) {
-            (tc.cxx, config.standard.cxx, false)
-        } else if c_as_cxx {
-            (tc.cxx, config.standard.c, true)
-        } else {
-            (tc.cc, config.standard.c, false)
-        }
-    };
+    let compile_flags = |std: &str| compile_flags(program, config, std, STRICT);
+    let language = |src: &str| language(config, src);
 
     if let [source] = program.sources {
         // One source: compile and link in one step.
@@ -231,6 +206,84 @@ pub fn build(
     args.extend(link);
     compile(if any_cxx { tc.cxx } else { tc.cc }, &args, &label)?;
     Ok(out)
+}
+
+/// The compiler flags of `program`'s sources in `config` for `-std=STD`, with
+/// the warning flags `warnings` (before `-c`/`-x`).
+fn compile_flags(
+    program: &Program,
+    config: &Config,
+    std: &str,
+    warnings: &[&str],
+) -> Vec<OsString> {
+    let mut v: Vec<OsString> = vec![format!("-std={std}").into()];
+    v.extend(warnings.iter().map(OsString::from));
+    v.push("-g".into());
+    for dir in program.include_dirs {
+        v.push("-I".into());
+        v.push(crate::repo_root().join(dir).into());
+    }
+    v.push("-I".into());
+    v.push(crate::include_dir().into());
+    v.extend(flavour_flags(config.flavour).iter().map(OsString::from));
+    v.extend(program.flags.iter().map(OsString::from));
+    if program.output == Output::SharedLibrary {
+        v.push("-fPIC".into());
+    }
+    v
+}
+
+/// (compiler, standard, "-x c++" needed) of a source in `config`.
+fn language(config: &Config, src: &str) -> (&'static str, &'static str, bool) {
+    let tc = config.toolchain;
+    if is_cxx_source(src) {
+        (tc.cxx, config.standard.cxx, false)
+    } else if is_cxx_standard(config.standard.c) {
+        (tc.cxx, config.standard.c, true)
+    } else {
+        (tc.cc, config.standard.c, false)
+    }
+}
+
+/// Checks the syntax of `source` (one of `program`'s) as [`build`] compiles it
+/// in `config`, with `-pedantic` and without `-Werror`: returns the language
+/// it was compiled as ("C" or "C++") and the number of warnings, or Err with
+/// the compiler's output if it did not compile.
+pub fn pedantic_warnings(
+    program: &Program,
+    config: &Config,
+    source: &str,
+) -> Result<(&'static str, usize), String> {
+    let (compiler, std, as_cxx) = language(config, source);
+    let warnings: Vec<&str> = STRICT
+        .iter()
+        .copied()
+        .filter(|f| *f != "-Werror")
+        .chain(["-pedantic"])
+        .collect();
+    let mut args = compile_flags(program, config, std, &warnings);
+    args.push("-fsyntax-only".into());
+    if as_cxx {
+        args.extend(["-x".into(), "c++".into()]);
+    }
+    args.push(crate::repo_root().join(source).into());
+    let output = Command::new(compiler)
+        .args(&args)
+        .output()
+        .map_err(|e| format!("running {compiler}: {e}"))?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() {
+        return Err(format!("{compiler} -std={std} {source} failed:\n{stderr}"));
+    }
+    let lang = if compiler == config.toolchain.cxx {
+        "C++"
+    } else {
+        "C"
+    };
+    Ok((
+        lang,
+        stderr.lines().filter(|l| l.contains("warning:")).count(),
+    ))
 }
 
 /// Runs a compiler; Err with its command line and output if it fails.

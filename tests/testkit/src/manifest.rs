@@ -627,6 +627,14 @@ pub static PROGRAMS: &[Program] = &[
         runs: &[RUN],
         ..BASE
     },
+    // Counted fields at and over 65535 (issue 28.6), as C and as C++.
+    Program {
+        name: "tl_oversize",
+        sources: &["c-tests/tracelogging/tl_oversize.c"],
+        standards: &[std("c11", "c++17"), std("c++17", "c++17")],
+        runs: &[RUN],
+        ..BASE
+    },
     Program {
         name: "tl_badname",
         sources: &["c-tests/tracelogging/tl_badname.c"],
@@ -1048,10 +1056,12 @@ pub static PROGRAMS: &[Program] = &[
         }],
         ..BASE
     },
+    // winport_cpp with UNICODE defined (TCHAR is WCHAR, TEXT("x") is L"x").
     Program {
         name: "winport_cpp",
         sources: WINPORT_SOURCES,
         include_dirs: WINPORT_INCLUDE,
+        flags: &["-DUNICODE"],
         standards: &[
             std("c++17", "c++17"),
             std("c++11", "c++11"),
@@ -1137,6 +1147,46 @@ pub static PROGRAMS: &[Program] = &[
         compilers: Compilers::Gcc,
         ..BASE
     },
+];
+
+/// The programs the cargo tests also compile with `-pedantic` (without
+/// `-Werror`; tests/headers.rs): every source in every configuration of
+/// [`crate::build::test_configs`]. Together they use every macro of
+/// TraceLoggingProvider.h (the Windows-port programs its Windows forms),
+/// tracepoint-provider.h and the runtime-defined event headers.
+pub const PEDANTIC: &[&str] = &[
+    "tl_test",
+    "tl_autoclose",
+    "tl_badname",
+    "tl_oversize",
+    "hello_c",
+    "dyn_hello_c",
+    "c_sample",
+    "cpp_sample",
+    "winport_c",
+    "winport_cpp",
+    "winport_handles",
+    "tpp_all",
+    "tpp_multi",
+    "tpp_layouts",
+    "tpp_custom",
+    "tpp_sample",
+    "dyn_reference",
+    "dyn_reference_cpp",
+    "dyn_features",
+    "dyn_features_cpp",
+    "dyn_sample_c",
+    "dyn_sample_cpp",
+];
+
+/// The most warnings the [`PEDANTIC`] compilations may give, per compiler
+/// and language (summed over programs, sources and standards). A change that
+/// removes warnings lowers its bound; none may raise one.
+pub const PEDANTIC_BOUNDS: &[(&str, &str, usize)] = &[
+    ("gcc", "C", 0),
+    ("gcc", "C++", 0),
+    ("clang", "C", 0),
+    ("clang", "C++", 0),
 ];
 
 #[cfg(test)]
