@@ -20,6 +20,7 @@
 #   DEBUG_DIR         directory for the shared library's debug file (REAL_NAME.debug)
 #   OBJCOPY, STRIP, AR, NM, LD  binutils
 
+# Script mode starts with no policies set: IN_LIST below needs 3.3's.
 cmake_policy(VERSION 3.20)
 
 foreach(var CARGO MANIFEST CARGO_PROFILE CARGO_TARGET_DIR CARGO_OUTPUT_DIR SONAME REAL_NAME

@@ -24,7 +24,8 @@
 //!   user_events), and the one place that tells them apart.
 //! - [`abi`]: the C data types of the public headers and the atomic views of
 //!   the state fields that are read without the lock; `lock` (the library
-//!   lock) and `sys` (errno, libc declarations) beside it.
+//!   lock), `sys` (errno, libc declarations) and [`tracepoint_name`] (the
+//!   rules for a tracepoint's name, for every backend and API) beside it.
 //!
 //! The library uses only `core` and `libc`: no standard library, no
 //! allocator, no panic path. The shipped `.so` and `.a` are built with
@@ -51,6 +52,7 @@ pub mod layer;
 mod lock;
 pub mod provider;
 mod sys;
+pub mod tracepoint_name;
 
 /// Never called: nothing in the library panics, and the footprint check
 /// proves it by finding none of the panic machinery a call would link. A

@@ -6,12 +6,24 @@
 //! another thread was registering tracepoints can still register its own
 //! instead of deadlocking on a lock whose owner does not exist in the child.
 //!
+//! Beside it, the capture write lock ([`capture_write`]): capture-mode
+//! writes take it around their `writev`, so that a short write is noticed
+//! before any other record is appended (see `backend::capture`). The fork
+//! handlers take it after the library lock, as capture-file selection does.
+//!
 //! Data that only the lock's holder may touch is a [`Locked`], reached
 //! through the [`Guard`].
+//!
+//! The first lock also registers an exit handler (`atexit`), which tells the
+//! library's unload destructor ([`for_unload`]) whether it runs because the
+//! process exits or because the library is being unloaded (`dlclose`).
+//! Both handlers are libc_nonshared's (see `sys.rs`): registered under this
+//! object's `__dso_handle`, glibc forgets them when the object is unloaded.
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::cell::UnsafeCell;
 use core::marker::PhantomData;
+use core::sync::atomic::{AtomicBool, Ordering};
 
 /// A pthread object in a static: used only through its pthread functions,
 /// which are thread-safe.
@@ -23,33 +35,54 @@ unsafe impl<T> Sync for PthreadCell<T> {}
 
 static LOCK: PthreadCell<libc::pthread_mutex_t> =
     PthreadCell(UnsafeCell::new(libc::PTHREAD_MUTEX_INITIALIZER));
+static CAPTURE_WRITE: PthreadCell<libc::pthread_mutex_t> =
+    PthreadCell(UnsafeCell::new(libc::PTHREAD_MUTEX_INITIALIZER));
 static ATFORK_ONCE: PthreadCell<libc::pthread_once_t> =
     PthreadCell(UnsafeCell::new(libc::PTHREAD_ONCE_INIT));
 
-fn raw_lock() {
-    // SAFETY: LOCK is a valid, statically initialized mutex. A normal mutex
-    // fails only on a relock by its owner, which the Guard discipline rules out.
-    unsafe { libc::pthread_mutex_lock(LOCK.0.get()) };
+fn raw_lock(mutex: &PthreadCell<libc::pthread_mutex_t>) {
+    // SAFETY: `mutex` is a valid, statically initialized mutex. A normal
+    // mutex fails only on a relock by its owner, which the guard discipline
+    // rules out.
+    unsafe { libc::pthread_mutex_lock(mutex.0.get()) };
 }
 
-fn raw_unlock() {
-    // SAFETY: called only by the thread holding LOCK (a Guard's owner, or the
-    // forking thread, which in the child is the only thread).
-    unsafe { libc::pthread_mutex_unlock(LOCK.0.get()) };
+fn raw_unlock(mutex: &PthreadCell<libc::pthread_mutex_t>) {
+    // SAFETY: called only by the thread holding `mutex` (a guard's owner, or
+    // the forking thread, which in the child is the only thread).
+    unsafe { libc::pthread_mutex_unlock(mutex.0.get()) };
 }
 
 extern "C" fn before_fork() {
-    raw_lock();
+    raw_lock(&LOCK);
+    raw_lock(&CAPTURE_WRITE);
 }
 
 extern "C" fn after_fork() {
-    raw_unlock();
+    raw_unlock(&CAPTURE_WRITE);
+    raw_unlock(&LOCK);
 }
 
-extern "C" fn register_fork_handlers() {
-    // SAFETY: the handlers are plain functions valid for the life of the
-    // process (glibc removes a DSO's atfork handlers when it is dlclose'd).
+/// The library has taken its lock at least once (its handlers are
+/// registered).
+static USED: AtomicBool = AtomicBool::new(false);
+/// The process is exiting: its exit handlers have started.
+static EXITING: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn mark_exiting() {
+    EXITING.store(true, Ordering::Relaxed);
+}
+
+extern "C" fn register_handlers() {
+    // SAFETY: the handlers are plain functions of this object; glibc removes
+    // an object's atfork handlers when it is unloaded (they are registered
+    // with its __dso_handle, see sys.rs).
     unsafe { libc::pthread_atfork(Some(before_fork), Some(after_fork), Some(after_fork)) };
+    // SAFETY: as above; an exit handler of an unloaded object is run by the
+    // unload itself (__cxa_finalize), never later. A failure (out of memory)
+    // only means the unload destructor also runs its cleanup at exit.
+    unsafe { libc::atexit(mark_exiting) };
+    USED.store(true, Ordering::Relaxed);
 }
 
 /// Holds the lock until dropped. There is at most one in the process at a
@@ -58,8 +91,26 @@ pub struct Guard(PhantomData<*mut ()>);
 
 impl Drop for Guard {
     fn drop(&mut self) {
-        raw_unlock();
+        raw_unlock(&LOCK);
     }
+}
+
+/// Holds the capture write lock until dropped.
+pub struct WriteGuard(PhantomData<*mut ()>);
+
+impl Drop for WriteGuard {
+    fn drop(&mut self) {
+        raw_unlock(&CAPTURE_WRITE);
+    }
+}
+
+/// Takes the capture write lock. Its holder never takes the library lock
+/// (the fork handlers and capture-file selection take the library lock
+/// first). Only capture-mode tracepoints write, and they were registered
+/// under [`lock`], which registered the fork handlers.
+pub fn capture_write() -> WriteGuard {
+    raw_lock(&CAPTURE_WRITE);
+    WriteGuard(PhantomData)
 }
 
 /// Takes the library lock.
@@ -67,9 +118,30 @@ pub fn lock() -> Guard {
     // SAFETY: ATFORK_ONCE is a valid, statically initialized once control;
     // pthread_once runs the handler registration exactly once per process
     // (registering twice would make the fork handlers lock twice).
-    unsafe { libc::pthread_once(ATFORK_ONCE.0.get(), register_fork_handlers) };
-    raw_lock();
+    unsafe { libc::pthread_once(ATFORK_ONCE.0.get(), register_handlers) };
+    raw_lock(&LOCK);
     Guard(PhantomData)
+}
+
+/// The lock, for the library's unload destructor: None when there is
+/// nothing to release (the library was never used) or nothing to gain (the
+/// process is exiting: its descriptors and memory go with it, and a thread
+/// still writing must not find them gone).
+///
+/// Order (glibc): at exit, the exit handlers, this library's among them,
+/// run before the destructors of the loaded objects, so the destructor sees
+/// EXITING. At dlclose, an object's destructors run before its exit
+/// handlers (`__cxa_finalize` is called by the C runtime's last destructor
+/// entry), so it does not. When the library's first use was in another
+/// object's constructor at program start (before glibc registered its own
+/// exit handler, which runs the destructors), the destructor cannot tell
+/// and releases at exit too, after every object that depends on this one
+/// has run its destructors.
+pub fn for_unload() -> Option<Guard> {
+    if !USED.load(Ordering::Relaxed) || EXITING.load(Ordering::Relaxed) {
+        return None;
+    }
+    Some(lock())
 }
 
 /// Data that only the holder of the library lock may touch.

@@ -23,6 +23,7 @@ use crate::abi::{
 };
 use crate::backend::{self, Backend};
 use crate::lock::{lock, Guard};
+use crate::tracepoint_name::Command;
 
 /// Opens `provider` on the current backend (the capture file if one is
 /// selected, else the kernel's user_events_data file).
@@ -31,14 +32,15 @@ use crate::lock::{lock, Guard};
 /// TRACEPOINT_STATE_INIT (init-on-first-use callers reconnect them).
 /// Returns EALREADY, leaving everything unchanged, if the provider is open,
 /// or the errno of opening the backend's file (the provider stays closed).
+/// A zero-initialized state (not TRACEPOINT_PROVIDER_STATE_INIT) is a
+/// closed provider (see [`open_backend`]).
 ///
 /// # Safety
-/// `provider` must point to a valid, initialized provider state.
+/// `provider` must point to a valid, initialized (or zeroed) provider state.
 pub unsafe fn open(provider: *mut TracepointProviderState) -> c_int {
     let mut guard = lock();
     // SAFETY: `provider` is a valid provider state (the caller's guarantee).
-    let data_file = unsafe { TracepointProviderState::data_file(provider) };
-    if data_file.load(Ordering::Relaxed) != -1 {
+    if unsafe { open_backend(&guard, provider) }.is_some() {
         return libc::EALREADY;
     }
     match backend::open_for_provider(&mut guard) {
@@ -93,8 +95,7 @@ pub unsafe fn open_with_tracepoints(
 pub unsafe fn close(provider: *mut TracepointProviderState) {
     let guard = lock();
     // SAFETY: `provider` is a valid provider state (the caller's guarantee).
-    let data_file = unsafe { TracepointProviderState::data_file(provider) };
-    if data_file.load(Ordering::Relaxed) != -1 {
+    if unsafe { open_backend(&guard, provider) }.is_some() {
         // SAFETY: we hold the lock; every node in the list is the link of a
         // live, connected tracepoint (the caller keeps connected states alive).
         unsafe { for_each_tracepoint(&guard, provider, |tp| unregister(&guard, tp)) };
@@ -105,9 +106,14 @@ pub unsafe fn close(provider: *mut TracepointProviderState) {
 
 /// Connects `tp` to `provider` (NULL disconnects), registering
 /// `name_args` ("Name arg-spec") with the provider's backend if the provider
-/// is open. The connection is updated even when registration fails, in which
-/// case the tracepoint stays disabled and the errno is returned (EINVAL for
-/// no `name_args` on an open provider).
+/// is open.
+///
+/// With a provider, `name_args` is required and its name must follow
+/// [`crate::tracepoint_name`]'s rules, open provider or not: EINVAL (NULL,
+/// an empty name, a refused character) or E2BIG (over 255 bytes), and the
+/// tracepoint is left as it was. Otherwise the connection is updated even
+/// when the registration fails, in which case the tracepoint stays disabled
+/// and the errno is returned.
 ///
 /// # Safety
 /// `tp` must point to a valid, initialized tracepoint state that stays at
@@ -119,6 +125,15 @@ pub unsafe fn connect(
     name_args: Option<&CStr>,
     flags: c_uint,
 ) -> c_int {
+    let command = if provider.is_null() {
+        None
+    } else {
+        match name_args.map(Command::parse) {
+            None => return libc::EINVAL,
+            Some(Err(e)) => return e,
+            Some(Ok(command)) => Some(command),
+        }
+    };
     let mut guard = lock();
     // SAFETY: `tp` is valid (the caller's guarantee) and we hold the lock.
     unsafe { unregister(&guard, tp) };
@@ -128,25 +143,27 @@ pub unsafe fn connect(
     let mut enable_now = false;
     // SAFETY: `tp` is valid.
     let status_word = unsafe { TracepointState::status_word(tp) };
-    if !provider.is_null() {
+    if let Some(command) = command {
         // SAFETY: a non-NULL provider is valid (the caller's guarantee).
-        let fd = unsafe { TracepointProviderState::data_file(provider) }.load(Ordering::Relaxed);
-        if fd != -1 {
-            let backend = Backend::of(fd);
-            match name_args {
-                None => err = libc::EINVAL,
-                Some(name_args) => {
-                    match backend.register(&mut guard, fd, status_word, name_args, flags) {
-                        Ok(i) => {
-                            index = i;
-                            enable_now = backend.always_enabled();
-                            // SAFETY: a non-NULL provider is valid (the caller's guarantee).
-                            let ref_count = unsafe { TracepointProviderState::ref_count(provider) };
-                            ref_count.fetch_add(1, Ordering::Relaxed);
-                        }
-                        Err(e) => err = e,
+        match unsafe { open_backend(&guard, provider) } {
+            Some((fd, backend)) => {
+                match backend.register(&mut guard, fd, status_word, &command, flags) {
+                    Ok(i) => {
+                        index = i;
+                        enable_now = backend.always_enabled();
+                        // SAFETY: a non-NULL provider is valid (the caller's guarantee).
+                        let ref_count = unsafe { TracepointProviderState::ref_count(provider) };
+                        ref_count.fetch_add(1, Ordering::Relaxed);
                     }
+                    Err(e) => err = e,
                 }
+            }
+            None => {
+                // A closed provider, whatever its data_file held (a zeroed
+                // state's 0): from now on it says so.
+                // SAFETY: a non-NULL provider is valid (the caller's guarantee).
+                unsafe { TracepointProviderState::data_file(provider) }
+                    .store(-1, Ordering::Relaxed);
             }
         }
     }
@@ -210,12 +227,38 @@ unsafe fn unregister(_lock: &Guard, tp: *mut TracepointState) {
         )
     };
     let fd = data_file.load(Ordering::Relaxed);
-    if fd >= 0 {
-        Backend::of(fd).unregister(fd, status_word);
+    if let Some(backend) = Backend::of(fd) {
+        backend.unregister(fd, status_word);
     }
     status_word.store(0, Ordering::Relaxed);
     write_index.store(-1, Ordering::Relaxed);
     ref_count.fetch_sub(1, Ordering::Relaxed);
+}
+
+/// The descriptor and backend `provider` is open on, or None if it is
+/// closed. Open means: its list was set up by an open (an open provider's
+/// list head points at itself or at a tracepoint; TRACEPOINT_PROVIDER_STATE_INIT
+/// and a zeroed state have NULL there) and its `data_file` is a descriptor
+/// this library opened ([`Backend::of`]). So a zero-initialized state, whose
+/// `data_file` is 0, is closed, and no registration ever goes to a
+/// descriptor the library did not open (before, descriptor 0 got the
+/// registration ioctl).
+///
+/// # Safety
+/// `provider` must be valid.
+unsafe fn open_backend(
+    _lock: &Guard,
+    provider: *const TracepointProviderState,
+) -> Option<(c_int, Backend)> {
+    // SAFETY: `provider` is valid (the caller's guarantee); the list head is
+    // only changed under the lock, which we hold.
+    let head = unsafe { (*provider).tracepoint_list_head.next };
+    if head.is_null() {
+        return None;
+    }
+    // SAFETY: as above.
+    let fd = unsafe { TracepointProviderState::data_file(provider) }.load(Ordering::Relaxed);
+    Backend::of(fd).map(|backend| (fd, backend))
 }
 
 /// Removes `tp` from its current list (if any) and links it into
@@ -498,8 +541,13 @@ mod tests {
         n
     }
 
+    /// The only unit test that opens a provider: it selects a capture file,
+    /// which every provider opened afterwards in this test process uses.
     #[test]
     fn connect_to_closed_provider_links_then_open_resets() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = std::ffi::CString::new(dir.path().join("cap.dat").to_str().unwrap()).unwrap();
+        crate::backend::capture::select_file(Some(&path)).unwrap();
         let mut p = new_provider();
         let mut t1 = new_tracepoint();
         let mut t2 = new_tracepoint();
@@ -517,16 +565,64 @@ mod tests {
             assert!(t1.provider_state.is_null());
             assert!(t1.tracepoint_list_link.next.is_null());
 
-            // Opening resets the tracepoints connected while closed.
-            let fake_fd = 1_000_000;
-            reset(&lock(), &mut *p, fake_fd);
-            assert_eq!(open(&mut *p), libc::EALREADY);
+            // open's own reset: the tracepoints connected while the provider
+            // was closed are reset, and the provider is open on the capture
+            // file with an empty list.
+            assert_eq!(open(&mut *p), 0);
+            assert_eq!(p.data_file, crate::backend::capture::fd());
             assert_eq!(list_len(&mut p), 0);
             assert!(t2.provider_state.is_null());
             assert_eq!(t2.write_index, -1);
+            assert!(t2.tracepoint_list_link.next.is_null());
+            assert_eq!(open(&mut *p), libc::EALREADY);
+
+            // Reconnected, it registers and is enabled (capture mode).
+            assert_eq!(connect(&mut *t2, &mut *p, Some(c"B u8 x"), 0), 0);
+            assert!(t2.write_index >= 0);
+            assert_eq!(t2.status_word, 1);
             close(&mut *p);
             assert_eq!(p.data_file, -1);
+            assert_eq!(t2.write_index, -1);
             close(&mut *p);
+        }
+    }
+
+    /// A zero-initialized provider state (not TRACEPOINT_PROVIDER_STATE_INIT)
+    /// is a closed provider: connect links without registering anywhere,
+    /// and open opens it.
+    #[test]
+    fn zeroed_provider_is_closed() {
+        let mut p = new_provider();
+        p.data_file = 0;
+        let mut t = new_tracepoint();
+        // SAFETY: test-owned state blocks that outlive every call.
+        unsafe {
+            assert!(open_backend(&lock(), &*p).is_none());
+            assert_eq!(connect(&mut *t, &mut *p, Some(c"Z u8 x"), 0), 0);
+            assert_eq!(t.write_index, -1);
+            assert_eq!(p.data_file, -1);
+            assert_eq!(list_len(&mut p), 1);
+            assert_eq!(connect(&mut *t, ptr::null_mut(), None, 0), 0);
+            close(&mut *p);
+        }
+    }
+
+    /// Name rules and NULL name args are checked before anything changes.
+    #[test]
+    fn refused_names_leave_the_tracepoint_unchanged() {
+        let mut p = new_provider();
+        let mut t = new_tracepoint();
+        // SAFETY: test-owned state blocks that outlive every call.
+        unsafe {
+            assert_eq!(connect(&mut *t, &mut *p, None, 0), libc::EINVAL);
+            assert_eq!(connect(&mut *t, &mut *p, Some(c" u8 x"), 0), libc::EINVAL);
+            assert_eq!(
+                connect(&mut *t, &mut *p, Some(c"Bad:c u8 x"), 0),
+                libc::EINVAL
+            );
+            assert!(t.provider_state.is_null());
+            assert!(t.tracepoint_list_link.next.is_null());
+            assert!(p.tracepoint_list_head.next.is_null());
         }
     }
 }

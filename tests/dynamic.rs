@@ -681,3 +681,50 @@ fn samples_run_in_capture_mode_and_write_the_documented_events() {
         expected_sample_events("DynSample_Py")
     );
 }
+
+/// sample.py's integers: 64 bits signed, or unsigned above the signed
+/// range; an integer beyond 64 bits raises OverflowError instead of being
+/// cut to its low 64 bits (2**64 + 5 was logged as 5).
+#[test]
+fn python_sample_refuses_integers_beyond_64_bits() {
+    let tmp = support::temp_dir();
+    let capture = tmp.path().join("capture.dat");
+    let library = support::lib_dir().join("libeventheader_tracepoint.so");
+    let script = "import sys\n\
+        sys.path.insert(0, sys.argv[1])\n\
+        import sample\n\
+        log = sample.Logger(sample.load(sys.argv[2]), 'DynSample_PyInt')\n\
+        log.log(4, 'Ints', low=-2**63, high=2**64 - 1)\n\
+        for bad in (2**64 + 5, -2**63 - 1):\n\
+        \x20   try:\n\
+        \x20       log.log(4, 'Bad', big=bad)\n\
+        \x20   except OverflowError as e:\n\
+        \x20       print('OverflowError', e)\n\
+        log.close()\n";
+    let output = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(support::root().join("samples/dynamic"))
+        .arg(&library)
+        .env("TRACEPOINT_CAPTURE_FILE", &capture)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .expect("python3 is needed for samples/dynamic/sample.py");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        stdout,
+        "OverflowError big: 18446744073709551621 does not fit in 64 bits\n\
+         OverflowError big: -9223372036854775809 does not fit in 64 bits\n"
+    );
+    let records = support::read_capture(&capture);
+    assert_eq!(records.len(), 1, "only the event whose integers fit");
+    assert_eq!(
+        support::decode::json(&records[0]).unwrap(),
+        r#"{ "n": "DynSample_PyInt:Ints", "low": -9223372036854775808, "high": 18446744073709551615, "meta": { "level": 4, "keyword": "0x1" } }"#
+    );
+}

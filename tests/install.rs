@@ -826,6 +826,40 @@ fn pkgconfig_consumer(linkage: Linkage) {
     }
 }
 
+/// `make`, then `make LINK=static` in the same directory relinks (and a
+/// second `make LINK=static` does not): the Makefile keeps the build's
+/// command line in a file it rewrites only when it changes. Before, the
+/// second make said "up to date" and the program stayed shared.
+#[test]
+fn pkgconfig_consumer_relinks_when_link_changes() {
+    let install = install();
+    let dir = install.run_dir.join("pkgconfig-consumer-relink");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let sample = support::root().join("samples/pkgconfig-consumer");
+    for file in ["Makefile", "main.c"] {
+        fs::copy(sample.join(file), dir.join(file)).unwrap();
+    }
+    let make = |linkage: Linkage| {
+        stdout_of(
+            command("make")
+                .arg("-C")
+                .arg(&dir)
+                .env("PKG_CONFIG_PATH", install.prefix.join("lib/pkgconfig"))
+                .arg(format!("LINK={}", linkage.name())),
+        )
+    };
+    let program = dir.join("pkgconfig-consumer");
+    for linkage in [Linkage::Shared, Linkage::Static, Linkage::Shared] {
+        let output = make(linkage);
+        assert!(output.contains("-o pkgconfig-consumer main.c"), "{output}");
+        check_linkage(&program, linkage, &install.prefix);
+        let again = make(linkage);
+        assert!(!again.contains("main.c"), "relinked again: {again}");
+    }
+    run_and_check_events(&program, &dir, PKGCONFIG_CONSUMER_EVENTS);
+}
+
 #[test]
 fn pkgconfig_consumer_shared() {
     pkgconfig_consumer(Linkage::Shared);
@@ -867,6 +901,83 @@ fn a_replaced_tracepoint_layer_gets_every_event_from_the_installed_libraries() {
         assert!(
             !nm.contains("_tracepoint_own_"),
             "interpose_static links the library's tracepoint.o:\n{nm}"
+        );
+    }
+}
+
+/// The installed shared library is linked as an ordinary glibc library: it
+/// needs `libc.so.6`, every C library symbol it imports is versioned, and
+/// it imports no `pthread_atfork` (libc_nonshared's is linked in, which
+/// registers the fork handlers under the library's `__dso_handle`, so
+/// glibc removes them when the library is unloaded). Then the installed
+/// library is loaded and unloaded for real (`c-tests/hardening/dlunload.c`):
+/// by a plugin that registers in its constructor and unregisters in its
+/// destructor, with a fork() after each dlclose, and directly, 200 times.
+/// Before issue 28 the library had no DT_NEEDED at all, bound glibc's
+/// compatibility `pthread_atfork`, and the first fork() after dlclose
+/// crashed in the stale handler.
+#[test]
+fn installed_library_is_a_glibc_citizen_and_unloads_cleanly() {
+    let install = install();
+    let lib = install.prefix.join("lib");
+    let so = lib.join(SONAME);
+    let needed = dynamic_entries(&so, "NEEDED");
+    assert!(
+        needed.iter().any(|n| n == "libc.so.6"),
+        "{} should need libc.so.6: {needed:?}",
+        so.display()
+    );
+    let undefined = stdout_of(command("nm").args(["-D", "--undefined-only"]).arg(&so));
+    for line in undefined.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        // "U name@GLIBC_x" (weak "w" references of the C runtime's startup
+        // files, e.g. __gmon_start__, may be unversioned).
+        if words.first() == Some(&"U") {
+            assert!(
+                words.last().is_some_and(|s| s.contains("@GLIBC_")),
+                "unversioned import in {}: {line}",
+                so.display()
+            );
+        }
+    }
+    assert!(
+        !undefined.contains("pthread_atfork"),
+        "{} imports pthread_atfork (glibc's compatibility symbol):\n{undefined}",
+        so.display()
+    );
+
+    let out = install.run_dir.join("dlunload");
+    let build = |name: &str| {
+        let program = testkit::manifest::program(name);
+        let config =
+            testkit::build::Config::first(program, Toolchain::GCC, support::Flavour::Plain);
+        testkit::build::build(program, &config, &lib, &out).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let plugin = build("dlprov");
+    let host = build("dlunload");
+    for (mode, args) in [
+        (
+            "plugin",
+            vec![
+                "plugin".into(),
+                plugin.display().to_string(),
+                "capture".into(),
+            ],
+        ),
+        ("self", vec!["self".into(), "200".into(), "capture".into()]),
+    ] {
+        let capture = out.join(format!("{mode}.dat"));
+        let _ = fs::remove_file(&capture);
+        let output = run(command(&host)
+            .args(&args)
+            .env("TRACEPOINT_CAPTURE_FILE", &capture));
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(stdout.contains("\ndone\n"), "{mode}: {stdout}");
+        let records = support::read_capture(&capture);
+        assert_eq!(
+            records.len(),
+            if mode == "plugin" { 3 } else { 200 },
+            "{mode}: {stdout}"
         );
     }
 }

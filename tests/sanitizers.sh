@@ -7,8 +7,11 @@
 #   bash tests/sanitizers.sh                     # all three passes
 #   SAN_PASSES="asan tsan" bash tests/sanitizers.sh
 #
-# Uses the library of `cargo build --release` (target/release), built here if
-# missing or stale. Work files go to $SAN_OUT (default target/sanitizers).
+# ASan and TSan run against the library instrumented by rustc too
+# (-Zsanitizer, a test-only build with RUSTC_BOOTSTRAP=1 in
+# $SAN_OUT/rust-asan and rust-tsan, made by `testkit sanitize`); valgrind
+# against the library of `cargo build --release` (target/release), built here
+# if missing or stale. Work files go to $SAN_OUT (default target/sanitizers).
 # SAN_RUN_TIMEOUT, SAN_STRESS_SECONDS, VG_STRESS_SECONDS, DL_LOOPS and
 # VG_DL_LOOPS tune the runs; REQUIRE_CLANG=1 fails instead of using gcc.
 set -euo pipefail

@@ -2,7 +2,7 @@
 //! are the manifest's `tpp_*` entries (tests/testkit/src/manifest.rs), built with gcc and clang
 //! at C11/gnu11/gnu17 and C++11/17/20; what they declare and write is in `testkit::tpp`.
 //!
-//! - The reference data's program (`../shared/testdata/reference/tpp/`, every macro, C and C++),
+//! - The reference data's program (`tests/data/reference/tpp/`, every macro, C and C++),
 //!   compiled unchanged:
 //!   - linked with `c-tests/tpp/recorder.c` (`tpp_all_rec`, a test-only `tracepoint.h` that
 //!     writes down what the header hands to the tracepoint layer), it must register the 18

@@ -1,7 +1,7 @@
 /*
 The 114 runtime-defined events of the reference implementation's test suite
 (provider TestProviderDyn, tracepoint TestProviderDyn_L5K1, in
-../shared/testdata/reference/EventHeaderInterceptorLE64.dat): for each of the
+tests/data/reference/EventHeaderInterceptorLE64.dat): for each of the
 19 field formats, one event per value size 0, 1, 2, 4, 8 and 16 bytes. The
 event is named after the format and has four fields, all with that format:
   b<size>one  binary blob holding the number 1 in <size> bytes

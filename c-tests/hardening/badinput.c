@@ -5,6 +5,12 @@
  * cases.
  *
  *   badinput capture          TRACEPOINT_CAPTURE_FILE set: the API cases
+ *   badinput names MODE       the tracepoint-name rows and a zero-initialized
+ *                             provider state, in capture mode or ("kernel") against user_events:
+ *                             the VM suite runs them on the real kernel,
+ *                             where afterwards events/user_events/ in tracefs
+ *                             must still list (an empty name or one with '/'
+ *                             used to make it fail with EIO until reboot)
  *   badinput nokernel         no capture file, no user_events: open fails
  *                             (printed as "open-errno N"), everything else
  *                             is a safe no-op; and fd exhaustion
@@ -14,10 +20,14 @@
  *   badinput writefail PATH   capture to PATH (e.g. /dev/full, or a file on
  *                             a full filesystem), write a 4 KiB event:
  *                             prints "write-errno N"
- *   badinput fsize PATH       capture to PATH under RLIMIT_FSIZE = 100
+ *   badinput fsize PATH NEXT  capture to PATH under RLIMIT_FSIZE = 100
  *                             bytes (SIGXFSZ ignored): the write that
- *                             crosses the limit is short (ENOSPC), the next
- *                             one fails with EFBIG; prints both
+ *                             crosses the limit is short (ENOSPC), and every
+ *                             later one fails with ENOSPC, also once the
+ *                             limit is lifted; then capture to NEXT works
+ *   badinput tmpfs DIR        the same on a nearly full file system (DIR: a
+ *                             small tmpfs), whose space is freed after the
+ *                             short write
  *   badinput fdexhaust        capture mode, no descriptor left: the first
  *                             open returns EMFILE, and after descriptors
  *                             are freed an open succeeds
@@ -37,6 +47,7 @@
 
 #include <tracepoint/tracepoint-capture.h>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -84,6 +95,140 @@ static int try_open(char const* name, char const* options)
     eventheader_close_provider(&p);
     CHECK_EQ_INT(-1, state.data_file);
     return err;
+}
+
+/*
+ * The tracepoint-name rows, on the open provider `state` (the rules of
+ * src/tracepoint_name.rs, the same for both backends): each is refused
+ * before anything reaches a backend, and `tp` (TRACEPOINT_STATE_INIT) is
+ * left as it was. Then the provider-name rows, on throwaway providers.
+ */
+static void name_cases(tracepoint_provider_state* state, tracepoint_state* tp)
+{
+    static struct {
+        char const* name;
+        char const* args;
+        int err;
+    } const rows[] = {
+        { "connect-empty-name-args", " u32 a", EINVAL },
+        { "connect-name-empty", "", EINVAL },
+        { "connect-name-space", " ", EINVAL },
+        { "connect-name-colon", "Bad:colon u32 a", EINVAL },
+        { "connect-name-slash", "Bad/slash u32 a", EINVAL },
+        { "connect-name-tab", "Bad\tname u32 a", EINVAL },
+        { "connect-name-newline", "Bad\nname u32 a", EINVAL },
+        { "connect-name-control", "Bad\x01name u32 a", EINVAL },
+        { "connect-name-del", "Bad\x7fname u32 a", EINVAL },
+    };
+    check_init(tp);
+    EXPECT("connect-null-name-args", EINVAL, tracepoint_connect(tp, state, NULL));
+    check_init(tp);
+    {
+        tracepoint_provider_state closed = TRACEPOINT_PROVIDER_STATE_INIT;
+        EXPECT("connect-null-name-args-closed", EINVAL, tracepoint_connect(tp, &closed, NULL));
+        check_init(tp);
+        CHECK(closed.tracepoint_list_head.next == NULL);
+    }
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i += 1) {
+        EXPECT(rows[i].name, rows[i].err, tracepoint_connect(tp, state, rows[i].args));
+        check_init(tp);
+    }
+    {
+        char* long_name = repeat('T', 256);
+        EXPECT("tracepoint-name-256", E2BIG, tracepoint_connect(tp, state, long_name));
+        check_init(tp);
+        free(long_name);
+    }
+    EXPECT("name-empty", EINVAL, try_open("", ""));
+    EXPECT("name-space", EINVAL, try_open("Hard Bad", ""));
+    EXPECT("name-colon", EINVAL, try_open("Hard:Bad", ""));
+    EXPECT("name-slash", EINVAL, try_open("Hard/Bad", ""));
+    EXPECT("name-tab", EINVAL, try_open("Hard\tBad", ""));
+    EXPECT("name-newline", EINVAL, try_open("Hard\nBad", ""));
+}
+
+/*
+ * A vector count far beyond the caller's 4-element heap array: refused
+ * (EINVAL, over 1024) before any vector is read (valgrind, run by
+ * tests/sanitizers.sh, sees no read past the array; before issue 27 the
+ * lengths were summed first and the result was E2BIG).
+ */
+static void huge_count_cases(eventheader_tracepoint const* ev)
+{
+    struct iovec* four = (struct iovec*)calloc(4, sizeof(struct iovec));
+    CHECK(four != NULL);
+    EXPECT("write-count-huge", EINVAL, tracepoint_write(ev->state, 0xffffffffu, four));
+    EXPECT("eventheader-write-count-huge", EINVAL,
+           eventheader_write(ev, NULL, NULL, 0xffffffffu, four));
+    EXPECT("eventheader-write-count-1025", EINVAL, eventheader_write(ev, NULL, NULL, 1025, four));
+    free(four);
+}
+
+/*
+ * A zero-initialized provider state (not TRACEPOINT_PROVIDER_STATE_INIT,
+ * so data_file is 0): a closed provider. Connect links without sending
+ * anything to descriptor 0 (before issue 27 it sent the registration ioctl
+ * there: ENOTTY), open opens it (before: EALREADY), and a reconnected
+ * tracepoint registers on the library's own descriptor.
+ */
+static void zeroed_cases(int kernel)
+{
+    static tracepoint_provider_state zeroed;
+    static tracepoint_state tp = TRACEPOINT_STATE_INIT;
+    memset(&zeroed, 0, sizeof(zeroed));
+    EXPECT("zeroed-provider-connect", 0, tracepoint_connect(&tp, &zeroed, "HardBadZeroed u32 a"));
+    CHECK_EQ_INT(-1, tp.write_index);
+    CHECK_EQ_INT(-1, zeroed.data_file);
+    EXPECT("zeroed-provider-open", 0, tracepoint_open_provider(&zeroed));
+    check_init(&tp); /* open reset it */
+    CHECK(zeroed.data_file > 0);
+    EXPECT("zeroed-provider-reconnect", 0,
+           tracepoint_connect(&tp, &zeroed, "HardBadZeroed u32 a"));
+    CHECK(tp.write_index >= 0);
+    uint32_t value = 7;
+    struct iovec vecs[2] = { { NULL, 0 }, { &value, sizeof(value) } };
+    int const err = tracepoint_write(&tp, 2, vecs);
+    CHECK(err == 0 || (kernel && err == EBADF));
+    report("zeroed-provider-write", 0);
+    tracepoint_close_provider(&zeroed);
+    check_init(&tp);
+}
+
+/* events/user_events/ of tracefs lists without error and has `name`. */
+static void check_tracefs_listing(char const* name)
+{
+    DIR* dir = opendir("/sys/kernel/tracing/events/user_events");
+    CHECK(dir != NULL);
+    int found = 0, n = 0;
+    errno = 0;
+    struct dirent* entry;
+    while ((entry = readdir(dir)) != NULL) {
+        n += 1;
+        found |= strcmp(entry->d_name, name) == 0;
+    }
+    CHECK_EQ_INT(0, errno);
+    closedir(dir);
+    CHECK(found);
+    printf("tracefs-listing ok %d\n", n);
+}
+
+static int mode_names(int kernel)
+{
+    static tracepoint_provider_state state = TRACEPOINT_PROVIDER_STATE_INIT;
+    static tracepoint_state tp = TRACEPOINT_STATE_INIT;
+    static tracepoint_state good = TRACEPOINT_STATE_INIT;
+    EXPECT("open", 0, tracepoint_open_provider(&state));
+    name_cases(&state, &tp);
+    zeroed_cases(kernel);
+    /* Printable punctuation and UTF-8 are allowed. */
+    EXPECT("connect-good-name", 0,
+           tracepoint_connect(&good, &state, "HardBadGood.name-1\xc3\x9c u32 a"));
+    if (kernel) {
+        check_tracefs_listing("HardBadGood.name-1\xc3\x9c");
+    }
+    tracepoint_close_provider(&state);
+    printf("done\n");
+    return 0;
 }
 
 static int mode_capture(void)
@@ -143,10 +288,7 @@ static int mode_capture(void)
     EXPECT("connect-closed-provider", 0, eventheader_connect(&ev, &prov));
     EXPECT("write-closed-provider", EBADF, h_write3(&ev, 0, 0, 0));
 
-    /* Provider names and options. */
-    EXPECT("name-empty", EINVAL, try_open("", ""));
-    EXPECT("name-space", EINVAL, try_open("Hard Bad", ""));
-    EXPECT("name-colon", EINVAL, try_open("Hard:Bad", ""));
+    /* Provider options. */
     EXPECT("options-lowercase-first", EINVAL, try_open("HardBad", "gx"));
     EXPECT("options-unsorted", EINVAL, try_open("HardBad", "HxGy"));
     EXPECT("options-bad-char", EINVAL, try_open("HardBad", "G-x"));
@@ -175,14 +317,8 @@ static int mode_capture(void)
         EXPECT("level-0", EINVAL, eventheader_connect(&level0, &prov));
         check_init(&tp);
     }
-    EXPECT("connect-null-name-args", EINVAL, tracepoint_connect(&tp, &state, NULL));
+    name_cases(&state, &tp);
     EXPECT("write-after-failed-connect", EBADF, h_write3(&ev, 0, 0, 0));
-    EXPECT("connect-empty-name-args", EINVAL, tracepoint_connect(&tp, &state, " u32 a"));
-    {
-        char* long_name = repeat('T', 256);
-        EXPECT("tracepoint-name-256", E2BIG, tracepoint_connect(&tp, &state, long_name));
-        free(long_name);
-    }
     EXPECT("disconnect", 0, tracepoint_connect(&tp, NULL, NULL));
     check_init(&tp);
 
@@ -198,6 +334,7 @@ static int mode_capture(void)
 
     /* Vector counts. */
     EXPECT("write-count-0", EINVAL, tracepoint_write(&tp, 0, vecs));
+    huge_count_cases(&ev);
     {
         struct iovec* many = (struct iovec*)calloc(1025, sizeof(struct iovec));
         CHECK(many != NULL);
@@ -387,19 +524,119 @@ static int mode_writefail(char const* path)
     return 0;
 }
 
-static int mode_fsize(char const* path)
+/*
+ * The whole records of the capture file `path` (the rest, if any, is one
+ * torn record at its end); prints "PREFIX-records N torn T".
+ */
+static int whole_records(char const* path, char const* prefix)
+{
+    FILE* f = fopen(path, "rb");
+    CHECK(f != NULL);
+    int records = 0;
+    long torn = 0;
+    for (;;) {
+        unsigned char size_bytes[4];
+        size_t const got = fread(size_bytes, 1, 4, f);
+        if (got == 0) {
+            break;
+        }
+        uint32_t const size = (uint32_t)size_bytes[0] | (uint32_t)size_bytes[1] << 8 |
+                              (uint32_t)size_bytes[2] << 16 | (uint32_t)size_bytes[3] << 24;
+        long const start = ftell(f) - (long)got;
+        CHECK(fseek(f, 0, SEEK_END) == 0);
+        long const end = ftell(f);
+        if (got < 4 || size < 4 || start + (long)size > end) {
+            torn = end - start;
+            break;
+        }
+        CHECK(fseek(f, start + (long)size, SEEK_SET) == 0);
+        records += 1;
+    }
+    fclose(f);
+    printf("%s-records %d torn %ld\n", prefix, records, torn);
+    return records;
+}
+
+/*
+ * A short write under RLIMIT_FSIZE: the write that crosses the limit leaves
+ * a partial record and returns ENOSPC; from then on every capture write
+ * returns ENOSPC without writing (the limit says EFBIG, and once it is
+ * raised a write would succeed, but land after the partial record where no
+ * reader finds it), so every write that returned 0 is a whole record.
+ * Selecting a capture file again (NEXT) starts over.
+ */
+static int mode_fsize(char const* path, char const* next)
 {
     signal(SIGXFSZ, SIG_IGN);
-    struct rlimit lim = { 100, 100 };
+    struct rlimit old;
+    CHECK_EQ_INT(0, getrlimit(RLIMIT_FSIZE, &old));
+    struct rlimit lim = old;
+    lim.rlim_cur = 100;
     CHECK_EQ_INT(0, setrlimit(RLIMIT_FSIZE, &lim));
     CHECK_EQ_INT(0, tracepoint_set_capture_file(path));
     int const first = write_one(40);  /* 4 + 12 + 40 = 56 bytes: fits */
     int const second = write_one(80); /* crosses 100: short write */
-    int const third = write_one(10);  /* at the limit: EFBIG */
-    printf("fsize-errno %d %d %d\n", first, second, third);
+    int const third = write_one(10);  /* at the limit */
+    CHECK_EQ_INT(0, setrlimit(RLIMIT_FSIZE, &old));
+    int const fourth = write_one(10); /* room again */
+    printf("fsize-errno %d %d %d %d\n", first, second, third, fourth);
     CHECK_EQ_INT(0, first);
     CHECK_EQ_INT(ENOSPC, second);
-    CHECK_EQ_INT(EFBIG, third);
+    CHECK_EQ_INT(ENOSPC, third);
+    CHECK_EQ_INT(ENOSPC, fourth);
+    CHECK_EQ_INT(1, whole_records(path, "fsize"));
+    CHECK_EQ_INT(0, tracepoint_set_capture_file(next));
+    int const fifth = write_one(10);
+    printf("next-errno %d\n", fifth);
+    CHECK_EQ_INT(0, fifth);
+    CHECK_EQ_INT(1, whole_records(next, "next"));
+    printf("done\n");
+    return 0;
+}
+
+/*
+ * A nearly full file system (a 64 KiB tmpfs, run in `unshare -m` by
+ * tests/hardening.rs): after one record the file system is filled up
+ * (DIR/fill), so the capture file has only the rest of its last page; 1 KiB
+ * events are written until one is short, the fill is removed, and 4 more
+ * are written: each of them returns ENOSPC. Every write that returned 0 is
+ * a whole record of DIR/cap.dat. Prints "tmpfs-errno E..." and the records.
+ */
+static int mode_tmpfs(char const* dir)
+{
+    char path[4096], fill[4096];
+    snprintf(path, sizeof(path), "%s/cap.dat", dir);
+    snprintf(fill, sizeof(fill), "%s/fill", dir);
+    CHECK_EQ_INT(0, tracepoint_set_capture_file(path));
+    int ok = 0;
+    CHECK_EQ_INT(0, write_one(100));
+    ok += 1;
+    {
+        int const fd = open(fill, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        CHECK(fd >= 0);
+        static char zeros[4096];
+        while (write(fd, zeros, sizeof(zeros)) > 0) {
+        }
+        CHECK_EQ_INT(ENOSPC, errno);
+        close(fd);
+    }
+    printf("tmpfs-errno");
+    int err = 0;
+    for (int i = 0; i < 8 && err == 0; i += 1) {
+        err = write_one(1000);
+        printf(" %d", err);
+        ok += err == 0;
+    }
+    CHECK_EQ_INT(ENOSPC, err);
+    CHECK_EQ_INT(0, unlink(fill));
+    for (int i = 0; i < 4; i += 1) {
+        err = write_one(1000);
+        printf(" %d", err);
+        CHECK_EQ_INT(ENOSPC, err);
+    }
+    printf("\n");
+    CHECK(ok >= 2); /* at least one 1 KiB record fitted before the short one */
+    CHECK_EQ_INT(ok, whole_records(path, "tmpfs"));
     printf("done\n");
     return 0;
 }
@@ -442,6 +679,10 @@ int main(int argc, char** argv)
     if (argc == 2 && strcmp(mode, "capture") == 0) {
         return mode_capture();
     }
+    if (argc == 3 && strcmp(mode, "names") == 0 &&
+        (strcmp(argv[2], "capture") == 0 || strcmp(argv[2], "kernel") == 0)) {
+        return mode_names(strcmp(argv[2], "kernel") == 0);
+    }
     if (argc == 2 && strcmp(mode, "nokernel") == 0) {
         return mode_nokernel();
     }
@@ -451,13 +692,18 @@ int main(int argc, char** argv)
     if (argc == 3 && strcmp(mode, "writefail") == 0) {
         return mode_writefail(argv[2]);
     }
-    if (argc == 3 && strcmp(mode, "fsize") == 0) {
-        return mode_fsize(argv[2]);
+    if (argc == 4 && strcmp(mode, "fsize") == 0) {
+        return mode_fsize(argv[2], argv[3]);
+    }
+    if (argc == 3 && strcmp(mode, "tmpfs") == 0) {
+        return mode_tmpfs(argv[2]);
     }
     if (argc == 3 && strcmp(mode, "fdexhaust") == 0) {
         return mode_fdexhaust(argv[2]);
     }
-    fprintf(stderr, "usage: %s capture|nokernel|setfile P|writefail P|fsize P|fdexhaust P\n",
+    fprintf(stderr,
+            "usage: %s capture|names capture|names kernel|nokernel|setfile P|writefail P|fsize "
+            "P NEXT|tmpfs DIR|fdexhaust P\n",
             argv[0]);
     return 2;
 }

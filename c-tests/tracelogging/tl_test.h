@@ -4,7 +4,7 @@ Shared declarations of the TraceLogging tests (C and C++ translation units).
 The "reference" mode of tl_test writes, in order, the 260 TraceLogging events of
 the reference implementation's own test suite (providers TestProviderC,
 TestProviderCpp and the long-name provider) so that the capture can be compared
-byte for byte with ../shared/testdata/reference/EventHeaderInterceptorLE64.dat.
+byte for byte with tests/data/reference/EventHeaderInterceptorLE64.dat.
 The "lifecycle" mode checks register/unregister/re-register, writes to
 unregistered providers and TraceLoggingProviderEnabled, in C and in C++.
 */

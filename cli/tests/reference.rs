@@ -1,5 +1,5 @@
 //! `eventheader decode` against the reference decoder: the three reference
-//! recordings in `../shared/testdata/reference` decode event for event (names,
+//! recordings in `tests/data/reference` decode event for event (names,
 //! field names, field values, field order, event order) to what the
 //! reference's decoder wrote beside them (`*.linux.json`).
 //!

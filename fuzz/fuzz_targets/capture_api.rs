@@ -154,7 +154,11 @@ fuzz_target!(|data: &[u8]| {
                 .next()
                 .unwrap_or_default()
                 .to_vec();
-            let expected = if tp_name.is_empty() {
+            // The tracepoint name rules (docs/bad-input.md#tracepoint-names):
+            // a refused byte (control characters, ' ', DEL, ':', '/') or an
+            // empty name is EINVAL, else over 255 bytes E2BIG.
+            let refused = |b: u8| b <= b' ' || b == 0x7f || b == b':' || b == b'/';
+            let expected = if tp_name.is_empty() || tp_name.iter().any(|&b| refused(b)) {
                 libc::EINVAL
             } else if tp_name.len() > 255 {
                 libc::E2BIG

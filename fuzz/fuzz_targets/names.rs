@@ -34,7 +34,10 @@ fuzz_target!(|data: &[u8]| {
     let (name, options) = data[10..].split_at(split);
 
     // Validation against the model.
-    let name_ok = !name.is_empty() && !name.iter().any(|&b| b == b' ' || b == b':');
+    // The tracepoint name rules (docs/bad-input.md#tracepoint-names): no
+    // control character, ' ', DEL, ':' or '/'.
+    let refused = |b: u8| b <= b' ' || b == 0x7f || b == b':' || b == b'/';
+    let name_ok = !name.is_empty() && !name.iter().any(|&b| refused(b));
     let expected = if !name_ok || !options_ok(options) {
         Err(libc::EINVAL)
     } else if name.len() + 5 + options.len() >= 256 {

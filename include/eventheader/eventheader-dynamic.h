@@ -110,11 +110,12 @@ extern "C" {
 // like every text argument (EHD_NTS for NUL-terminated; `options` may be
 // NULL with length 0 or EHD_NTS).
 //
-// A provider whose name or options are invalid (empty name, ' ', ':' or NUL
-// in it, malformed options: EINVAL; name and options too long for a
-// tracepoint name: E2BIG), or that cannot open (no user_events: EOPNOTSUPP,
-// ENOENT, EACCES, ...), is still created: ehd_provider_errno says why, and
-// its event sets are never enabled. Returns NULL only if `name` is NULL
+// A provider whose name or options are invalid (empty name, ' ', ':', '/',
+// NUL or a control character in it, malformed options: EINVAL; name and
+// options too long for a tracepoint name: E2BIG), or that cannot open (no
+// user_events: EOPNOTSUPP, ENOENT, EACCES, ...), is still created:
+// ehd_provider_errno says why, and its event sets are never enabled.
+// Returns NULL only if `name` is NULL
 // (errno EINVAL) or there is no memory (errno ENOMEM).
 //
 // # Safety

@@ -32,8 +32,8 @@ typedef struct eventheader_provider {
     // Options string, e.g. "Gmygroup" (uppercase option letter, then
     // lowercase letters and digits, options sorted); "" or NULL if none.
     const char *options;
-    // Provider name: no ' ' or ':'; name + "_LxKx" + options must be shorter
-    // than EVENTHEADER_NAME_MAX.
+    // Provider name: no ' ', ':', '/' or control character; name + "_LxKx" +
+    // options must be shorter than EVENTHEADER_NAME_MAX.
     const char *name;
 } eventheader_provider;
 
@@ -58,7 +58,8 @@ extern "C" {
 void eventheader_close_provider(const struct eventheader_provider *provider);
 
 // Opens the provider. Returns 0 or an errno: EINVAL for NULL pointers, an
-// empty name, a name with ' ' or ':', or malformed options; E2BIG if the
+// empty name, a name with ' ', ':', '/' or a control character, or
+// malformed options; E2BIG if the
 // name and options leave no room for the level and keyword; else as
 // tracepoint_open_provider.
 //
@@ -100,8 +101,8 @@ int eventheader_connect(const struct eventheader_tracepoint *event,
 // related_id requires activity_id.
 //
 // Returns 0, EBADF if the event is disabled, EINVAL for NULL pointers, too
-// few vectors or a related id without an activity id, else as
-// tracepoint_write.
+// few vectors or more than 1024 (checked before any vector is read), or a
+// related id without an activity id, else as tracepoint_write.
 //
 // # Safety
 // `event` must be NULL or valid; ids NULL or 16 readable bytes each;

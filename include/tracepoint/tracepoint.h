@@ -75,10 +75,16 @@ int tracepoint_connect(tracepoint_state *tp_state,
 // disabled until the provider opens, which resets it.
 //
 // tp_name_args is "Name arg-spec", e.g. "MyTracepoint u16 field1;u8 field2".
-// flags go to the kernel's registration (e.g. USER_EVENT_REG_PERSIST).
+// The name (up to the first space) must be 1 to 255 bytes without ':',
+// '/' or control characters (the same rules for user_events and capture
+// files). flags go to the kernel's registration (e.g.
+// USER_EVENT_REG_PERSIST).
 //
-// Returns 0 (also when the provider is closed), EINVAL for NULL arguments,
-// or the errno of the registration; the connection is updated either way.
+// Returns 0 (also when the provider is closed), EINVAL for a NULL
+// tp_state, for NULL tp_name_args with a provider (open or not) or a
+// refused name, E2BIG for a name over 255 bytes (the tracepoint is left
+// unchanged in these cases), or the errno of the registration (the
+// connection is updated, the tracepoint stays disabled).
 //
 // # Safety
 // `tp_state` must be NULL or a valid, initialized tracepoint state that
@@ -93,8 +99,9 @@ int tracepoint_connect2(tracepoint_state *tp_state,
 // { NULL, 0 } and the library overwrites it. The payload is data_vecs[1..].
 //
 // Returns 0 for success, EBADF if nobody listens (or the tracepoint is not
-// connected to an open provider), EINVAL for NULL arguments or a bad count,
-// else the errno of the write. Call only if TRACEPOINT_ENABLED(tp_state).
+// connected to an open provider), EINVAL for NULL arguments or a count of
+// 0 or over 1024 (UIO_MAXIOV, checked before any vector is read), else the
+// errno of the write. Call only if TRACEPOINT_ENABLED(tp_state).
 //
 // # Safety
 // `tp_state` must be NULL or valid; `data_vecs` must point to `data_count`

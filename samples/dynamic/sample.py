@@ -26,7 +26,7 @@ LEVEL_ERROR, LEVEL_INFORMATION = 2, 4
 OPCODE_ACTIVITY_START, OPCODE_ACTIVITY_STOP = 1, 2
 ENC_STRUCT, ENC_VALUE32, ENC_VALUE64, ENC_VALUE128 = 1, 4, 5, 6
 ENC_STRING8, ENC_BINARY = 10, 13
-FMT_DEFAULT, FMT_SIGNED, FMT_BOOLEAN, FMT_FLOAT, FMT_UUID = 0, 2, 7, 8, 15
+FMT_DEFAULT, FMT_UNSIGNED, FMT_SIGNED, FMT_BOOLEAN, FMT_FLOAT, FMT_UUID = 0, 1, 2, 7, 8, 15
 NTS = ctypes.c_size_t(-1).value  # EHD_NTS: "NUL-terminated"
 
 _p, _sz, _u8, _u16, _int = ctypes.c_void_p, ctypes.c_size_t, ctypes.c_uint8, ctypes.c_uint16, ctypes.c_int
@@ -98,8 +98,16 @@ class Logger:
             data = ctypes.c_int32(value)
             lib.ehd_builder_add_value(b, key, NTS, ENC_VALUE32, FMT_BOOLEAN, 0, ctypes.byref(data))
         elif isinstance(value, int):
-            data = ctypes.c_int64(value)
-            lib.ehd_builder_add_value(b, key, NTS, ENC_VALUE64, FMT_SIGNED, 0, ctypes.byref(data))
+            # 64 bits: signed, or unsigned above the signed range; a larger
+            # integer has no field type (ctypes would silently keep its low
+            # 64 bits).
+            if -(1 << 63) <= value < (1 << 63):
+                data, fmt = ctypes.c_int64(value), FMT_SIGNED
+            elif 0 <= value < (1 << 64):
+                data, fmt = ctypes.c_uint64(value), FMT_UNSIGNED
+            else:
+                raise OverflowError(f"{name}: {value} does not fit in 64 bits")
+            lib.ehd_builder_add_value(b, key, NTS, ENC_VALUE64, fmt, 0, ctypes.byref(data))
         elif isinstance(value, float):
             data = ctypes.c_double(value)
             lib.ehd_builder_add_value(b, key, NTS, ENC_VALUE64, FMT_FLOAT, 0, ctypes.byref(data))

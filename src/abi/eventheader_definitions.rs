@@ -32,7 +32,7 @@ pub struct EventHeaderProvider {
     /// Options string, e.g. "Gmygroup" (uppercase option letter, then
     /// lowercase letters and digits, options sorted); "" or NULL if none.
     pub options: *const c_char,
-    /// Provider name: no ' ' or ':'; name + "_LxKx" + options must be shorter
-    /// than EVENTHEADER_NAME_MAX.
+    /// Provider name: no ' ', ':', '/' or control character; name + "_LxKx" +
+    /// options must be shorter than EVENTHEADER_NAME_MAX.
     pub name: *const c_char,
 }

@@ -13,6 +13,19 @@
 //! opened with O_APPEND, so records from several threads and processes never
 //! interleave.
 //!
+//! A short write (the file system filled up, RLIMIT_FSIZE) leaves a partial
+//! record at the end of the file, and nothing after it could be read: its
+//! size field claims bytes that the next record would provide. The file can
+//! neither take the partial record back (other writers append to it too)
+//! nor be resynchronised by a reader, so the process stops writing to it:
+//! the short write returns ENOSPC, and every later capture write returns
+//! ENOSPC without writing, until a capture file is selected again
+//! (`tracepoint_set_capture_file`). Capture writes take the capture write
+//! lock around their `writev` (`lock::capture_write`), so no write of this
+//! process lands after a partial record: a write that returned 0 is a whole
+//! record any reader can read. (Another process appending to the same file,
+//! such as a child after fork, knows only its own short writes.)
+//!
 //! The capture descriptor number never changes once allocated: selecting
 //! another file `dup3`s the new file onto it, which redirects every
 //! capture-mode provider at once, and lets the write path recognise capture
@@ -27,14 +40,14 @@ use libc::iovec;
 use super::capture_link::CaptureBackend;
 use super::capture_names;
 use crate::cstr_buf::CStrBuf;
-use crate::lock::{lock, Guard, Locked};
+use crate::lock::{capture_write, lock, Guard, Locked};
 use crate::sys::{errno, secure_getenv};
 
 /// The environment variable that selects a capture file.
 pub const ENV_VAR: &CStr = c"TRACEPOINT_CAPTURE_FILE";
 
 /// Longest tracepoint name (without the NUL) a capture record may carry.
-pub const MAX_NAME: usize = 255;
+pub const MAX_NAME: usize = crate::tracepoint_name::MAX;
 
 /// Longest path kept from the environment, with its NUL (open() refuses
 /// longer ones with ENAMETOOLONG anyway).
@@ -42,6 +55,11 @@ const PATH_MAX: usize = libc::PATH_MAX as usize;
 
 /// The capture descriptor, or -1 before the first capture file is opened.
 static FD: AtomicI32 = AtomicI32::new(-1);
+
+/// 0 while the capture file is whole; after a short write left a partial
+/// record at its end, the errno every later capture write returns. Read and
+/// written under the capture write lock.
+static BROKEN: AtomicI32 = AtomicI32::new(0);
 
 /// What providers opened from now on write to.
 #[allow(clippy::large_enum_variant)] // one instance, a static
@@ -68,6 +86,7 @@ static BACKEND: CaptureBackend = CaptureBackend {
     selected_fd,
     register,
     write,
+    release,
 };
 
 core::arch::global_asm!(
@@ -176,6 +195,10 @@ fn install(path: &CStr) -> Result<(), c_int> {
         return Err(e);
     }
     let current = FD.load(Ordering::Relaxed);
+    // No write is in flight while the file changes, and the new file starts
+    // whole.
+    let _writes = capture_write();
+    BROKEN.store(0, Ordering::Relaxed);
     if current < 0 {
         FD.store(new, Ordering::Release);
         return Ok(());
@@ -192,20 +215,22 @@ fn install(path: &CStr) -> Result<(), c_int> {
     }
 }
 
-/// "Registers" a tracepoint for capture: interns the name part of
-/// "Name arg-spec" and returns its index. Names must be 1..=MAX_NAME bytes.
-pub fn register(guard: &mut Guard, name_args: &CStr) -> Result<c_int, c_int> {
-    let name = name_args
-        .to_bytes()
-        .split(|&b| b == b' ')
-        .next()
-        .unwrap_or_default();
-    if name.is_empty() {
-        return Err(libc::EINVAL);
+/// Closes the capture descriptor and frees the interned names (the library
+/// is being unloaded).
+pub(super) fn release(guard: &mut Guard) {
+    let fd = FD.swap(-1, Ordering::Relaxed);
+    if fd >= 0 {
+        // SAFETY: the descriptor is ours, closed once (FD no longer names it).
+        unsafe { libc::close(fd) };
     }
-    if name.len() > MAX_NAME {
-        return Err(libc::E2BIG);
-    }
+    *SELECTION.get(guard) = Selection::EnvUnread;
+    BROKEN.store(0, Ordering::Relaxed);
+    capture_names::release(guard);
+}
+
+/// "Registers" a tracepoint for capture: interns its name (checked by
+/// [`crate::tracepoint_name`]: 1..=MAX_NAME bytes) and returns its index.
+pub fn register(guard: &mut Guard, name: &[u8]) -> Result<c_int, c_int> {
     capture_names::intern(guard, name)
 }
 
@@ -277,13 +302,22 @@ unsafe fn write_record<const N: usize>(
         iov_base: head.as_mut_ptr().cast(),
         iov_len: head_len.min(N),
     };
+    let _writes = capture_write();
+    let broken = BROKEN.load(Ordering::Relaxed);
+    if broken != 0 {
+        return broken;
+    }
     // SAFETY: the caller guarantees the payload buffers; vecs[0] points at
     // `head`, live until writev returns.
     let ret = unsafe { libc::writev(fd, vecs.as_ptr(), vecs.len() as c_int) };
     if ret < 0 {
         errno()
     } else if ret as u64 != u64::from(record_len) {
-        // A short append (e.g. the disk filled up mid-record).
+        // A short append (e.g. the disk filled up mid-record): a partial
+        // record now ends the file, unless nothing was written.
+        if ret > 0 {
+            BROKEN.store(libc::ENOSPC, Ordering::Relaxed);
+        }
         libc::ENOSPC
     } else {
         0
@@ -297,21 +331,16 @@ mod tests {
     use std::vec::Vec;
 
     #[test]
-    fn register_interns_names_and_validates() {
+    fn register_interns_names() {
         let mut guard = lock();
-        let a = register(&mut guard, c"CaptureTest_L5K1 u8 x").unwrap();
-        let b = register(&mut guard, c"CaptureTest_L5K1 u32 y").unwrap();
-        let c = register(&mut guard, c"CaptureTest_L4K1").unwrap();
+        let a = register(&mut guard, b"CaptureTest_L5K1").unwrap();
+        let b = register(&mut guard, b"CaptureTest_L5K1").unwrap();
+        let c = register(&mut guard, b"CaptureTest_L4K1").unwrap();
         assert_eq!(a, b);
         assert_ne!(a, c);
         assert_eq!(capture_names::get(a).unwrap(), b"CaptureTest_L5K1\0");
         assert_eq!(capture_names::get(c).unwrap(), b"CaptureTest_L4K1\0");
-        assert_eq!(register(&mut guard, c" x"), Err(libc::EINVAL));
-        assert_eq!(register(&mut guard, c""), Err(libc::EINVAL));
-        let long = CString::new([b'N'; MAX_NAME + 1]).unwrap();
-        assert_eq!(register(&mut guard, &long), Err(libc::E2BIG));
-        let max = CString::new([b'M'; MAX_NAME]).unwrap();
-        assert!(register(&mut guard, &max).is_ok());
+        assert!(register(&mut guard, &[b'M'; MAX_NAME]).is_ok());
     }
 
     #[test]
@@ -328,8 +357,8 @@ mod tests {
             )
         };
         assert!(fd >= 0);
-        let idx = register(&mut lock(), c"WriteTest_L1K2 u8 a").unwrap();
-        let long_idx = register(&mut lock(), &CString::new([b'L'; 100]).unwrap()).unwrap();
+        let idx = register(&mut lock(), b"WriteTest_L1K2").unwrap();
+        let long_idx = register(&mut lock(), &[b'L'; 100]).unwrap();
         let payload1 = [1u8, 2, 3];
         let payload2 = [4u8];
         let mut vecs = [

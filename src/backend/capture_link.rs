@@ -13,7 +13,7 @@
 //! open on the kernel, and `TRACEPOINT_CAPTURE_FILE` is not read.
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 
-use core::ffi::{c_int, CStr};
+use core::ffi::c_int;
 use core::hint::black_box;
 use core::ptr;
 use core::sync::atomic::{AtomicPtr, Ordering};
@@ -29,10 +29,13 @@ pub struct CaptureBackend {
     /// The descriptor a provider opened now captures to, or None for the
     /// kernel.
     pub selected_fd: fn(&mut Guard) -> Result<Option<c_int>, c_int>,
-    /// Registers "Name arg-spec" for capture: its capture index.
-    pub register: fn(&mut Guard, &CStr) -> Result<c_int, c_int>,
+    /// Registers a tracepoint name (checked) for capture: its capture index.
+    pub register: fn(&mut Guard, &[u8]) -> Result<c_int, c_int>,
     /// Writes one record of the tracepoint with a capture index.
     pub write: unsafe fn(c_int, &mut [iovec], bool) -> c_int,
+    /// Closes the capture descriptor and frees the names (the library is
+    /// being unloaded).
+    pub release: fn(&mut Guard),
 }
 
 // A weak, hidden reference: see the module documentation. The address is

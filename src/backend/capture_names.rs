@@ -1,8 +1,8 @@
 //! The tracepoint names of the capture backend, interned: a name's index is
 //! the "write index" its tracepoints get, and each capture record carries
 //! the name. Names are added under the library lock and read by the write
-//! path without it; they are never freed (like kernel registrations, they
-//! last for the life of the process).
+//! path without it; they last until the library is unloaded ([`release`];
+//! at process exit they are left to the kernel, like kernel registrations).
 //!
 //! Memory comes from libc's malloc: each name is one block
 //! `[length: u8][name bytes][NUL]`, published in a table of lazily
@@ -107,6 +107,38 @@ fn publish(next: usize, name: &[u8], len: u8) -> Result<(), c_int> {
     let segment = unsafe { &*segment };
     segment[next & (SEGMENT_LEN - 1)].store(block, Ordering::Release);
     Ok(())
+}
+
+/// Frees every name block, segment and the hash index (the library is
+/// being unloaded: nothing can write any more).
+pub fn release(guard: &mut Guard) {
+    for slot in &TABLE {
+        let segment = slot.swap(null_mut(), Ordering::AcqRel);
+        // SAFETY: a non-NULL segment was calloc'd by `publish`; it is no
+        // longer published, so this is the only reference to it.
+        let Some(entries) = (unsafe { segment.as_ref() }) else {
+            continue;
+        };
+        for entry in entries {
+            let block = entry.swap(null_mut(), Ordering::AcqRel);
+            // SAFETY: a non-NULL block was malloc'd by `publish` and is no
+            // longer published (free(NULL) is a no-op).
+            unsafe { libc::free(block.cast()) };
+        }
+        // SAFETY: as above, freed once.
+        unsafe { libc::free(segment.cast()) };
+    }
+    let index = core::mem::replace(
+        INDEX.get(guard),
+        NameIndex {
+            slots: null_mut(),
+            capacity: 0,
+            count: 0,
+        },
+    );
+    // SAFETY: the slots were malloc'd by `reserve_one` (or are NULL) and
+    // nothing refers to them any more.
+    unsafe { libc::free(index.slots.cast()) };
 }
 
 /// FNV-1a: a short, fast hash for short strings.

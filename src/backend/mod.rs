@@ -4,8 +4,8 @@
 //! process's user_events_data descriptor or the capture descriptor
 //! ([`capture::fd`]); [`Backend::of`] tells them apart by comparing the two
 //! integers, for registration. The capture backend is reached through
-//! [`capture_link`], so that static programs link it only if they use it. Each backend numbers its registrations in its
-//! own range of write indexes (the kernel's from 0, capture's from
+//! [`capture_link`], so that static programs link it only if they use it.
+//! Each backend numbers its registrations in its own range of write indexes (the kernel's from 0, capture's from
 //! [`CAPTURE_INDEX_BASE`]), and neither descriptor ever changes once open,
 //! so a write needs the tracepoint's write index alone: one unsigned compare
 //! ([`Backend::of_index`]) both rejects an unregistered tracepoint and
@@ -19,12 +19,13 @@ pub mod capture_link;
 mod capture_names;
 pub mod user_events;
 
-use core::ffi::{c_int, c_uint, CStr};
+use core::ffi::{c_int, c_uint};
 use core::sync::atomic::AtomicU32;
 
 use libc::iovec;
 
 use crate::lock::Guard;
+use crate::tracepoint_name::Command;
 use capture_link::capture;
 
 /// The backend of an open provider.
@@ -44,12 +45,19 @@ const _: () = assert!(capture_names::CAPACITY < (c_int::MAX - CAPTURE_INDEX_BASE
 
 impl Backend {
     /// The backend that owns descriptor `fd` (a provider's `data_file`), for
-    /// registration.
+    /// registration; None for a descriptor the library did not open (-1, a
+    /// zero-initialized provider's 0, a descriptor closed when the library
+    /// was unloaded): nothing is ever registered on, or written to, it.
     #[inline(always)]
-    pub fn of(fd: c_int) -> Backend {
-        match capture() {
-            Some(c) if fd == (c.fd)() => Backend::Capture,
-            _ => Backend::UserEvents,
+    pub fn of(fd: c_int) -> Option<Backend> {
+        if fd < 0 {
+            None
+        } else if capture().is_some_and(|c| fd == (c.fd)()) {
+            Some(Backend::Capture)
+        } else if fd == user_events::fd() {
+            Some(Backend::UserEvents)
+        } else {
+            None
         }
     }
 
@@ -67,20 +75,20 @@ impl Backend {
         }
     }
 
-    /// Registers "Name arg-spec" and returns the write index, in this
-    /// backend's range. The kernel updates `status_word` from then on
-    /// (user_events only).
+    /// Registers `command` ("Name arg-spec", its name checked) and returns
+    /// the write index, in this backend's range. The kernel updates
+    /// `status_word` from then on (user_events only).
     pub fn register(
         self,
         guard: &mut Guard,
         fd: c_int,
         status_word: &AtomicU32,
-        name_args: &CStr,
+        command: &Command<'_>,
         flags: c_uint,
     ) -> Result<c_int, c_int> {
         match self {
             Backend::UserEvents => {
-                let index = user_events::register(fd, status_word, name_args, flags)?;
+                let index = user_events::register(fd, status_word, command.text, flags)?;
                 if index >= CAPTURE_INDEX_BASE {
                     user_events::unregister(fd, status_word);
                     return Err(libc::E2BIG);
@@ -88,7 +96,7 @@ impl Backend {
                 Ok(index)
             }
             Backend::Capture => match capture() {
-                Some(c) => Ok((c.register)(guard, name_args)? + CAPTURE_INDEX_BASE),
+                Some(c) => Ok((c.register)(guard, command.name)? + CAPTURE_INDEX_BASE),
                 None => Err(libc::EBADF),
             },
         }
@@ -108,6 +116,26 @@ impl Backend {
         self == Backend::Capture
     }
 }
+
+/// The library's unload destructor: when the library is unloaded
+/// (`dlclose` of it, or of a plugin that brought it in), it closes the
+/// descriptors it opened (the capture file, user_events_data, which also
+/// ends the kernel registrations made on it) and frees the capture names.
+/// A library loaded and unloaded in a loop then grows nothing; before, each
+/// round kept a descriptor and about 8 KiB. Nothing happens at process exit
+/// (see [`crate::lock::for_unload`]).
+extern "C" fn unload() {
+    if let Some(mut guard) = crate::lock::for_unload() {
+        if let Some(c) = capture() {
+            (c.release)(&mut guard);
+        }
+        user_events::release(&mut guard);
+    }
+}
+
+#[used]
+#[link_section = ".fini_array"]
+static UNLOAD: extern "C" fn() = unload;
 
 /// The descriptor a provider opened now writes to: the capture file if one
 /// is selected (programmatically or by TRACEPOINT_CAPTURE_FILE), else

@@ -59,6 +59,12 @@ pub const DIAG_IOCSUNREG: u32 = ioc(IOC_WRITE, 2);
 /// without the lock: a tracepoint registered with the kernel writes here.
 static FD: AtomicI32 = AtomicI32::new(-1);
 
+/// The process's user_events_data descriptor (-1 if not open).
+#[inline(always)]
+pub fn fd() -> c_int {
+    FD.load(Ordering::Relaxed)
+}
+
 /// The errno of a failure to open user_events_data that will not go away by
 /// retrying (0 if none).
 static LASTING_ERRNO: Locked<c_int> = Locked::new(0);
@@ -90,6 +96,17 @@ pub fn user_events_data(guard: &mut Guard) -> Result<c_int, c_int> {
             Err(e)
         }
     }
+}
+
+/// Closes the process's user_events_data descriptor (the library is being
+/// unloaded): the kernel ends every registration made on it.
+pub(super) fn release(guard: &mut Guard) {
+    let fd = FD.swap(-1, Ordering::Relaxed);
+    if fd >= 0 {
+        // SAFETY: the descriptor is ours, closed once (FD no longer names it).
+        unsafe { libc::close(fd) };
+    }
+    *LASTING_ERRNO.get(guard) = 0;
 }
 
 /// Errors of open() that a later attempt may not see.

@@ -7,13 +7,16 @@ use core::ffi::c_int;
 use super::COMMAND_TYPES;
 use crate::abi::eventheader_format::{EVENTHEADER_COMMAND_MAX, EVENTHEADER_NAME_MAX};
 use crate::cstr_buf::{CStrBuf, Full};
+use crate::tracepoint_name;
 
 /// Checks a provider name and options string. Errors: EINVAL for an empty
-/// name, a name with ' ' or ':', or options not of the form
+/// name, a name with a character a tracepoint name may not have (' ', ':',
+/// '/', control characters: [`tracepoint_name::allowed`], the rules of the
+/// tracepoint name it starts), or options not of the form
 /// `([A-Z][0-9a-z]*)*`; E2BIG if even the shortest tracepoint name
 /// ("Name_L1K0Options") would not fit in EVENTHEADER_NAME_MAX.
 pub fn validate_provider(name: &[u8], options: &[u8]) -> Result<(), c_int> {
-    if name.is_empty() || name.iter().any(|&b| b == b' ' || b == b':') {
+    if name.is_empty() || !name.iter().all(|&b| tracepoint_name::allowed(b)) {
         return Err(libc::EINVAL);
     }
     if !options_valid(options) {
@@ -168,6 +171,10 @@ mod tests {
         assert_eq!(validate_provider(b"", b""), Err(libc::EINVAL));
         assert_eq!(validate_provider(b"Bad Name", b""), Err(libc::EINVAL));
         assert_eq!(validate_provider(b"Bad:Name", b""), Err(libc::EINVAL));
+        assert_eq!(validate_provider(b"Bad/Name", b""), Err(libc::EINVAL));
+        assert_eq!(validate_provider(b"Bad\tName", b""), Err(libc::EINVAL));
+        assert_eq!(validate_provider(b"Bad\nName", b""), Err(libc::EINVAL));
+        assert_eq!(validate_provider(b"Dotted.Name-1", b""), Ok(()));
         assert_eq!(validate_provider(b"Good", b"gbad"), Err(libc::EINVAL));
         assert_eq!(validate_provider(b"Good", b"G_x"), Err(libc::EINVAL));
         assert_eq!(validate_provider(b"Good", b"G x"), Err(libc::EINVAL));

@@ -63,7 +63,8 @@ pub unsafe extern "C" fn eventheader_close_provider(provider: *const EventHeader
 }
 
 /// Opens the provider. Returns 0 or an errno: EINVAL for NULL pointers, an
-/// empty name, a name with ' ' or ':', or malformed options; E2BIG if the
+/// empty name, a name with ' ', ':', '/' or a control character, or
+/// malformed options; E2BIG if the
 /// name and options leave no room for the level and keyword; else as
 /// tracepoint_open_provider.
 ///
@@ -148,8 +149,8 @@ pub unsafe extern "C" fn eventheader_connect(
 /// related_id requires activity_id.
 ///
 /// Returns 0, EBADF if the event is disabled, EINVAL for NULL pointers, too
-/// few vectors or a related id without an activity id, else as
-/// tracepoint_write.
+/// few vectors or more than 1024 (checked before any vector is read), or a
+/// related id without an activity id, else as tracepoint_write.
 ///
 /// # Safety
 /// `event` must be NULL or valid; ids NULL or 16 readable bytes each;
@@ -174,6 +175,7 @@ pub unsafe extern "C" fn eventheader_write(
     let count = data_count as usize;
     if data_vecs.is_null()
         || count < EVENTHEADER_PREFIX_DATAVEC_COUNT_NO_METADATA as usize
+        || data_count > super::MAX_VECS
         || (activity_id.is_null() && !related_id.is_null())
     {
         return libc::EINVAL;

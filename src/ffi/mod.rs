@@ -25,7 +25,13 @@ pub mod eventheader_api;
 pub mod tracelogging_api;
 pub mod tracepoint_api;
 
-use core::ffi::{c_char, CStr};
+use core::ffi::{c_char, c_uint, CStr};
+
+/// The most vectors a write may have: the kernel's UIO_MAXIOV, which
+/// `writev` enforces too. The exports check it before reading the caller's
+/// array, so a count larger than the array is refused without reading past
+/// it.
+const MAX_VECS: c_uint = 1024;
 
 /// Borrows a C pointer array `[start, stop)` as a mutable slice; None if the
 /// bounds are not a valid range. Both NULL is an empty range.

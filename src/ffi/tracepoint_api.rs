@@ -126,10 +126,16 @@ pub unsafe extern "C" fn tracepoint_connect(
 /// disabled until the provider opens, which resets it.
 ///
 /// tp_name_args is "Name arg-spec", e.g. "MyTracepoint u16 field1;u8 field2".
-/// flags go to the kernel's registration (e.g. USER_EVENT_REG_PERSIST).
+/// The name (up to the first space) must be 1 to 255 bytes without ':',
+/// '/' or control characters (the same rules for user_events and capture
+/// files). flags go to the kernel's registration (e.g.
+/// USER_EVENT_REG_PERSIST).
 ///
-/// Returns 0 (also when the provider is closed), EINVAL for NULL arguments,
-/// or the errno of the registration; the connection is updated either way.
+/// Returns 0 (also when the provider is closed), EINVAL for a NULL
+/// tp_state, for NULL tp_name_args with a provider (open or not) or a
+/// refused name, E2BIG for a name over 255 bytes (the tracepoint is left
+/// unchanged in these cases), or the errno of the registration (the
+/// connection is updated, the tracepoint stays disabled).
 ///
 /// # Safety
 /// `tp_state` must be NULL or a valid, initialized tracepoint state that
@@ -156,8 +162,9 @@ pub unsafe extern "C" fn tracepoint_connect2(
 /// { NULL, 0 } and the library overwrites it. The payload is data_vecs[1..].
 ///
 /// Returns 0 for success, EBADF if nobody listens (or the tracepoint is not
-/// connected to an open provider), EINVAL for NULL arguments or a bad count,
-/// else the errno of the write. Call only if TRACEPOINT_ENABLED(tp_state).
+/// connected to an open provider), EINVAL for NULL arguments or a count of
+/// 0 or over 1024 (UIO_MAXIOV, checked before any vector is read), else the
+/// errno of the write. Call only if TRACEPOINT_ENABLED(tp_state).
 ///
 /// # Safety
 /// `tp_state` must be NULL or valid; `data_vecs` must point to `data_count`
@@ -175,7 +182,7 @@ pub unsafe extern "C" fn tracepoint_write(
     if unsafe { TracepointState::status_word(tp_state) }.load(Ordering::Relaxed) == 0 {
         return libc::EBADF;
     }
-    if data_count == 0 {
+    if data_count == 0 || data_count > super::MAX_VECS {
         return libc::EINVAL;
     }
     // SAFETY: `data_vecs` points to `data_count` iovecs (this function's

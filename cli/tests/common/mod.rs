@@ -22,13 +22,13 @@ pub fn run(args: &[&str]) -> Output {
         .expect("running the eventheader binary")
 }
 
-/// `../shared/testdata/reference` beside the repository; the tests fail (not
-/// skip) without it.
+/// The reference data the repository carries (`tests/data/reference`); the
+/// tests fail (not skip) without it.
 pub fn reference_dir() -> PathBuf {
     let dir = testkit::reference_dir();
     assert!(
         dir.join("perf.data").is_file(),
-        "the shared reference data is missing: expected {} (the repository's ../shared/testdata/reference)",
+        "the reference data is missing: expected {} (tests/data/reference of the repository)",
         dir.display()
     );
     dir

@@ -115,6 +115,20 @@ pub fn flavour_flags(flavour: Flavour) -> &'static [&'static str] {
     }
 }
 
+/// Where a sanitizer build's runtime comes from.
+#[derive(Clone, Copy, Debug)]
+pub enum SanitizerRuntime<'a> {
+    /// The C compiler's own, linked by the compiler driver.
+    Compiler,
+    /// This archive, linked in whole instead, for a library that rustc
+    /// instrumented (`testkit sanitize`): rustc's instrumentation calls
+    /// entry points of its own LLVM's runtime that the C compiler's older one
+    /// lacks (clang 14 has no `__tsan_memmove`). The executable exports the
+    /// runtime (`-rdynamic`) to the library, as the compiler driver does for
+    /// its own runtime; shared libraries get none.
+    Archive(&'a Path),
+}
+
 /// Builds `program` in `config` into `out_dir` against the library in
 /// `lib_dir`; returns the path of the build. Dependencies (`{path:NAME}`)
 /// are not built here.
@@ -123,6 +137,24 @@ pub fn build(
     config: &Config,
     lib_dir: &Path,
     out_dir: &Path,
+) -> Result<PathBuf, String> {
+    build_with(
+        program,
+        config,
+        lib_dir,
+        out_dir,
+        SanitizerRuntime::Compiler,
+    )
+}
+
+/// [`build`] with the sanitizer runtime of an ASan or TSan build from
+/// `runtime`.
+pub fn build_with(
+    program: &Program,
+    config: &Config,
+    lib_dir: &Path,
+    out_dir: &Path,
+    runtime: SanitizerRuntime<'_>,
 ) -> Result<PathBuf, String> {
     let root = crate::repo_root();
     std::fs::create_dir_all(out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
@@ -155,13 +187,38 @@ pub fn build(
             link.push("-lm".into());
         }
         Link::None => {}
+        Link::Loaded => {
+            lib_file("so")?;
+        }
+    }
+    if let (SanitizerRuntime::Archive(archive), Flavour::Asan | Flavour::Tsan) =
+        (runtime, config.flavour)
+    {
+        link.push("-fno-sanitize-link-runtime".into());
+        if program.output == Output::Executable {
+            link.extend([
+                "-Wl,--whole-archive".into(),
+                archive.into(),
+                "-Wl,--no-whole-archive".into(),
+                "-rdynamic".into(),
+                "-lm".into(),
+                "-lrt".into(),
+            ]);
+        }
     }
     link.extend(["-lpthread".into(), "-ldl".into()]);
 
     let any_cxx =
         is_cxx_standard(config.standard.c) || program.sources.iter().any(|s| is_cxx_source(s));
     let tc = config.toolchain;
-    let compile_flags = |std: &str| compile_flags(program, config, std, STRICT);
+    let compile_flags = |std: &str| {
+        let mut v = compile_flags(program, config, std, STRICT);
+        if program.link == Link::Loaded {
+            let path = lib_dir.join("libeventheader_tracepoint.so");
+            v.push(format!("-DTEST_LIBRARY_PATH=\"{}\"", path.display()).into());
+        }
+        v
+    };
     let language = |src: &str| language(config, src);
 
     if let [source] = program.sources {
@@ -351,11 +408,13 @@ pub fn check_syntax(compiler: &str, std: &str, source: &Path) -> (bool, String) 
 }
 
 /// Builds every (program, configuration) of `jobs` into `out_dir` on as
-/// many threads as the machine has cores; Err lists every failed build.
+/// many threads as the machine has cores (see [`build_with`]); Err lists
+/// every failed build.
 pub fn build_many(
     jobs: &[(&Program, Config)],
     lib_dir: &Path,
     out_dir: &Path,
+    runtime: SanitizerRuntime<'_>,
 ) -> Result<(), String> {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
@@ -369,7 +428,7 @@ pub fn build_many(
                         let Some((program, config)) = jobs.get(i) else {
                             break errors;
                         };
-                        if let Err(e) = build(program, config, lib_dir, out_dir) {
+                        if let Err(e) = build_with(program, config, lib_dir, out_dir, runtime) {
                             errors.push(e);
                         }
                     }

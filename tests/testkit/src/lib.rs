@@ -16,7 +16,9 @@
 //!   tracepoint-provider.h programs declare and write;
 //! - [`json`]: JSON with ordered, possibly repeated members (decoders' output);
 //! - [`sanitize`], [`kernel`]: what the `testkit` binary's `sanitize`,
-//!   `kernel-plan` and `kernel-judge` do.
+//!   `kernel-plan` and `kernel-judge` do;
+//! - [`skips`]: what a test binary skipped ([`optional`]), listed when it
+//!   exits.
 //!
 //! Users: the cargo tests (`tests/*.rs`, through `tests/support`),
 //! `tests/sanitizers.sh`, `tests/kernel/run.sh` and `guest.sh`,
@@ -50,6 +52,7 @@ pub mod manifest;
 pub mod perf;
 pub mod run;
 pub mod sanitize;
+pub mod skips;
 pub mod tpp;
 
 use std::path::{Path, PathBuf};
@@ -68,10 +71,10 @@ pub fn include_dir() -> PathBuf {
     repo_root().join("include")
 }
 
-/// The reference outputs (byte oracles): `../shared/testdata/reference/`
-/// beside the repository.
+/// The reference outputs (byte oracles), carried by the repository:
+/// `tests/data/reference/` (origin and licence in its README).
 pub fn reference_dir() -> PathBuf {
-    repo_root().join("../shared/testdata/reference")
+    repo_root().join("tests/data/reference")
 }
 
 /// The reference implementation's capture file of its test suite (374
@@ -134,7 +137,8 @@ pub fn available(tool: &str) -> bool {
 /// Whether an optional capability of the machine is there. When it is not,
 /// this panics if the environment variable `require` is set (as
 /// `scripts/test.sh` sets them all), and otherwise prints one line saying
-/// what is skipped and returns false.
+/// what is skipped and returns false; the test binary lists its skips again
+/// when it exits, after its summary line ([`skips`]).
 pub fn optional(have: bool, require: &str, what: &str) -> bool {
     if !have {
         assert!(
@@ -142,6 +146,7 @@ pub fn optional(have: bool, require: &str, what: &str) -> bool {
             "{require} is set but {what} is not available"
         );
         eprintln!("SKIPPED: {what} is not available (set {require}=1 to fail instead)");
+        skips::record(require, what);
     }
     have
 }

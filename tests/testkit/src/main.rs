@@ -92,7 +92,12 @@ fn cmd_build(args: &[String]) -> Result<bool, String> {
         .iter()
         .map(|&p| (p, Config::first(p, toolchain, flavour)))
         .collect();
-    build::build_many(&jobs, &a.path("--lib")?, &a.path("--out")?)?;
+    build::build_many(
+        &jobs,
+        &a.path("--lib")?,
+        &a.path("--out")?,
+        build::SanitizerRuntime::Compiler,
+    )?;
     Ok(true)
 }
 

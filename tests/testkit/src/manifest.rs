@@ -57,6 +57,10 @@ pub enum Link {
     Static,
     /// Not at all.
     None,
+    /// Not linked: the program loads the library itself with `dlopen`, from
+    /// the path in the macro `TEST_LIBRARY_PATH` (the library directory's
+    /// `libeventheader_tracepoint.so`).
+    Loaded,
 }
 
 /// A language standard for `.c` and one for `.cpp` sources.
@@ -351,9 +355,9 @@ const TPP: Program = Program {
 /// The reference data's tracepoint-provider.h program (every macro, C and
 /// C++), compiled unchanged.
 const TPP_ALL: &[&str] = &[
-    "../shared/testdata/reference/tpp/tpp_all_c.c",
-    "../shared/testdata/reference/tpp/tpp_all_cpp.cpp",
-    "../shared/testdata/reference/tpp/tpp_all_main.c",
+    "tests/data/reference/tpp/tpp_all_c.c",
+    "tests/data/reference/tpp/tpp_all_cpp.cpp",
+    "tests/data/reference/tpp/tpp_all_main.c",
 ];
 
 const TPP_MULTI: &[&str] = &[
@@ -668,7 +672,7 @@ pub static PROGRAMS: &[Program] = &[
         sources: TPP_ALL,
         vm: &[VmRun {
             name: "tpp_all",
-            args: &["../shared/testdata/reference/tpp/tpp_all.cmd"],
+            args: &["tests/data/reference/tpp/tpp_all.cmd"],
             check: VmCheck::Script {
                 script: TPP_SCRIPT,
                 judge: Some(checks::tpp::oracle),
@@ -682,9 +686,9 @@ pub static PROGRAMS: &[Program] = &[
     Program {
         name: "tpp_all_rec",
         sources: &[
-            "../shared/testdata/reference/tpp/tpp_all_c.c",
-            "../shared/testdata/reference/tpp/tpp_all_cpp.cpp",
-            "../shared/testdata/reference/tpp/tpp_all_main.c",
+            "tests/data/reference/tpp/tpp_all_c.c",
+            "tests/data/reference/tpp/tpp_all_cpp.cpp",
+            "tests/data/reference/tpp/tpp_all_main.c",
             TPP_RECORDER,
         ],
         link: Link::None,
@@ -1012,12 +1016,49 @@ pub static PROGRAMS: &[Program] = &[
         }],
         ..BASE
     },
+    // The library itself loaded and unloaded (not a client of it): directly,
+    // and as the dependency of a plugin, each followed by fork().
+    Program {
+        name: "dlunload",
+        sources: &["c-tests/hardening/dlunload.c"],
+        link: Link::Loaded,
+        runs: &[
+            Run {
+                name: "self",
+                args: &["self", "{dl_loops}", "capture"],
+                ..RUN
+            },
+            Run {
+                name: "plugin",
+                args: &["plugin", "{path:dlprov}", "capture"],
+                ..RUN
+            },
+        ],
+        vm: &[
+            VmRun {
+                name: "dlunload_self",
+                args: &["self", "1000", "kernel"],
+                ..VM
+            },
+            VmRun {
+                name: "dlunload_plugin",
+                args: &["plugin", "{path:dlprov}", "kernel"],
+                ..VM
+            },
+        ],
+        ..BASE
+    },
     Program {
         name: "badinput",
         sources: &["c-tests/hardening/badinput.c"],
         runs: &[
             Run {
                 args: &["capture"],
+                ..RUN
+            },
+            Run {
+                name: "names",
+                args: &["names", "capture"],
                 ..RUN
             },
             Run {
@@ -1042,7 +1083,7 @@ pub static PROGRAMS: &[Program] = &[
             },
             Run {
                 name: "fsize",
-                args: &["fsize", "{dir}/fsize.dat"],
+                args: &["fsize", "{dir}/fsize.dat", "{dir}/next.dat"],
                 ..PLAIN_RUN
             },
             Run {
@@ -1051,6 +1092,13 @@ pub static PROGRAMS: &[Program] = &[
                 ..PLAIN_RUN
             },
         ],
+        // Every bad-name row against the real kernel, and tracefs still
+        // lists afterwards.
+        vm: &[VmRun {
+            name: "badinput_names",
+            args: &["names", "kernel"],
+            ..VM
+        }],
         ..BASE
     },
     // --- c-tests/windows-port, benches/c/handles.c: porting from Windows ------

@@ -4,18 +4,37 @@
 //! per-run timeout, and counts a run as failed when it exits non-zero or its
 //! output has a sanitizer or valgrind report.
 //!
-//! - asan: `-fsanitize=address,undefined`, every run. The Rust library is
-//!   not instrumented (stable Rust has no `-Zsanitizer`), but its
-//!   allocations go through the interposed malloc, so ASan still sees heap
-//!   misuse across the boundary, and LeakSanitizer sees leaks of the whole
-//!   process.
-//! - tsan: `-fsanitize=thread`, the runs with threads. Only the C side is
-//!   instrumented: the library's own synchronization (a pthread mutex, Rust
-//!   atomics) is invisible to TSan except for the mutex, whose lock/unlock
-//!   TSan intercepts. One suppression (`tests/tsan.supp`) covers the
-//!   library's copy of a name it publishes through an AtomicPtr.
+//! - asan: `-fsanitize=address,undefined`, every run, against the library
+//!   instrumented by rustc with `-Zsanitizer=address` (see below): ASan sees
+//!   the library's own reads and writes (a read past a caller's array inside
+//!   `tracepoint_write` is reported where it happens), and LeakSanitizer the
+//!   leaks of the whole process.
+//! - tsan: `-fsanitize=thread`, the runs with threads, against the library
+//!   instrumented with `-Zsanitizer=thread`: TSan sees the library's memory
+//!   accesses and its atomics, so its own synchronization is checked too.
+//!   `tests/tsan.supp` holds the suppressions (none are needed now).
 //! - valgrind: memcheck over every run (`--error-exitcode`, definite leaks
-//!   are errors).
+//!   are errors), against the plain release library: valgrind instruments
+//!   all code itself.
+//!
+//! The instrumented library: `-Zsanitizer` is unstable and this machine's
+//! toolchain is stable only (no nightly can be fetched), so the test-only
+//! build sets `RUSTC_BOOTSTRAP=1`, as `fuzz/run.sh` does for cargo-fuzz. It
+//! is a `cargo rustc --release --crate-type cdylib` of the library with its
+//! own `--target-dir` (`OUT/rust-asan`, `OUT/rust-tsan`): the shipped
+//! library (CMake, `cargo build`) never sees the flag and builds on stable.
+//! `-Cunsafe-allow-abi-mismatch=sanitizer`: Rust's precompiled `core` is
+//! not instrumented (the library uses only its inlined parts: atomics,
+//! slices, `memcpy`-like intrinsics, which are instrumented in the
+//! library). ASan programs keep clang's runtime (LLVM 14), which serves the
+//! library's instrumentation (rustc's LLVM) as well and has the UBSan
+//! handlers of C++ (`-fsanitize=vptr`) that rustc's ASan runtime lacks.
+//! Rustc's TSan instrumentation calls an entry point clang 14's TSan runtime
+//! does not have (`__tsan_memmove`), so the TSan programs are linked with
+//! rustc's runtime archive (`librustc-*_rt.tsan.a` of the toolchain's
+//! sysroot) instead ([`SanitizerRuntime`]); their own instrumentation is
+//! clang's. Without clang (gcc, whose runtimes are different ones) the
+//! library is not instrumented, and the session's title says so.
 //!
 //! Environment: `SAN_RUN_TIMEOUT` (seconds per run, default 300),
 //! `SAN_STRESS_SECONDS` (3), `VG_STRESS_SECONDS` (2), `DL_LOOPS` (1000),
@@ -26,10 +45,17 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::build::{self, Config};
+use crate::build::{self, Config, SanitizerRuntime};
 use crate::manifest::{Flavour, Program, Run, PROGRAMS};
 use crate::run::{self, env_or, Vars};
 use crate::Toolchain;
+
+/// For the ASan and valgrind runs: the dlopen/dlclose programs print their
+/// RSS instead of bounding it (those allocators keep freed memory in
+/// quarantine; leaks are theirs to report).
+fn rss_unchecked() -> (&'static str, String) {
+    ("HARDENING_RSS_UNCHECKED", "1".into())
+}
 
 /// Whether `flavour` runs `run`.
 pub fn runs_under(run: &Run, flavour: Flavour) -> bool {
@@ -97,10 +123,11 @@ fn session(flavour: Flavour, lib_dir: &Path, out: &Path, tally: &mut Tally) -> R
                         "detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=1".into(),
                     ),
                     ("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1".into()),
+                    rss_unchecked(),
                 ],
             ),
             Flavour::Tsan => (
-                format!("tsan ({}, C side only)", toolchain.cc),
+                format!("tsan ({})", toolchain.cc),
                 sanitizer_vars("SAN_STRESS_SECONDS", "3", "DL_LOOPS", "1000"),
                 Vec::new(),
                 vec![(
@@ -129,12 +156,31 @@ fn session(flavour: Flavour, lib_dir: &Path, out: &Path, tally: &mut Tally) -> R
                     .iter()
                     .map(OsString::from)
                     .collect(),
-                    Vec::new(),
+                    vec![rss_unchecked()],
                 )
             }
             other => return Err(format!("{} is not a sanitizer flavour", other.name())),
         };
-    println!("=== {title}");
+    // The library as rustc instruments it, with rustc's runtime (clang only).
+    let instrumented = match flavour {
+        Flavour::Asan | Flavour::Tsan if toolchain == Toolchain::CLANG => {
+            Some(instrumented_library(flavour, out)?)
+        }
+        _ => None,
+    };
+    let (lib_dir, runtime) = match (&instrumented, flavour) {
+        (Some((dir, archive)), Flavour::Tsan) => {
+            (dir.as_path(), SanitizerRuntime::Archive(archive))
+        }
+        (Some((dir, _)), _) => (dir.as_path(), SanitizerRuntime::Compiler),
+        (None, _) => (lib_dir, SanitizerRuntime::Compiler),
+    };
+    let library = match (&instrumented, flavour) {
+        (Some(_), _) => "library instrumented by rustc",
+        (None, Flavour::Valgrind) => "release library",
+        (None, _) => "library not instrumented",
+    };
+    println!("=== {title}, {library}: {}", lib_dir.display());
     let bin = out.join(flavour.name());
     let selected: Vec<&'static Program> = PROGRAMS
         .iter()
@@ -144,7 +190,7 @@ fn session(flavour: Flavour, lib_dir: &Path, out: &Path, tally: &mut Tally) -> R
         .into_iter()
         .map(|p| (p, Config::first(p, toolchain, flavour)))
         .collect();
-    build::build_many(&jobs, lib_dir, &bin)?;
+    build::build_many(&jobs, lib_dir, &bin, runtime)?;
     let timeout = env_or("SAN_RUN_TIMEOUT", "300");
     let mut limit: Vec<OsString> = ["timeout", "--kill-after=10", &timeout]
         .iter()
@@ -183,6 +229,63 @@ fn session(flavour: Flavour, lib_dir: &Path, out: &Path, tally: &mut Tally) -> R
         }
     }
     Ok(())
+}
+
+/// Builds the library instrumented by rustc for `flavour` (asan: address,
+/// tsan: thread) in `out/rust-FLAVOUR` (see the module's documentation);
+/// returns its directory and rustc's runtime archive for it.
+fn instrumented_library(flavour: Flavour, out: &Path) -> Result<(PathBuf, PathBuf), String> {
+    let sanitizer = match flavour {
+        Flavour::Asan => "address",
+        Flavour::Tsan => "thread",
+        other => return Err(format!("no rustc sanitizer for {}", other.name())),
+    };
+    let rustc = |args: &[&str]| -> Result<String, String> {
+        let output = std::process::Command::new("rustc")
+            .args(args)
+            .output()
+            .map_err(|e| format!("running rustc: {e}"))?;
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    };
+    let host = rustc(&["-vV"])?
+        .lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .map(str::to_string)
+        .ok_or("rustc -vV names no host")?;
+    let sysroot = PathBuf::from(rustc(&["--print", "sysroot"])?.trim());
+    let rustlib = sysroot.join("lib/rustlib").join(&host).join("lib");
+    let suffix = format!("_rt.{}.a", flavour.name());
+    let archive = std::fs::read_dir(&rustlib)
+        .map_err(|e| format!("{}: {e}", rustlib.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("librustc-") && n.ends_with(&suffix))
+        })
+        .ok_or_else(|| format!("no librustc-*{suffix} in {}", rustlib.display()))?;
+    let target_dir = out.join(format!("rust-{}", flavour.name()));
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = std::process::Command::new(cargo)
+        .args(["rustc", "--quiet", "--locked", "--release", "--lib"])
+        .args(["--crate-type", "cdylib", "--target", &host])
+        .arg("--manifest-path")
+        .arg(crate::repo_root().join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(&target_dir)
+        .env("RUSTC_BOOTSTRAP", "1")
+        .env(
+            "RUSTFLAGS",
+            format!("-Zsanitizer={sanitizer} -Cunsafe-allow-abi-mismatch=sanitizer"),
+        )
+        .status()
+        .map_err(|e| format!("running cargo: {e}"))?;
+    if !status.success() {
+        return Err(format!(
+            "building the library with -Zsanitizer={sanitizer} failed"
+        ));
+    }
+    Ok((target_dir.join(&host).join("release"), archive))
 }
 
 fn sanitizer_vars(seconds: &str, seconds_default: &str, loops: &str, loops_default: &str) -> Vars {

@@ -12,7 +12,7 @@ use crate::capture::Record;
 use crate::layout::{self, hex, Field, Value};
 
 /// The reference data of tracepoint-provider.h:
-/// `../shared/testdata/reference/tpp/` beside the repository (`tpp_all.*`).
+/// `tests/data/reference/tpp/` (`tpp_all.*`).
 pub fn oracle_dir() -> PathBuf {
     crate::reference_dir().join("tpp")
 }
