@@ -7,7 +7,8 @@
 # crate's objects are gathered by layer into one relocatable object each
 # (ld -r), which become the archive's members:
 #
-#   tracepoint.o           the tracepoint.h functions. Its own member, so a
+#   tracepoint.o           the tracepoint.h functions (and what only they
+#                          use: provider/definitions.rs). Its own member, so a
 #                          program that defines them itself (a replacement
 #                          tracepoint layer, see tracepoint/tracepoint-impl.h)
 #                          links none of ours.
@@ -46,7 +47,7 @@ function(_split_archive_member defined out_var)
     elseif(sym STREQUAL "tracepoint_set_capture_file"
            OR sym MATCHES "${crate}3ffi11capture_api|${crate}7backend7capture|${crate}7backend13capture_names")
       set(this tracepoint-capture)
-    elseif(sym MATCHES "^tracepoint_|${crate}3ffi14tracepoint_api")
+    elseif(sym MATCHES "^tracepoint_|${crate}3ffi14tracepoint_api|${crate}8provider11definitions")
       set(this tracepoint)
     elseif(sym MATCHES "^ehd_|${crate}7dynamic|${crate}3ffi11dynamic_api")
       set(this eventheader-dynamic)
