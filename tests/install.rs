@@ -870,6 +870,52 @@ fn pkgconfig_consumer_static() {
     pkgconfig_consumer(Linkage::Static);
 }
 
+/// A static program that did not ask for capture mode links no capture
+/// backend, so it cannot honour TRACEPOINT_CAPTURE_FILE: with the variable
+/// set, opening its provider fails with ENOSYS (the sample reports it and
+/// skips its events), nothing goes to the kernel and no capture file is
+/// created, instead of the events silently going elsewhere than where the
+/// user looks for them.
+#[test]
+fn a_static_program_without_capture_mode_refuses_the_capture_file() {
+    let install = install();
+    let dir = install.run_dir.join("pkgconfig-consumer-static-nocapture");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let sample = support::root().join("samples/pkgconfig-consumer");
+    for file in ["Makefile", "main.c"] {
+        fs::copy(sample.join(file), dir.join(file)).unwrap();
+    }
+    run(command("make")
+        .arg("-C")
+        .arg(&dir)
+        .env("PKG_CONFIG_PATH", install.prefix.join("lib/pkgconfig"))
+        .arg("LINK=static"));
+    let program = dir.join("pkgconfig-consumer");
+    check_linkage(&program, Linkage::Static, &install.prefix);
+    let nm = stdout_of(command("nm").arg(&program));
+    assert!(
+        !nm.contains("tracepoint_set_capture_file"),
+        "the program links the capture backend:\n{nm}"
+    );
+
+    let capture = dir.join("events.dat");
+    let output = run(command(&program).env("TRACEPOINT_CAPTURE_FILE", &capture));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr.trim_end(),
+        "registering the tracepoint: Function not implemented",
+        "stdout:\n{stdout}"
+    );
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("skipped ")).count(),
+        3,
+        "stdout:\n{stdout}"
+    );
+    assert!(!capture.exists(), "{} was created", capture.display());
+}
+
 /// The interposition test (tests/interpose.rs) on the installed libraries,
 /// whose static one is the CMake build's archive of members: a program that
 /// defines the tracepoint.h functions gets every event, and links none of

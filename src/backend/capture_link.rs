@@ -10,10 +10,13 @@
 //! program references it: by calling `tracepoint_set_capture_file`, or with
 //! `-Wl,-u,tracepoint_set_capture_file` on the link line to honour
 //! `TRACEPOINT_CAPTURE_FILE`. Without it the reference is 0: providers
-//! open on the kernel, and `TRACEPOINT_CAPTURE_FILE` is not read.
+//! open on the kernel, unless `TRACEPOINT_CAPTURE_FILE` asks for capture
+//! mode, which such a program cannot honour: then opening a provider fails
+//! with ENOSYS (see [`super::open_for_provider`]), so that nobody takes
+//! events sent to the kernel, or nowhere, for captured ones.
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 
-use core::ffi::c_int;
+use core::ffi::{c_int, CStr};
 use core::hint::black_box;
 use core::ptr;
 use core::sync::atomic::{AtomicPtr, Ordering};
@@ -21,6 +24,27 @@ use core::sync::atomic::{AtomicPtr, Ordering};
 use libc::iovec;
 
 use crate::lock::Guard;
+use crate::sys::secure_getenv;
+
+/// The environment variable that selects a capture file.
+pub const ENV_VAR: &CStr = c"TRACEPOINT_CAPTURE_FILE";
+
+/// The path `TRACEPOINT_CAPTURE_FILE` names, if it is set and not empty
+/// (read with `secure_getenv`: never in a setuid/setgid process). The bytes
+/// are the environment's: copy them before releasing the lock.
+pub fn environment_path(_guard: &Guard) -> Option<&[u8]> {
+    // SAFETY: ENV_VAR is a valid C string.
+    let value = unsafe { secure_getenv(ENV_VAR.as_ptr()) };
+    if value.is_null() {
+        return None;
+    }
+    // SAFETY: a non-NULL result of secure_getenv is a C string in the
+    // environment, read before anything can change it (we hold the lock;
+    // changing the environment concurrently is the caller's race, as for
+    // any getenv).
+    let value = unsafe { CStr::from_ptr(value) }.to_bytes();
+    (!value.is_empty()).then_some(value)
+}
 
 /// The capture backend's functions (see [`super::capture`] for each).
 pub struct CaptureBackend {

@@ -139,15 +139,22 @@ static UNLOAD: extern "C" fn() = unload;
 
 /// The descriptor a provider opened now writes to: the capture file if one
 /// is selected (programmatically or by TRACEPOINT_CAPTURE_FILE), else
-/// user_events_data. Errors are errno values. The lock also guards the
-/// capture selection and the lazily opened user_events_data descriptor (so
-/// `fork()` never copies them mid-update).
+/// user_events_data. Errors are errno values: ENOSYS when
+/// TRACEPOINT_CAPTURE_FILE names a file but the program has no capture
+/// backend (a static program that did not ask for it, see
+/// [`capture_link`]), so that its events are not mistaken for captured
+/// ones. The lock also guards the capture selection and the lazily opened
+/// user_events_data descriptor (so `fork()` never copies them mid-update).
 pub fn open_for_provider(guard: &mut Guard) -> Result<c_int, c_int> {
-    if let Some(c) = capture() {
-        if let Some(fd) = (c.selected_fd)(guard)? {
-            capture_link::note_opened(c);
-            return Ok(fd);
+    match capture() {
+        Some(c) => {
+            if let Some(fd) = (c.selected_fd)(guard)? {
+                capture_link::note_opened(c);
+                return Ok(fd);
+            }
         }
+        None if capture_link::environment_path(guard).is_some() => return Err(libc::ENOSYS),
+        None => {}
     }
     user_events::user_events_data(guard)
 }
