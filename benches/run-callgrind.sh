@@ -13,8 +13,11 @@
 #                     through tracefs so enabled events have a listener).
 #                     Default: capture mode, TRACEPOINT_CAPTURE_FILE=/dev/null.
 #   --modes "M ..."   subset of: loop disabled enabled5 empty fields64 string4k register
-#                     dynamic5 dynamic5cpp dynamic_disabled (runtime-defined events,
+#                     dynamic5cpp dynamic5 dynamic5exports dynamic_disabled
+#                     dynamic20cpp dynamic4kcpp (runtime-defined events,
 #                     benches/c/dynamic.cpp; no floor)
+#                     exporter_fresh exporter_reused (a logs exporter's record,
+#                     benches/c/exporter.cpp; no floor)
 #                     handle-disabled handle-enabled5 symbol-disabled symbol-enabled5
 #                     (handles.c, a provider handle beside the symbol)
 #   -n N1             iterations of the short run (default 2000; register: N1/100,
@@ -29,7 +32,8 @@
 # built with `cargo build --release` unless --no-build).
 #
 # Output: a table of Ir per iteration for the library (bench.c, the public
-# TraceLogging API; dynamic.cpp for the dynamic* modes, handles.c for the
+# TraceLogging API; dynamic.cpp for the dynamic* modes, exporter.cpp for the
+# exporter_* modes, handles.c for the
 # handle-/symbol- modes), the syscall floor
 # (floor.c: the same writev calls from prebuilt iovecs, no library) and the
 # difference.
@@ -39,7 +43,7 @@ export LC_ALL=C
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=benches/common.sh
 . "$REPO/benches/common.sh"
-MODES="loop disabled enabled5 empty fields64 string4k register dynamic5 dynamic5cpp dynamic_disabled handle-disabled handle-enabled5"
+MODES="loop disabled enabled5 empty fields64 string4k register dynamic5cpp dynamic5 dynamic5exports dynamic_disabled dynamic20cpp dynamic4kcpp exporter_fresh exporter_reused handle-disabled handle-enabled5"
 N1=2000
 BUILD=1
 BUILD_ONLY=0
@@ -71,10 +75,12 @@ if [ "$BUILD" = 1 ]; then
 fi
 [ "$BUILD_ONLY" = 1 ] && exit 0
 [ -x "$BIN/bench" ] && [ -x "$BIN/floor" ] || { echo "run-callgrind.sh: no programs in $BIN (build first)" >&2; exit 1; }
-case " $MODES " in
-*" handle-"* | *" symbol-"*)
-    [ -x "$BIN/handles" ] || { echo "run-callgrind.sh: no $BIN/handles (build first)" >&2; exit 1; } ;;
-esac
+for need in "handle-:handles" "symbol-:handles" "dynamic:dynamic" "exporter_:exporter"; do
+    case " $MODES " in
+    *" ${need%%:*}"*)
+        [ -x "$BIN/${need#*:}" ] || { echo "run-callgrind.sh: no $BIN/${need#*:} (build first)" >&2; exit 1; } ;;
+    esac
+done
 command -v valgrind >/dev/null || { echo "run-callgrind.sh: valgrind is not installed" >&2; exit 1; }
 
 WORK=$(mktemp -d)
@@ -113,11 +119,12 @@ for m in $MODES; do
     # handles.c's modes are "handle-MODE" / "symbol-MODE", with floor.c's MODE as floor.
     case $m in
     dynamic*) prog=$BIN/dynamic ;;
+    exporter_*) prog=$BIN/exporter ;;
     handle-* | symbol-*) prog=$BIN/handles floor_mode=${m#*-} ;;
     *) prog=$BIN/bench floor_mode=$m ;;
     esac
     lib=$(per_iter "$prog" "$m")
-    if [ "$m" = register ] || [ "$prog" = "$BIN/dynamic" ]; then
+    if [ "$m" = register ] || [ "$prog" = "$BIN/dynamic" ] || [ "$prog" = "$BIN/exporter" ]; then
         floor=-
         over=-
     else

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# One benchmark source, several builds, one run: benches/c/bench.c built
-# against another installed implementation of these headers and libraries
-# (optional, REFERENCE_PREFIX), against our CMake install (shared and static
-# library), and the syscall floor benches/c/floor.c (the same writev calls
-# from prebuilt iovecs, no library). Prints, per mode:
+# The same benchmark sources, several builds, one run: benches/c/bench.c
+# (TraceLogging), benches/c/dynamic.cpp (runtime-defined events) and
+# benches/c/exporter.cpp (a logs exporter's record) built against another
+# installed implementation of these headers and libraries (optional,
+# REFERENCE_PREFIX), against our CMake install (shared and static library),
+# and the syscall floor benches/c/floor.c (bench.c's writev calls from
+# prebuilt iovecs, no library). Prints, per mode:
 #   - callgrind Ir per iteration (iteration-difference method, N vs 2N; for
 #     `register`, per register + unregister cycle) and each build's ratio to
 #     the first reference (or, without one, to the floor);
@@ -22,8 +24,16 @@
 #                     virtme-ng), each program enabling its tracepoint through
 #                     tracefs.
 #   --modes "M ..."   callgrind modes (default: enabled5 activity5 empty disabled
-#                     register; see benches/c/bench.c)
-#   --wall "M ..."    wall-clock modes (default: enabled5 activity5 empty; "" for none)
+#                     register, see benches/c/bench.c; dynamic5cpp dynamic5
+#                     dynamic5exports dynamic_disabled dynamic20cpp dynamic4kcpp,
+#                     see benches/c/dynamic.cpp; exporter_fresh exporter_reused,
+#                     see benches/c/exporter.cpp). A build without a mode's API
+#                     (the C modes against an implementation without
+#                     eventheader-dynamic.h) shows "-"; the ratio of such a row
+#                     is then against the first reference's C++ figure of the
+#                     same event (dynamic5cpp), marked "*".
+#   --wall "M ..."    wall-clock modes, bench.c's only (the floor has no other;
+#                     default: enabled5 activity5 empty; "" for none)
 #   -n N              iterations of the short callgrind run (default 2000;
 #                     register: N/100 cycles, at least 5)
 #   --wall-n N        iterations per wall-clock run (default 20000)
@@ -38,13 +48,15 @@
 #                     and .so, whichever exist, give one build each, linked
 #                     -leventheader-tracepoint -ltracepoint. Without it, ours
 #                     alone (one line says so).
-#   CC                C compiler (default gcc); all builds use -std=gnu11 -O2.
+#   CC, CXX           C and C++ compilers (default gcc, g++); all builds use -O2,
+#                     C -std=gnu11, C++ -std=c++17.
 #   EHK_KERNEL_IMAGE, EHK_SHARED_KERNEL, EHK_VENV, EHK_KVM as for
 #                     benches/run-in-vm.sh.
 #
 # Our library is built and installed with CMake (Release: the shipped LTO
 # build) into target/side-by-side/prefix; programs go to
-# target/side-by-side/bin, results to target/side-by-side/out.txt.
+# target/side-by-side/bin (PROGRAM.BUILD: bench.ours-shared,
+# dynamic.ref-static, ...), results to target/side-by-side/out.txt.
 set -euo pipefail
 export LC_ALL=C
 
@@ -52,7 +64,7 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=benches/common.sh
 . "$REPO/benches/common.sh"
 WORK=$REPO/target/side-by-side
-MODES="enabled5 activity5 empty disabled register"
+MODES="enabled5 activity5 empty disabled register dynamic5cpp dynamic5 dynamic5exports dynamic_disabled dynamic20cpp dynamic4kcpp exporter_fresh exporter_reused"
 WALL="enabled5 activity5 empty"
 N1=2000
 WALL_N=20000
@@ -79,26 +91,55 @@ done
 
 # ---------------------------------------------------------------------------
 # Measuring (here, or inside the VM): DIR has the programs and "columns", one
-# "label program" line per build, the floor last.
+# "label build" line per build (programs PROGRAM.BUILD), the floor last
+# (program floor).
+
+# program_of MODE: the benchmark program of a mode.
+program_of() {
+    case $1 in
+    dynamic*) echo dynamic ;;
+    exporter_*) echo exporter ;;
+    *) echo bench ;;
+    esac
+}
+
+# base_mode MODE: the mode whose first-reference figure a row's ratio uses
+# when the reference has none for MODE (it has no C API).
+base_mode() {
+    case $1 in
+    dynamic5 | dynamic5exports) echo dynamic5cpp ;;
+    *) echo "$1" ;;
+    esac
+}
+
 measure() {
     local dir=$1 work
     command -v valgrind >/dev/null || { echo "side-by-side.sh: valgrind is not installed" >&2; exit 1; }
     work=$(mktemp -d)
     bench_backend side-by-side.sh "$BACKEND"
-    local labels=() progs=() label prog
-    while read -r label prog; do
+    local labels=() builds=() label build
+    while read -r label build; do
         labels+=("$label")
-        progs+=("$dir/$prog")
+        builds+=("$build")
     done <"$dir/columns"
     local ncol=${#labels[@]} floor_col=$((${#labels[@]} - 1))
+    # exe COLUMN MODE: the program, or nothing (the floor has only bench's modes).
+    exe() {
+        if [ "$1" = "$floor_col" ]; then
+            [ "$(program_of "$2")" = bench ] && [ "$2" != register ] && echo "$dir/floor"
+        else
+            echo "$dir/$(program_of "$2").${builds[$1]}"
+        fi
+    }
 
     # Every callgrind run, two at a time (callgrind counts each process's own
-    # instructions, whatever else runs).
+    # instructions, whatever else runs). A program that exits 3 has no API
+    # for the mode: "-".
     local jobs=() m c n1 n
     for m in $MODES; do
         n1=$(callgrind_short_n "$m" "$N1")
         for ((c = 0; c < ncol; c++)); do
-            [ "$m" != register ] || [ "$c" != "$floor_col" ] || continue
+            [ -n "$(exe "$c" "$m")" ] || continue
             for n in "$n1" $((2 * n1)); do
                 jobs+=("$c $m $n")
             done
@@ -107,7 +148,7 @@ measure() {
     local running=0 job
     for job in "${jobs[@]}"; do
         set -- $job
-        (valgrind --tool=callgrind --callgrind-out-file="$work/$1.$2.$3.out" "${progs[$1]}" "$2" "$3" \
+        (valgrind --tool=callgrind --callgrind-out-file="$work/$1.$2.$3.out" "$(exe "$1" "$2")" "$2" "$3" \
             "${BENCH_EXTRA[@]}" >"$work/$1.$2.$3.log" 2>&1 || echo "$?" >"$work/$1.$2.$3.failed") &
         running=$((running + 1))
         if [ "$running" -ge 2 ]; then
@@ -119,6 +160,10 @@ measure() {
     local failed=0 f
     for f in "$work"/*.failed; do
         [ -e "$f" ] || continue
+        if [ "$(cat "$f")" = 3 ]; then
+            : >"${f%.failed}.none"
+            continue
+        fi
         echo "side-by-side.sh: $(basename "$f" .failed) failed under valgrind:" >&2
         cat "${f%.failed}.log" >&2
         failed=1
@@ -133,41 +178,56 @@ measure() {
     done
     local base_name=floor
     [ "$ref_col" = -1 ] || base_name=${labels[$ref_col]}
-    printf '%-10s' mode
+    printf '%-16s' mode
     for ((c = 0; c < ncol; c++)); do printf ' %18s' "${labels[$c]}"; done
     for ((c = 0; c < floor_col; c++)); do
         [ "$c" != "$ref_col" ] || continue
         printf ' %18s' "${labels[$c]}/$base_name"
     done
     echo
-    local a b v vals
+    # per_iteration COLUMN MODE: Ir per iteration, or "-".
+    per_iteration() {
+        local n1
+        n1=$(callgrind_short_n "$2" "$N1")
+        if [ -z "$(exe "$1" "$2")" ] || [ -e "$work/$1.$2.$n1.none" ]; then
+            echo -
+            return
+        fi
+        callgrind_per_iteration "$(ir "$1" "$2" "$n1")" "$(ir "$1" "$2" $((2 * n1)))" "$n1"
+    }
+    local v vals base mark marked=0
     for m in $MODES; do
-        n1=$(callgrind_short_n "$m" "$N1")
         vals=()
         for ((c = 0; c < ncol; c++)); do
-            if [ "$m" = register ] && [ "$c" = "$floor_col" ]; then
-                vals+=(-)
-                continue
-            fi
-            a=$(ir "$c" "$m" "$n1")
-            b=$(ir "$c" "$m" $((2 * n1)))
-            vals+=("$(callgrind_per_iteration "$a" "$b" "$n1")")
+            vals+=("$(per_iteration "$c" "$m")")
         done
-        printf '%-10s' "$m"
+        printf '%-16s' "$m"
         for v in "${vals[@]}"; do printf ' %18s' "$v"; done
-        local base=${vals[$floor_col]}
-        [ "$ref_col" = -1 ] || base=${vals[$ref_col]}
+        base=${vals[$floor_col]}
+        mark=
+        if [ "$ref_col" != -1 ]; then
+            base=${vals[$ref_col]}
+            if [ "$base" = - ] && [ "$(base_mode "$m")" != "$m" ]; then
+                base=$(per_iteration "$ref_col" "$(base_mode "$m")")
+                mark='*'
+                marked=1
+            fi
+        fi
         for ((c = 0; c < floor_col; c++)); do
             [ "$c" != "$ref_col" ] || continue
-            printf ' %18s' "$(awk -v a="${vals[$c]}" -v b="$base" 'BEGIN { if (b == "-" || b + 0 == 0) print "-"; else printf "%.3f", a / b }')"
+            printf ' %18s' "$(awk -v a="${vals[$c]}" -v b="$base" -v m="$mark" 'BEGIN { if (a == "-" || b == "-" || b + 0 == 0) print "-"; else printf "%.3f%s", a / b, m }')"
         done
         echo
     done
+    [ "$marked" = 0 ] || echo "* against ${labels[$ref_col]}'s dynamic5cpp: the same event through its C++ API (it has no C API)"
 
     [ -n "$WALL" ] || { rm -rf "$work"; return 0; }
+    for m in $WALL; do
+        [ "$(program_of "$m")" = bench ] || { echo "side-by-side.sh: wall-clock mode $m: the floor has only bench.c's modes" >&2; exit 2; }
+    done
     echo "== wall clock relative to the floor, backend: $BACKEND: $RUNS rounds of one run ($WALL_N iterations) of each build;"
     echo "   per round each build's ns per event / the floor's; median, and in parentheses the lowest and highest round"
-    printf '%-10s' mode
+    printf '%-16s' mode
     for ((c = 0; c < floor_col; c++)); do printf ' %24s' "${labels[$c]}/floor"; done
     echo
     local r
@@ -176,10 +236,10 @@ measure() {
         # machine, the VM's warm-up) falls on all of them alike.
         for ((r = 0; r < RUNS; r++)); do
             for ((c = 0; c < ncol; c++)); do
-                "${progs[$c]}" "$m" "$WALL_N" "${BENCH_EXTRA[@]}" | awk '{ print $3 }' >>"$work/wall.$c.$m"
+                "$(exe "$c" "$m")" "$m" "$WALL_N" "${BENCH_EXTRA[@]}" | awk '{ print $3 }' >>"$work/wall.$c.$m"
             done
         done
-        printf '%-10s' "$m"
+        printf '%-16s' "$m"
         for ((c = 0; c < floor_col; c++)); do
             printf ' %24s' "$(paste "$work/wall.$c.$m" "$work/wall.$floor_col.$m" | awk '{ print $1 / $2 }' | sort -g |
                 awk '{ v[NR] = $1 } END { printf "%.2f (%.2f-%.2f)", v[int((NR + 1) / 2)], v[1], v[NR] }')"
@@ -199,7 +259,9 @@ fi
 BIN=$WORK/bin
 PREFIX=$WORK/prefix
 CC=${CC:-gcc}
+CXX=${CXX:-g++}
 CFLAGS=(-std=gnu11 -O2 -Wall -Wextra)
+CXXFLAGS=(-std=c++17 -O2 -Wall -Wextra)
 log=$WORK/build.log
 quiet() { # what command...: runs it, shows its output only on failure
     local what=$1
@@ -224,6 +286,17 @@ if [ "$BUILD" = 1 ]; then
     native_libs=$(sed -n 's/^Libs.private: //p' "$lib/pkgconfig/tracepoint.pc")
     src=$REPO/benches/c
     columns=()
+    # build_all TAG WHAT INCLUDE LINK...: bench, dynamic and exporter of one build.
+    build_all() {
+        local tag=$1 what=$2 include=$3
+        shift 3
+        quiet "build bench against $what" "$CC" "${CFLAGS[@]}" -I"$include" "$src/bench.c" -o "$BIN/bench.$tag" "$@"
+        local p
+        for p in dynamic exporter; do
+            quiet "build $p against $what" "$CXX" "${CXXFLAGS[@]}" -I"$include" "$src/$p.cpp" -o "$BIN/$p.$tag" "$@"
+        done
+        columns+=("$tag $tag")
+    }
     # Other implementations first.
     if [ -n "${REFERENCE_PREFIX:-}" ]; then
         IFS=: read -r -a refs <<<"$REFERENCE_PREFIX"
@@ -234,34 +307,27 @@ if [ "$BUILD" = 1 ]; then
             [ "${#refs[@]}" = 1 ] || tag=ref$((i += 1))
             found=0
             if [ -e "$ref/lib/libeventheader-tracepoint.a" ]; then
-                quiet "build bench against $ref (static)" "$CC" "${CFLAGS[@]}" -I"$ref/include" "$src/bench.c" \
-                    -o "$BIN/bench.$tag-static" -L"$ref/lib" \
+                build_all "$tag-static" "$ref (static)" "$ref/include" -L"$ref/lib" \
                     -Wl,-Bstatic -leventheader-tracepoint -ltracepoint -Wl,-Bdynamic -lpthread
-                columns+=("$tag-static bench.$tag-static")
                 found=1
             fi
             if [ -e "$ref/lib/libeventheader-tracepoint.so" ]; then
-                quiet "build bench against $ref (shared)" "$CC" "${CFLAGS[@]}" -I"$ref/include" "$src/bench.c" \
-                    -o "$BIN/bench.$tag-shared" -L"$ref/lib" -Wl,-rpath,"$ref/lib" \
+                build_all "$tag-shared" "$ref (shared)" "$ref/include" -L"$ref/lib" -Wl,-rpath,"$ref/lib" \
                     -leventheader-tracepoint -ltracepoint
-                columns+=("$tag-shared bench.$tag-shared")
                 found=1
             fi
             [ "$found" = 1 ] || { echo "side-by-side.sh: no libeventheader-tracepoint.a or .so in $ref/lib" >&2; exit 1; }
         done
     fi
-    quiet "build bench against ours (shared)" "$CC" "${CFLAGS[@]}" -I"$PREFIX/include" "$src/bench.c" \
-        -o "$BIN/bench.ours-shared" -L"$lib" -Wl,-rpath,"$lib" -leventheader-tracepoint -ltracepoint
-    columns+=("ours-shared bench.ours-shared")
+    build_all ours-shared "ours (shared)" "$PREFIX/include" -L"$lib" -Wl,-rpath,"$lib" \
+        -leventheader-tracepoint -ltracepoint
     # A static program has capture mode only when asked for: --capture needs
     # it, and the same programs serve both backends (--no-build); the kernel
     # path is the same with or without it.
-    capture_flags=(-Wl,-u,tracepoint_set_capture_file)
     # shellcheck disable=SC2086 # native_libs is a list of flags
-    quiet "build bench against ours (static)" "$CC" "${CFLAGS[@]}" -I"$PREFIX/include" "$src/bench.c" \
-        -o "$BIN/bench.ours-static" -L"$lib" \
-        -Wl,-Bstatic -leventheader-tracepoint -ltracepoint -Wl,-Bdynamic $native_libs "${capture_flags[@]}"
-    columns+=("ours-static bench.ours-static")
+    build_all ours-static "ours (static)" "$PREFIX/include" -L"$lib" \
+        -Wl,-Bstatic -leventheader-tracepoint -ltracepoint -Wl,-Bdynamic $native_libs \
+        -Wl,-u,tracepoint_set_capture_file
     quiet "build floor" "$CC" "${CFLAGS[@]}" "$src/floor.c" -o "$BIN/floor"
     columns+=("floor floor")
     printf '%s\n' "${columns[@]}" >"$BIN/columns"

@@ -27,7 +27,10 @@ faster with TraceLoggingProvider.h. The C++ API EventHeaderDynamic.h
   EHD_EVENT_SET_ENABLED(set) is one inline load: test it before building.
 - Builder: reset(name, tag), header values, fields, write(set, activity ids).
   Its buffers are kept from event to event: once they have grown to the
-  largest event, building and writing allocates nothing.
+  largest event, building and writing allocates nothing. The field functions
+  have inline fast paths in this header (macros of the same names, see its
+  end; EHD_NO_INLINE turns them off): a program built with it needs this
+  library.
 
 Strings: every name and text argument is a pointer and a length in bytes, or
 the length EHD_NTS for a NUL-terminated string; a NULL pointer is only allowed

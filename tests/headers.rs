@@ -93,10 +93,21 @@ const HEADERS: &[HeaderSpec] = &[
     },
     HeaderSpec {
         out: "eventheader/eventheader-dynamic.h",
-        sources: &["src/ffi/dynamic_api.rs"],
+        sources: &[
+            "src/ffi/dynamic_api/types.rs",
+            "src/ffi/dynamic_api/provider.rs",
+            "src/ffi/dynamic_api/builder.rs",
+            "src/ffi/dynamic_api/fields.rs",
+        ],
         items: &[],
         include_guard: "_included_eventheader_dynamic_h",
-        sys_includes: &["stddef.h", "stdint.h", "eventheader/eventheader.h"],
+        sys_includes: &[
+            "stddef.h",
+            "stdint.h",
+            "string.h",
+            "tracepoint/tracepoint-state.h",
+            "eventheader/eventheader.h",
+        ],
         fragment: "eventheader-dynamic",
     },
 ];
@@ -159,43 +170,67 @@ fn generated_headers_are_current() {
     );
 }
 
-/// The library's write entry points private to `TraceLoggingProvider.h`
-/// (`src/ffi/tracelogging_api.rs`) are in no generated header: the macro
-/// header declares them itself. Each declaration must be the one cbindgen
-/// writes for the Rust function, so the two cannot drift apart.
-#[test]
-fn tracelogging_private_declarations_match_the_library() {
+/// The library's entry points private to a header (`sources`, the last
+/// one holding them) are in no generated header: `header` declares them
+/// itself. Each of its declarations must be the one cbindgen writes for the
+/// Rust function, so the two cannot drift apart; `count` of them, their
+/// names starting with `prefix`.
+fn private_declarations_match_the_library(
+    sources: &[&str],
+    prefix: &str,
+    count: usize,
+    header: &str,
+) {
     let mut config =
         cbindgen::Config::from_file(root().join("cbindgen.toml")).expect("cbindgen.toml");
     config.documentation = false;
     config.function.args = cbindgen::Layout::Horizontal;
     config.cpp_compat = false;
+    let mut builder = cbindgen::Builder::new().with_config(config);
+    for src in sources {
+        builder = builder.with_src(root().join(src));
+    }
     let mut out = Vec::new();
-    cbindgen::Builder::new()
-        .with_config(config)
-        .with_src(root().join("src/ffi/tracelogging_api.rs"))
-        .generate()
-        .expect("cbindgen")
-        .write(&mut out);
+    builder.generate().expect("cbindgen").write(&mut out);
     let generated = String::from_utf8(out).expect("utf-8");
     let declarations: Vec<&str> = generated
         .lines()
-        .filter(|l| l.contains(" _eventheader_tlg_"))
+        .filter(|l| l.contains(&format!(" {prefix}")) || l.contains(&format!("*{prefix}")))
         .collect();
     assert_eq!(
         declarations.len(),
-        2,
-        "declarations generated from src/ffi/tracelogging_api.rs:\n{generated}"
+        count,
+        "declarations generated from {sources:?}:\n{generated}"
     );
-    let header = std::fs::read_to_string(root().join("include/eventheader/TraceLoggingProvider.h"))
-        .expect("TraceLoggingProvider.h");
+    let text = std::fs::read_to_string(root().join("include").join(header)).expect(header);
     for declaration in declarations {
         assert!(
-            header.lines().any(|l| l == declaration),
-            "TraceLoggingProvider.h does not declare\n    {declaration}\n(the function of \
-             src/ffi/tracelogging_api.rs): update its declaration"
+            text.lines().any(|l| l == declaration),
+            "{header} does not declare\n    {declaration}\n(the function of {}): update its \
+             declaration",
+            sources.last().unwrap()
         );
     }
+}
+
+#[test]
+fn tracelogging_private_declarations_match_the_library() {
+    private_declarations_match_the_library(
+        &["src/ffi/tracelogging_api.rs"],
+        "_eventheader_tlg_",
+        2,
+        "eventheader/TraceLoggingProvider.h",
+    );
+}
+
+#[test]
+fn dynamic_private_declarations_match_the_library() {
+    private_declarations_match_the_library(
+        &["src/ffi/dynamic_api/types.rs", "src/ffi/dynamic_api/cpp.rs"],
+        "_ehd_builder_",
+        4,
+        "eventheader/EventHeaderDynamic.h",
+    );
 }
 
 /// The languages a probe below is compiled in.

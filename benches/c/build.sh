@@ -3,7 +3,9 @@
 # (tests/testkit/src/manifest.rs: -std=gnu11 -O2, the strict warning flags):
 # bench (the library through the public TraceLogging API), floor (the same
 # writev calls, no library), dynamic (runtime-defined events through the C
-# and C++ APIs, C++17) and handles (provider symbol beside provider handle).
+# and C++ APIs, C++17), exporter (a logs exporter's record as a
+# runtime-defined event, C++17) and handles (provider symbol beside provider
+# handle).
 #
 #   benches/c/build.sh [OUT_DIR [LIB_DIR]]
 #
@@ -24,4 +26,4 @@ fi
 [ -r "$LIB/libeventheader_tracepoint.so" ] || { echo "build.sh: no $LIB/libeventheader_tracepoint.so" >&2; exit 1; }
 cargo build --quiet --locked --manifest-path "$REPO/Cargo.toml" -p testkit
 "$REPO/target/debug/testkit" build --flavour optimized --toolchain "${CC:-gcc}" --lib "$LIB" --out "$OUT" \
-    bench floor dynamic handles
+    bench floor dynamic exporter handles

@@ -1,21 +1,32 @@
 /*
-dynamic.cpp: runtime-defined events (eventheader-dynamic.h, EventHeaderDynamic.h)
-through the public APIs only, beside bench.c's TraceLoggingWrite modes.
+dynamic.cpp: runtime-defined events through the public EventHeaderDynamic.h
+(C++) API, and through eventheader-dynamic.h (C) where the implementation has
+one, beside bench.c's TraceLoggingWrite modes. The C++ modes compile against
+any implementation of EventHeaderDynamic.h (benches/side-by-side.sh builds
+this file against another one too); the C modes only against ours.
 
     dynamic MODE N [--tracefs-enable]
 
 Runs MODE N times and prints "MODE N NS_PER_ITER" (wall clock around the loop).
-Modes:
-  dynamic5          the C API: reset, the 5 fields of bench.c's enabled5 (int32,
-                    uint64, NUL-terminated string, float64, bool32), write; one
-                    builder reused
-  dynamic5cpp       the same event through the C++ API (ehd::EventBuilder)
-  dynamic_disabled  the same event to an event set nobody listens to: the
-                    inline EHD_EVENT_SET_ENABLED test, nothing built
+Modes (one builder, reused, unless said otherwise):
+  dynamic5cpp       Reset, AddValue int32, AddValue uint64,
+                    AddNulTerminatedString of a 31-character std::string_view,
+                    AddValue double, AddValue int32 as boolean, Write
+  dynamic5          the same event through the C API (names NUL-terminated,
+                    the string's length given): the header's inline fast paths
+  dynamic5exports   the same through the exported C functions alone (each
+                    name in parentheses: no inline fast path), as programs in
+                    other languages call them
+  dynamic_disabled  the same event to an event set nobody listens to
+                    (EhtBenchDyn_L5K2): the EventSet::Enabled() test, nothing built
+  dynamic20cpp      20 fields: the 5 of dynamic5cpp four times
+  dynamic4kcpp      one AddNulTerminatedString of 4096 characters
 
 Backends as bench.c: TRACEPOINT_CAPTURE_FILE (use /dev/null), else user_events,
-where --tracefs-enable enables the tracepoint EhtBenchDyn_L5K1 through tracefs.
-Exit status: 0, or 1 if an enabled write fails or the disabled set is enabled.
+where --tracefs-enable enables the tracepoint EhtBenchDyn_L5K1 (and the C
+mode's EhtBenchDynC_L5K1) through tracefs.
+Exit status: 0; 1 if an enabled write fails or the disabled set is enabled;
+3 for a C mode built against an implementation without the C API.
 */
 #include <eventheader/EventHeaderDynamic.h>
 
@@ -25,46 +36,33 @@ Exit status: 0, or 1 if an enabled write fails or the disabled set is enabled.
 #include <string.h>
 #include <time.h>
 
+#include <string_view>
+
 #include "bench-common.h"
 
 #define DYN_TRACEPOINT "EhtBenchDyn_L5K1"
+#define DYN_C_TRACEPOINT "EhtBenchDynC_L5K1"
 
-static int write_c(ehd_builder* b, ehd_event_set const* set, unsigned i)
-{
-    if (!EHD_EVENT_SET_ENABLED(set)) {
-        return EBADF;
-    }
-    int32_t const i32 = (int32_t)i;
-    uint64_t const u64 = (uint64_t)i * 3u;
-    double const f64 = (double)i * 0.5;
-    int32_t const flag = (int32_t)(i & 1u);
-    ehd_builder_reset(b, "Enabled5", EHD_NTS, 0);
-    ehd_builder_add_value(b, "i32", EHD_NTS, event_field_encoding_value32, event_field_format_signed_int, 0, &i32);
-    ehd_builder_add_value(b, "u64", EHD_NTS, event_field_encoding_value64, event_field_format_default, 0, &u64);
-    ehd_builder_add_string(b, "str", EHD_NTS, event_field_encoding_zstring_char8, event_field_format_default, 0,
-        g_short, EHD_NTS);
-    ehd_builder_add_value(b, "f64", EHD_NTS, event_field_encoding_value64, event_field_format_float, 0, &f64);
-    ehd_builder_add_value(b, "flag", EHD_NTS, event_field_encoding_value32, event_field_format_boolean, 0, &flag);
-    return ehd_builder_write(b, set, NULL, NULL);
-}
+/* Our eventheader-dynamic.h, included by our EventHeaderDynamic.h, defines it. */
+#ifdef EHD_NTS
+#define HAVE_C_API 1
+#endif
 
-__attribute__((noinline)) static int run_dynamic5(ehd_builder* b, ehd_event_set const* set, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++) {
-        (void)write_c(b, set, i);
-    }
-    return write_c(b, set, n);
-}
+static char const g_str31[] = "a string of 31 characters: abcd";
+static_assert(sizeof(g_str31) == 32, "31 characters");
+static char g_str4k[4096];
 
-static int write_cpp(ehd::EventBuilder& eb, ehd::EventSet const& set, unsigned i)
+/* Each event is built and written by a function of its own (not inlined, the
+   same call in every build), called when its set is enabled: the loop holds
+   the Enabled() test, as in a program that tests before it builds. */
+#define WHEN_ENABLED(set, write) ((set).Enabled() ? (write) : EBADF)
+
+__attribute__((noinline)) static int write5(ehd::EventBuilder& eb, ehd::EventSet const& set, unsigned i)
 {
-    if (!set.Enabled()) {
-        return EBADF;
-    }
     return eb.Reset("Enabled5")
         .AddValue("i32", (int32_t)i, event_field_format_signed_int)
         .AddValue("u64", (uint64_t)i * 3u, event_field_format_default)
-        .AddNulTerminatedString<char>("str", g_short, event_field_format_default)
+        .AddNulTerminatedString("str", std::string_view(g_str31, 31), event_field_format_default)
         .AddValue("f64", (double)i * 0.5, event_field_format_float)
         .AddValue("flag", (int32_t)(i & 1u), event_field_format_boolean)
         .Write(set);
@@ -73,77 +71,201 @@ static int write_cpp(ehd::EventBuilder& eb, ehd::EventSet const& set, unsigned i
 __attribute__((noinline)) static int run_dynamic5cpp(ehd::EventBuilder& eb, ehd::EventSet const& set, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
-        (void)write_cpp(eb, set, i);
+        (void)WHEN_ENABLED(set, write5(eb, set, i));
     }
-    return write_cpp(eb, set, n);
+    return WHEN_ENABLED(set, write5(eb, set, n));
 }
 
-__attribute__((noinline)) static int run_disabled(ehd_builder* b, ehd_event_set const* set, unsigned n)
+__attribute__((noinline)) static int run_disabled(ehd::EventBuilder& eb, ehd::EventSet const& set, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
-        (void)write_c(b, set, i);
+        (void)WHEN_ENABLED(set, write5(eb, set, i));
     }
     return 0;
 }
 
+#define FIVE(eb, b, i) \
+    (eb).AddValue("i32_" #b, (int32_t)(i) + b, event_field_format_signed_int) \
+        .AddValue("u64_" #b, (uint64_t)(i) * 3u + b, event_field_format_default) \
+        .AddNulTerminatedString("str_" #b, std::string_view(g_str31, 31), event_field_format_default) \
+        .AddValue("f64_" #b, (double)(i) * 0.5 + b, event_field_format_float) \
+        .AddValue("flag_" #b, (int32_t)(((i) >> b) & 1u), event_field_format_boolean)
+
+__attribute__((noinline)) static int write20(ehd::EventBuilder& eb, ehd::EventSet const& set, unsigned i)
+{
+    eb.Reset("Fields20");
+    FIVE(eb, 0, i);
+    FIVE(eb, 1, i);
+    FIVE(eb, 2, i);
+    FIVE(eb, 3, i);
+    return eb.Write(set);
+}
+
+__attribute__((noinline)) static int run_dynamic20cpp(ehd::EventBuilder& eb, ehd::EventSet const& set, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        (void)WHEN_ENABLED(set, write20(eb, set, i));
+    }
+    return WHEN_ENABLED(set, write20(eb, set, n));
+}
+
+__attribute__((noinline)) static int write4k(ehd::EventBuilder& eb, ehd::EventSet const& set)
+{
+    return eb.Reset("String4k")
+        .AddNulTerminatedString("big", std::string_view(g_str4k, sizeof g_str4k), event_field_format_default)
+        .Write(set);
+}
+
+__attribute__((noinline)) static int run_dynamic4kcpp(ehd::EventBuilder& eb, ehd::EventSet const& set, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        (void)WHEN_ENABLED(set, write4k(eb, set));
+    }
+    return WHEN_ENABLED(set, write4k(eb, set));
+}
+
+#ifdef HAVE_C_API
+__attribute__((noinline)) static int write5_c(ehd_builder* b, ehd_event_set const* set, unsigned i)
+{
+    int32_t const i32 = (int32_t)i;
+    uint64_t const u64 = (uint64_t)i * 3u;
+    double const f64 = (double)i * 0.5;
+    int32_t const flag = (int32_t)(i & 1u);
+    ehd_builder_reset(b, "Enabled5", EHD_NTS, 0);
+    ehd_builder_add_value(b, "i32", EHD_NTS, event_field_encoding_value32, event_field_format_signed_int, 0, &i32);
+    ehd_builder_add_value(b, "u64", EHD_NTS, event_field_encoding_value64, event_field_format_default, 0, &u64);
+    ehd_builder_add_string(b, "str", EHD_NTS, event_field_encoding_zstring_char8, event_field_format_default, 0,
+        g_str31, 31);
+    ehd_builder_add_value(b, "f64", EHD_NTS, event_field_encoding_value64, event_field_format_float, 0, &f64);
+    ehd_builder_add_value(b, "flag", EHD_NTS, event_field_encoding_value32, event_field_format_boolean, 0, &flag);
+    return ehd_builder_write(b, set, NULL, NULL);
+}
+
+/* The same calls, each to the exported function. */
+__attribute__((noinline)) static int write5_exports(ehd_builder* b, ehd_event_set const* set, unsigned i)
+{
+    int32_t const i32 = (int32_t)i;
+    uint64_t const u64 = (uint64_t)i * 3u;
+    double const f64 = (double)i * 0.5;
+    int32_t const flag = (int32_t)(i & 1u);
+    (ehd_builder_reset)(b, "Enabled5", EHD_NTS, 0);
+    (ehd_builder_add_value)(b, "i32", EHD_NTS, event_field_encoding_value32, event_field_format_signed_int, 0, &i32);
+    (ehd_builder_add_value)(b, "u64", EHD_NTS, event_field_encoding_value64, event_field_format_default, 0, &u64);
+    (ehd_builder_add_string)(b, "str", EHD_NTS, event_field_encoding_zstring_char8, event_field_format_default, 0,
+        g_str31, 31);
+    (ehd_builder_add_value)(b, "f64", EHD_NTS, event_field_encoding_value64, event_field_format_float, 0, &f64);
+    (ehd_builder_add_value)(b, "flag", EHD_NTS, event_field_encoding_value32, event_field_format_boolean, 0, &flag);
+    return ehd_builder_write(b, set, NULL, NULL);
+}
+
+typedef int (*write_c_fn)(ehd_builder*, ehd_event_set const*, unsigned);
+
+__attribute__((noinline)) static int run_c(write_c_fn write, ehd_builder* b, ehd_event_set const* set, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        (void)(EHD_EVENT_SET_ENABLED(set) ? write(b, set, i) : EBADF);
+    }
+    return EHD_EVENT_SET_ENABLED(set) ? write(b, set, n) : EBADF;
+}
+
+/* A C mode: its own provider and builder. */
+static int c_mode(char const* mode, write_c_fn write, unsigned n, bool enable, double* ns)
+{
+    ehd_provider* const provider = ehd_provider_new("EhtBenchDynC", EHD_NTS, NULL, 0);
+    ehd_event_set* const set = ehd_provider_register_set(provider, 5, 1);
+    ehd_builder* const b = ehd_builder_new(0, 0);
+    int err = !provider || !set || !b ? ENOMEM : ehd_event_set_errno(set);
+    if (err == 0 && enable && tracefs_enable(DYN_C_TRACEPOINT)) {
+        err = EIO;
+    }
+    if (err != 0) {
+        fprintf(stderr, "dynamic: setup: %s\n", strerror(err));
+        return 1;
+    }
+    double const t0 = now_ns();
+    err = run_c(write, b, set, n);
+    *ns = now_ns() - t0;
+    ehd_builder_delete(b);
+    ehd_provider_delete(provider);
+    if (err != 0) {
+        fprintf(stderr, "dynamic: %s: write failed: %s\n", mode, strerror(err));
+        return 1;
+    }
+    return 0;
+}
+#endif
+
 int main(int argc, char* argv[])
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: dynamic dynamic5|dynamic5cpp|dynamic_disabled N [--tracefs-enable]\n");
+        fprintf(stderr, "usage: dynamic dynamic5cpp|dynamic5|dynamic5exports|dynamic_disabled|dynamic20cpp|dynamic4kcpp N "
+                        "[--tracefs-enable]\n");
         return 2;
     }
     char const* mode = argv[1];
     unsigned const n = (unsigned)strtoul(argv[2], NULL, 10);
     bool const enable = argc > 3 && strcmp(argv[3], "--tracefs-enable") == 0;
     bool const capture = getenv("TRACEPOINT_CAPTURE_FILE") != NULL;
+    memset(g_str4k, 'x', sizeof g_str4k);
 
-    ehd::Provider provider("EhtBenchDyn");
-    ehd::EventBuilder eb;
-    ehd_builder* const b = ehd_builder_new(0, 0);
-    std::shared_ptr<ehd::EventSet const> set;
-    ehd_provider* const cprovider = ehd_provider_new("EhtBenchDynC", EHD_NTS, NULL, 0);
-    ehd_event_set* cset = NULL;
-    int err = 0;
-    if (!strcmp(mode, "dynamic_disabled")) {
-        // Capture mode enables every registered set: use one that is not.
-        cset = capture ? ehd_provider_create_unregistered(cprovider, 5, 1, 0)
-                       : ehd_provider_register_set(cprovider, 5, 1);
-    } else if (!strcmp(mode, "dynamic5") || !strcmp(mode, "dynamic5cpp")) {
-        set = provider.RegisterSet(event_level_verbose, 1);
-        cset = ehd_provider_register_set(cprovider, 5, 1);
-        err = set ? set->Errno() : ENOMEM;
-        if (err == 0 && enable) {
-            err = tracefs_enable(DYN_TRACEPOINT) || tracefs_enable("EhtBenchDynC_L5K1") ? EIO : 0;
+    double ns = 0;
+    if (!strcmp(mode, "dynamic5") || !strcmp(mode, "dynamic5exports")) {
+#ifdef HAVE_C_API
+        if (c_mode(mode, !strcmp(mode, "dynamic5") ? write5_c : write5_exports, n, enable, &ns) != 0) {
+            return 1;
         }
+        printf("%s %u %.2f\n", mode, n, n ? ns / n : 0.0);
+        return 0;
+#else
+        fprintf(stderr, "dynamic: %s: this implementation has no C API\n", mode);
+        return 3;
+#endif
+    }
+
+    int (*run)(ehd::EventBuilder&, ehd::EventSet const&, unsigned) = NULL;
+    if (!strcmp(mode, "dynamic5cpp")) {
+        run = run_dynamic5cpp;
+    } else if (!strcmp(mode, "dynamic_disabled")) {
+        run = run_disabled;
+    } else if (!strcmp(mode, "dynamic20cpp")) {
+        run = run_dynamic20cpp;
+    } else if (!strcmp(mode, "dynamic4kcpp")) {
+        run = run_dynamic4kcpp;
     } else {
         fprintf(stderr, "dynamic: unknown mode %s\n", mode);
         return 2;
     }
-    if (err != 0 || !b || !cset) {
-        fprintf(stderr, "dynamic: setup: %s\n", strerror(err ? err : ENOMEM));
+    bool const disabled = run == run_disabled;
+
+    ehd::Provider provider("EhtBenchDyn");
+    ehd::EventBuilder eb;
+    // The disabled mode's set has its own tracepoint (keyword 2), never
+    // enabled; capture mode enables every registered set, so there it stays
+    // unregistered.
+    std::shared_ptr<ehd::EventSet const> const set = !disabled
+        ? provider.RegisterSet(event_level_verbose, 1)
+        : capture ? provider.CreateUnregistered(event_level_verbose, 2)
+                  : provider.RegisterSet(event_level_verbose, 2);
+    int err = set ? set->Errno() : ENOMEM;
+    if (err == 0 && enable && !disabled && tracefs_enable(DYN_TRACEPOINT)) {
+        err = EIO;
+    }
+    if (err != 0) {
+        fprintf(stderr, "dynamic: setup: %s\n", strerror(err));
         return 1;
     }
 
     double const t0 = now_ns();
-    if (!strcmp(mode, "dynamic5")) {
-        err = run_dynamic5(b, cset, n);
-    } else if (!strcmp(mode, "dynamic5cpp")) {
-        err = run_dynamic5cpp(eb, *set, n);
-    } else {
-        err = run_disabled(b, cset, n);
-        if (EHD_EVENT_SET_ENABLED(cset)) {
-            fprintf(stderr, "dynamic: the disabled event's set is enabled\n");
-            return 1;
-        }
+    err = run(eb, *set, n);
+    ns = now_ns() - t0;
+    if (disabled && set->Enabled()) {
+        fprintf(stderr, "dynamic: the disabled event's set is enabled\n");
+        return 1;
     }
-    double const t1 = now_ns();
     if (err != 0) {
         fprintf(stderr, "dynamic: %s: write failed: %s\n", mode, strerror(err));
         return 1;
     }
-
-    printf("%s %u %.2f\n", mode, n, n ? (t1 - t0) / n : 0.0);
-    ehd_builder_delete(b);
-    ehd_provider_delete(cprovider);
+    printf("%s %u %.2f\n", mode, n, n ? ns / n : 0.0);
     return 0;
 }

@@ -40,8 +40,20 @@ static void null_arguments(void)
     CHECK(ehd_provider_new(NULL, N, NULL, 0) == NULL && errno == EINVAL);
     errno = 0;
     CHECK(ehd_provider_new(NULL, 3, "", 0) == NULL && errno == EINVAL);
-    errno = 0;
-    CHECK(ehd_provider_new("Name", N, NULL, 4) == NULL && errno == EINVAL);
+    /* Only a NULL name (or no memory) gives no provider: invalid options
+       make a provider that failed (EINVAL), as invalid names do. */
+    {
+        ehd_provider* const p = ehd_provider_new("Name", N, NULL, 4);
+        ehd_provider* const q = ehd_provider_new("Name", (size_t)PTRDIFF_MAX + 1, "", 0);
+        CHECK(p && q);
+        CHECK_EQ_INT(EINVAL, ehd_provider_errno(p));
+        CHECK(strcmp(ehd_provider_name(p), "Name") == 0 && strcmp(ehd_provider_options(p), "") == 0);
+        CHECK_EQ_INT(EINVAL, ehd_event_set_errno(ehd_provider_register_set(p, 5, 1)));
+        CHECK_EQ_INT(EINVAL, ehd_provider_errno(q));
+        CHECK(strcmp(ehd_provider_name(q), "") == 0);
+        ehd_provider_delete(p);
+        ehd_provider_delete(q);
+    }
     ehd_provider_delete(NULL);
     ehd_provider_unregister(NULL);
     CHECK_EQ_INT(EINVAL, ehd_provider_errno(NULL));

@@ -57,15 +57,29 @@ int main()
     CHECK(!ehd::Enabled(std::shared_ptr<ehd::EventSet const>()));
     CHECK(!ehd::Enabled(static_cast<ehd::EventSet const*>(nullptr)));
 
-    // A builder that could not get memory: every Write returns ENOMEM.
+    // Without memory: a builder holds a typical event inside itself, so
+    // it needs none for one (nor to copy one); growing past that is ENOMEM.
     ehd::EventBuilder small(16, 16);
     alloc_fail(1);
+    unsigned long const calls = alloc_calls();
     {
-        ehd::EventBuilder starved;
-        CHECK_EQ_INT(ENOMEM, starved.Reset("Starved").AddValue("v", 1, event_field_format_default).Write(*set));
-        ehd::EventBuilder copy(starved);
-        CHECK_EQ_INT(ENOMEM, copy.Write(*set));
+        ehd::EventBuilder inlineOnly;
+        inlineOnly.Reset("OkWithoutMemory").AddValue("v", 1, event_field_format_default);
+        write_ok(inlineOnly, *set);
+        ehd::EventBuilder copy(inlineOnly);
+        write_ok(copy, *set);
+        CHECK_EQ_INT(ENOMEM, inlineOnly.Reset("Starved")
+            .AddBinary<char>("b", std::string_view(big).substr(0, 5000), event_field_format_default)
+            .Write(*set));
+        // Asked for more than it holds inline: it works within what it has.
+        ehd::EventBuilder wanting(4096, 4096);
+        wanting.Reset("OkWithoutItsCapacity").AddValue("v", 2, event_field_format_default);
+        write_ok(wanting, *set);
+        CHECK_EQ_INT(ENOMEM, wanting.Reset("StarvedToo")
+            .AddBinary<char>("b", std::string_view(big).substr(0, 5000), event_field_format_default)
+            .Write(*set));
     }
+    CHECK(alloc_calls() - calls == 3); // the two growths and the capacity asked for
     // Growth that fails: ENOMEM.
     small.Reset("GrowthFails");
     small.AddBinary<char>("b", std::string_view(big).substr(0, 5000), event_field_format_default);
@@ -94,7 +108,7 @@ int main()
     write_ok(copy, *set);
     ehd::EventBuilder moved(std::move(copy));
     write_ok(moved, *set);
-    CHECK_EQ_INT(ENOMEM, copy.Write(*set)); // moved from: no builder left
+    CHECK_EQ_INT(EINVAL, copy.Write(*set)); // moved from: as if never Reset
     copy = moved;
     write_ok(copy, *set);
     copy.Reset("OkCopyAssignedThenReset");
@@ -119,8 +133,26 @@ int main()
         CHECK(badSet && badSet->Errno() == EINVAL && !badSet->Enabled());
         ehd::Provider badGroup("Good", "Bad_Group");
         CHECK_EQ_INT(EINVAL, badGroup.Errno());
-        ehd::Provider longGroup("Good", std::string(300, 'g'));
-        CHECK_EQ_INT(E2BIG, longGroup.Errno());
+    }
+
+    // Long names are cut as the reference's header cuts them: the provider
+    // name to 233 characters, the group to what fits after it.
+    {
+        ehd::Provider longGroup("OkLong", std::string(300, 'g'));
+        CHECK_EQ_INT(0, longGroup.Errno());
+        CHECK(longGroup.Name() == "OkLong");
+        CHECK(longGroup.Options() == "G" + std::string(233 - 6, 'g'));
+        std::string const name234(234, 'N');
+        ehd::Provider longName(name234, "grp");
+        CHECK_EQ_INT(0, longName.Errno());
+        CHECK(longName.Name() == name234.substr(0, 233));
+        CHECK(longName.Options().empty());
+        auto const longSet = longName.RegisterSet(event_level_verbose, 0x123456789abcdef0);
+        CHECK(longSet && longSet->Errno() == 0 && longSet->Enabled());
+        eb.Reset("OkLongName");
+        write_ok(eb, *longSet);
+        ehd::Provider exact(name234.substr(0, 233));
+        CHECK(exact.Name() == name234.substr(0, 233));
     }
 
     // Sets outlive Unregister and the provider; FindSet forgets them.

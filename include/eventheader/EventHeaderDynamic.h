@@ -18,15 +18,23 @@ TraceLoggingProvider.h is simpler and faster.
         int err = eb.Write(*set);                                  // 0 or an errno
     }
 
-Implementation: every class is a thin inline wrapper over the C API of
-eventheader-dynamic.h (the library's ehd_* functions), so C, C++ and other
-languages share one encoder. Differences from the reference, all for input the
-reference documents as a precondition violation (it asserts, and in release
-builds writes a malformed or incomplete event): here such input (a name with
-'\0', a struct field count of 0 or over 127, an invalid group name, a related
-id without an activity id) makes the provider fail or the event's Write return
-EINVAL, and Write on a builder that was never Reset returns EINVAL (the
-reference: ENOMEM). EventBuilder::Tag is an addition.
+Implementation: the classes are inline code over the C API of
+eventheader-dynamic.h (the library's ehd_* functions and that header's inline
+fast paths), so C, C++ and other languages write the same bytes. A program
+built with this header needs this library (its ehd_* symbols), not the
+reference's. An EventBuilder keeps its builder and the storage of a typical
+event (256 bytes of metadata, 256 of payload) inside itself: constructing one
+allocates nothing, and fields whose names and values fit are appended inline;
+larger events grow into the heap once. Differences from the reference, all
+for input the reference documents as a precondition violation (it asserts,
+and in release builds writes a malformed or incomplete event): here such
+input (a name with '\0', a struct field count of 0 or over 127, an invalid
+group name, a related id without an activity id) makes the provider fail or
+the event's Write return EINVAL, and Write on a builder that was never Reset
+returns EINVAL (the reference: ENOMEM). EventBuilder::Tag is an addition.
+Provider names of 234 characters or more are cut to 233, and the group name
+to what fits after the provider name (provider + group at most 233), as the
+reference does, so that both write to the same tracepoints.
 
 Write returns 0 or an errno: EBADF if the event set is disabled (nobody
 listens, or its registration failed), ERANGE if the event (metadata + payload)
@@ -60,6 +68,26 @@ EventBuilder is used by one thread at a time.
 #include <utility>
 #include <vector>
 
+/*
+The library's entry points private to this header (an EventBuilder's builder
+lives inside it; these grow, copy, move and free it). Programs must not call
+them. tests/headers.rs checks these declarations against the library's.
+*/
+extern "C" {
+int _ehd_builder_reserve(struct ehd_builder *builder, size_t meta_capacity, size_t data_capacity);
+void _ehd_builder_fini(struct ehd_builder *builder);
+int _ehd_builder_copy(struct ehd_builder *dst, const struct ehd_builder *src);
+int _ehd_builder_move(struct ehd_builder *dst, struct ehd_builder *src);
+}
+
+/* The methods over the inline fast paths of eventheader-dynamic.h are inlined
+   into the caller, so that constant names and lengths fold away. */
+#if defined(__GNUC__) || defined(__clang__)
+#define _EHD_ALWAYS_INLINE __attribute__((__always_inline__))
+#else
+#define _EHD_ALWAYS_INLINE
+#endif
+
 /* Source annotations used by code written for the reference's header; empty here. */
 #ifndef _In_opt_
 #define _In_opt_
@@ -88,20 +116,33 @@ namespace ehd
     Obtained from Provider::RegisterSet / FindSet as shared_ptr<EventSet const>;
     test it with Enabled(), write to it with EventBuilder::Write. Thread-safe.
     It stays usable (disabled) after its provider is unregistered or destroyed.
+
+    A set from a provider is the library's event set itself (so Enabled() is
+    one load, as TRACEPOINT_ENABLED); a default-constructed one is a
+    placeholder with the same layout, never enabled.
     */
     class EventSet
     {
         friend class Provider;
         friend class EventBuilder;
 
-        ehd_event_set* m_set; // One reference held; nullptr for a placeholder.
+        _ehd_event_set_state m_state;
 
-        explicit
-        EventSet(ehd_event_set* retainedSet) noexcept
-            : m_set(retainedSet)
+        ehd_event_set const*
+        Handle() const noexcept
         {
-            return;
+            return reinterpret_cast<ehd_event_set const*>(this);
         }
+
+        // The deleter of a provider's sets: gives up the shared_ptr's reference.
+        struct Release
+        {
+            void
+            operator()(EventSet const* set) const noexcept
+            {
+                ehd_event_set_release(const_cast<ehd_event_set*>(set->Handle()));
+            }
+        };
 
     public:
 
@@ -114,14 +155,9 @@ namespace ehd
         */
         constexpr
         EventSet() noexcept
-            : m_set(nullptr)
+            : m_state{ TRACEPOINT_STATE_INIT, 0, 22 /* EINVAL */, 0, 0, nullptr }
         {
             return;
-        }
-
-        ~EventSet()
-        {
-            ehd_event_set_release(m_set);
         }
 
         /*
@@ -130,7 +166,7 @@ namespace ehd
         bool
         Enabled() const noexcept
         {
-            return EHD_EVENT_SET_ENABLED(m_set) != 0;
+            return __atomic_load_n(&m_state.state.status_word, __ATOMIC_RELAXED) != 0;
         }
 
         /*
@@ -141,7 +177,7 @@ namespace ehd
         int
         Errno() const noexcept
         {
-            return ehd_event_set_errno(m_set);
+            return m_state.error;
         }
     };
 
@@ -175,6 +211,10 @@ namespace ehd
 
         using EventSetMap = std::unordered_map<EventKey, std::shared_ptr<EventSet const>, EventKeyHash>;
 
+        // The reference's bound: provider name + group name shorter than
+        // EVENTHEADER_NAME_MAX minus the longest "_L<level>K<keyword>G".
+        static constexpr size_t NamesMax = EVENTHEADER_NAME_MAX - (sizeof("_LffKffffffffffffffffG") - 1);
+
         // Declared first, destroyed last: the sets release their references
         // after the provider itself is gone.
         EventSetMap m_eventSets;
@@ -203,19 +243,18 @@ namespace ehd
             }
 
             ehd_event_set* const set = createSet(m_provider, static_cast<uint8_t>(level), keyword);
-            EventSet* const wrapper = set == nullptr
-                ? nullptr
-                : new (std::nothrow) EventSet(ehd_event_set_retain(set));
-            if (wrapper != nullptr)
+            if (set != nullptr)
             {
                 try
                 {
-                    slot.first->second = std::shared_ptr<EventSet const>(wrapper);
+                    // The library's set is the EventSet (same layout).
+                    slot.first->second = std::shared_ptr<EventSet const>(
+                        reinterpret_cast<EventSet const*>(ehd_event_set_retain(set)), EventSet::Release());
                     return slot.first->second;
                 }
                 catch (...)
                 {
-                    // shared_ptr deleted the wrapper, which released the set.
+                    // shared_ptr released the reference.
                 }
             }
 
@@ -240,7 +279,12 @@ namespace ehd
           '_', e.g. "MyCompany_MyComponent".
         - groupName: "" for none, else ASCII lowercase letters and digits (the
           options string becomes "G<group>").
-        - providerName + groupName must be shorter than 234 characters.
+        - providerName + groupName should be shorter than 234 characters. As the
+          reference's header does, a longer provider name is cut to 233
+          characters, and the group name to what fits after it (a provider
+          name of 233 leaves no group), so that the tracepoint names are the
+          reference's. (The C function ehd_provider_new cuts nothing: it
+          refuses names too long for a tracepoint name with E2BIG.)
 
         A provider whose arguments break these rules, or that cannot open (e.g.
         no user_events), still works: Errno() says why and its sets are never
@@ -253,22 +297,20 @@ namespace ehd
             : m_eventSets()
             , m_provider()
         {
-            char options[EVENTHEADER_NAME_MAX];
+            size_t const nameLen = providerName.size() < NamesMax ? providerName.size() : NamesMax - 1;
+            size_t const groupRoom = NamesMax - 1 - nameLen;
+            size_t const groupLen = groupName.size() < groupRoom ? groupName.size() : groupRoom;
+            char options[NamesMax + 1];
             size_t optionsLen = 0;
-            if (!groupName.empty())
+            if (groupLen != 0)
             {
-                // Longer groups cannot fit a tracepoint name: the provider fails
-                // with E2BIG either way.
-                size_t const groupLen = groupName.size() < sizeof(options) - 2
-                    ? groupName.size()
-                    : sizeof(options) - 2;
                 options[0] = 'G';
                 memcpy(options + 1, groupName.data(), groupLen);
                 optionsLen = groupLen + 1;
             }
 
             options[optionsLen] = '\0';
-            m_provider = ehd_provider_new(providerName.data(), providerName.size(), options, optionsLen);
+            m_provider = ehd_provider_new(providerName.data(), nameLen, options, optionsLen);
         }
 
         /*
@@ -401,12 +443,42 @@ namespace ehd
         template<bool Condition>
         using Returns = typename std::enable_if<Condition, EventBuilder&>::type;
 
-        ehd_builder* m_builder; // nullptr if out of memory (or moved from).
+        // Inline storage: a typical event's metadata (256 bytes, the
+        // extension header and the library's slack) and payload.
+        static constexpr size_t MetaRoom = 256 + 16;
+        static constexpr size_t DataRoom = 256;
+
+        // The builder (the library's layout) and its first storage: mutable
+        // because Write fills in the metadata's extension header.
+        mutable _ehd_builder_state m_state;
+        mutable unsigned char m_storage[MetaRoom + DataRoom];
+
+        ehd_builder*
+        Handle() const noexcept
+        {
+            return reinterpret_cast<ehd_builder*>(&m_state);
+        }
+
+        // An empty builder in this object's storage, never reset (EINVAL).
+        void
+        Start() noexcept
+        {
+            m_state.meta = { m_storage, 0, MetaRoom, 0 };
+            m_state.data = { m_storage + MetaRoom, 0, DataRoom, 0 };
+            m_state.error = 22; // EINVAL
+            m_state.id = 0;
+            m_state.tag = 0;
+            m_state.version = 0;
+            m_state.opcode = 0;
+            m_state.level = 0;
+            m_state.fields_mode = EHD_FIELDS_NORMAL;
+        }
 
         // Adds a variable-count array whose elements come from an iterator
         // pair: the field's metadata, a count, then each element's payload
         // from addElement (at most 65535 elements).
         template<class BeginItTy, class EndItTy, class AddElementFn>
+        _EHD_ALWAYS_INLINE
         void
         AddRange(
             std::string_view fieldName,
@@ -417,10 +489,10 @@ namespace ehd
             EndItTy end,
             AddElementFn&& addElement) noexcept
         {
-            size_t bookmark;
-            ehd_builder_raw_add_meta(m_builder, fieldName.data(), fieldName.size(),
+            size_t bookmark = EHD_NO_BOOKMARK;
+            ehd_builder_raw_add_meta(Handle(), fieldName.data(), fieldName.size(),
                 static_cast<uint8_t>(encoding | event_field_encoding_varray_flag), format, fieldTag, 0);
-            ehd_builder_raw_add_count(m_builder, 0, &bookmark);
+            ehd_builder_raw_add_count(Handle(), 0, &bookmark);
             uint16_t count = 0;
             for (; it != end && count != UINT16_MAX; ++it)
             {
@@ -428,11 +500,32 @@ namespace ehd
                 count += 1;
             }
 
-            ehd_builder_raw_set_count(m_builder, bookmark, count);
+            ehd_builder_raw_set_count(Handle(), bookmark, count);
+        }
+
+        // One element of a range of strings or blobs (encoding Counted, Zero
+        // or Binary): its payload, encoded as the field's.
+        template<class CharTy>
+        _EHD_ALWAYS_INLINE
+        void
+        AddStringElement(uint8_t encoding, std::basic_string_view<CharTy> value) noexcept
+        {
+#ifndef EHD_NO_INLINE
+            _ehd_builder_state* const state = _ehd_appendable(Handle());
+            if (state != nullptr &&
+                _ehd_put_string(state, encoding, sizeof(CharTy), value.data(), value.size(), 0))
+            {
+                return;
+            }
+#endif
+            ehd_builder_set_fields_mode(Handle(), EHD_FIELDS_PAYLOAD_ONLY);
+            ehd_builder_add_string(Handle(), nullptr, 0, encoding, 0, 0, value.data(), value.size());
+            ehd_builder_set_fields_mode(Handle(), EHD_FIELDS_NORMAL);
         }
 
         // Adds a range of strings or blobs (encoding Counted, Zero or Binary).
         template<class CharTy, class BeginItTy, class EndItTy>
+        _EHD_ALWAYS_INLINE
         void
         AddStringsRange(
             std::string_view fieldName,
@@ -442,14 +535,10 @@ namespace ehd
             BeginItTy it,
             EndItTy end) noexcept
         {
-            ehd_builder* const builder = m_builder;
             AddRange(fieldName, encoding, format, fieldTag, it, end,
-                [builder, encoding](std::basic_string_view<CharTy> value) noexcept
+                [this, encoding](std::basic_string_view<CharTy> value) noexcept
                 {
-                    // The element's payload, encoded as the field's.
-                    ehd_builder_set_fields_mode(builder, EHD_FIELDS_PAYLOAD_ONLY);
-                    ehd_builder_add_string(builder, nullptr, 0, encoding, 0, 0, value.data(), value.size());
-                    ehd_builder_set_fields_mode(builder, EHD_FIELDS_NORMAL);
+                    AddStringElement<CharTy>(encoding, value);
                 });
         }
 
@@ -461,21 +550,24 @@ namespace ehd
         */
         explicit
         EventBuilder(uint16_t metaCapacity = 256, uint16_t dataCapacity = 256) noexcept
-            : m_builder(ehd_builder_new(metaCapacity, dataCapacity))
         {
-            return;
+            Start();
+            if (metaCapacity > 256 || dataCapacity > DataRoom)
+            {
+                _ehd_builder_reserve(Handle(), metaCapacity, dataCapacity);
+            }
         }
 
         EventBuilder(EventBuilder const& other) noexcept
-            : m_builder(ehd_builder_clone(other.m_builder))
         {
-            return;
+            Start();
+            _ehd_builder_copy(Handle(), other.Handle());
         }
 
         EventBuilder(EventBuilder&& other) noexcept
-            : m_builder(other.m_builder)
         {
-            other.m_builder = nullptr;
+            Start();
+            _ehd_builder_move(Handle(), other.Handle());
         }
 
         EventBuilder&
@@ -483,9 +575,7 @@ namespace ehd
         {
             if (this != &other)
             {
-                ehd_builder* const copy = ehd_builder_clone(other.m_builder);
-                ehd_builder_delete(m_builder);
-                m_builder = copy;
+                _ehd_builder_copy(Handle(), other.Handle());
             }
 
             return *this;
@@ -494,13 +584,20 @@ namespace ehd
         EventBuilder&
         operator=(EventBuilder&& other) noexcept
         {
-            std::swap(m_builder, other.m_builder);
+            if (this != &other)
+            {
+                _ehd_builder_move(Handle(), other.Handle());
+            }
+
             return *this;
         }
 
         ~EventBuilder()
         {
-            ehd_builder_delete(m_builder);
+            if (m_state.meta.owned | m_state.data.owned)
+            {
+                _ehd_builder_fini(Handle());
+            }
         }
 
         /*
@@ -508,10 +605,11 @@ namespace ehd
         it may carry attributes: "Name;attr=value") and tag (0 for none), opcode
         info, id and version 0.
         */
+        _EHD_ALWAYS_INLINE
         EventBuilder&
         Reset(std::string_view name, uint16_t tag = 0) noexcept
         {
-            ehd_builder_reset(m_builder, name.data(), name.size(), tag);
+            ehd_builder_reset(Handle(), name.data(), name.size(), tag);
             return *this;
         }
 
@@ -527,39 +625,40 @@ namespace ehd
             _In_reads_bytes_opt_(16) void const* activityId = nullptr,
             _In_reads_bytes_opt_(16) void const* relatedId = nullptr) const noexcept
         {
-            return m_builder
-                ? ehd_builder_write(m_builder, eventSet.m_set, activityId, relatedId)
-                : 12; // ENOMEM
+            return ehd_builder_write(Handle(), eventSet.Handle(), activityId, relatedId);
         }
 
         /*
         Sets the event's stable id and version (both 0 after Reset: the event
         is identified by its name). Change the version with the event's schema.
         */
+        _EHD_ALWAYS_INLINE
         EventBuilder&
         IdVersion(uint16_t id, uint8_t version) noexcept
         {
-            ehd_builder_set_id_version(m_builder, id, version);
+            ehd_builder_set_id_version(Handle(), id, version);
             return *this;
         }
 
         /*
         Sets the event's opcode (info after Reset), e.g. activity_start.
         */
+        _EHD_ALWAYS_INLINE
         EventBuilder&
         Opcode(event_opcode opcode) noexcept
         {
-            ehd_builder_set_opcode(m_builder, static_cast<uint8_t>(opcode));
+            ehd_builder_set_opcode(Handle(), static_cast<uint8_t>(opcode));
             return *this;
         }
 
         /*
         Sets the event's tag (Reset's tag until then). Not in the reference.
         */
+        _EHD_ALWAYS_INLINE
         EventBuilder&
         Tag(uint16_t tag) noexcept
         {
-            ehd_builder_set_tag(m_builder, tag);
+            ehd_builder_set_tag(Handle(), tag);
             return *this;
         }
 
@@ -569,6 +668,7 @@ namespace ehd
         count is not known yet, pass 1 and pFieldCountBookmark, then call
         SetStructFieldCount(bookmark, count) after the members.
         */
+        _EHD_ALWAYS_INLINE
         EventBuilder&
         AddStruct(
             std::string_view fieldName,
@@ -576,7 +676,7 @@ namespace ehd
             uint16_t fieldTag = 0,
             _Out_opt_ size_t* pFieldCountBookmark = nullptr) noexcept
         {
-            ehd_builder_add_struct(m_builder, fieldName.data(), fieldName.size(),
+            ehd_builder_add_struct(Handle(), fieldName.data(), fieldName.size(),
                 structFieldCount, fieldTag, pFieldCountBookmark);
             return *this;
         }
@@ -588,7 +688,7 @@ namespace ehd
         EventBuilder&
         SetStructFieldCount(size_t fieldCountBookmark, uint8_t structFieldCount) noexcept
         {
-            ehd_builder_set_struct_field_count(m_builder, fieldCountBookmark, structFieldCount);
+            ehd_builder_set_struct_field_count(Handle(), fieldCountBookmark, structFieldCount);
             return *this;
         }
 
@@ -600,6 +700,7 @@ namespace ehd
         ip_address, ...). fieldTag: 0 or a provider-defined tag.
         */
         template<class ValTy>
+        _EHD_ALWAYS_INLINE
         auto
         AddValue(
             std::string_view fieldName,
@@ -608,7 +709,7 @@ namespace ehd
             uint16_t fieldTag = 0) noexcept
             -> Returns<IsValue<ValTy>>
         {
-            ehd_builder_add_value(m_builder, fieldName.data(), fieldName.size(),
+            ehd_builder_add_value(Handle(), fieldName.data(), fieldName.size(),
                 Encodings<sizeof(ValTy)>::Value, format, fieldTag, std::addressof(fieldValue));
             return *this;
         }
@@ -619,6 +720,7 @@ namespace ehd
         chars shows as an array of numbers.
         */
         template<class BeginItTy, class EndItTy>
+        _EHD_ALWAYS_INLINE
         auto
         AddValueRange(
             std::string_view fieldName,
@@ -636,17 +738,16 @@ namespace ehd
                 size_t const count = fieldEndIterator > fieldBeginIterator
                     ? static_cast<size_t>(fieldEndIterator - fieldBeginIterator)
                     : 0;
-                ehd_builder_add_values(m_builder, fieldName.data(), fieldName.size(),
+                ehd_builder_add_values(Handle(), fieldName.data(), fieldName.size(),
                     static_cast<uint8_t>(encoding | event_field_encoding_varray_flag),
                     format, fieldTag, fieldBeginIterator, count);
             }
             else
             {
-                ehd_builder* const builder = m_builder;
                 AddRange(fieldName, encoding, format, fieldTag, fieldBeginIterator, fieldEndIterator,
-                    [builder](ValTy const& value) noexcept
+                    [this](ValTy const& value) noexcept
                     {
-                        ehd_builder_raw_add_data(builder, std::addressof(value), sizeof(value));
+                        ehd_builder_raw_add_data(Handle(), std::addressof(value), sizeof(value));
                     });
             }
 
@@ -661,6 +762,7 @@ namespace ehd
         string_json, hex_bytes, ...
         */
         template<class CharTy>
+        _EHD_ALWAYS_INLINE
         auto
         AddString(
             std::string_view fieldName,
@@ -669,7 +771,7 @@ namespace ehd
             uint16_t fieldTag = 0) noexcept
             -> Returns<IsChar<CharTy>>
         {
-            ehd_builder_add_string(m_builder, fieldName.data(), fieldName.size(),
+            ehd_builder_add_string(Handle(), fieldName.data(), fieldName.size(),
                 Encodings<sizeof(CharTy)>::Counted, format, fieldTag, fieldValue.data(), fieldValue.size());
             return *this;
         }
@@ -680,6 +782,7 @@ namespace ehd
         AddStringRange<char>(...)).
         */
         template<class CharTy, class BeginItTy, class EndItTy>
+        _EHD_ALWAYS_INLINE
         auto
         AddStringRange(
             std::string_view fieldName,
@@ -701,6 +804,7 @@ namespace ehd
         the NUL-terminated encoding is needed.
         */
         template<class CharTy>
+        _EHD_ALWAYS_INLINE
         auto
         AddNulTerminatedString(
             std::string_view fieldName,
@@ -709,7 +813,7 @@ namespace ehd
             uint16_t fieldTag = 0) noexcept
             -> Returns<IsChar<CharTy>>
         {
-            ehd_builder_add_string(m_builder, fieldName.data(), fieldName.size(),
+            ehd_builder_add_string(Handle(), fieldName.data(), fieldName.size(),
                 Encodings<sizeof(CharTy)>::Zero, format, fieldTag, fieldValue.data(), fieldValue.size());
             return *this;
         }
@@ -719,6 +823,7 @@ namespace ehd
         AddNulTerminatedString) from an iterator pair.
         */
         template<class CharTy, class BeginItTy, class EndItTy>
+        _EHD_ALWAYS_INLINE
         auto
         AddNulTerminatedStringRange(
             std::string_view fieldName,
@@ -740,6 +845,7 @@ namespace ehd
         empty blob then reads as null).
         */
         template<class CharTy>
+        _EHD_ALWAYS_INLINE
         auto
         AddBinary(
             std::string_view fieldName,
@@ -748,7 +854,7 @@ namespace ehd
             uint16_t fieldTag = 0) noexcept
             -> Returns<IsByte<CharTy>>
         {
-            ehd_builder_add_string(m_builder, fieldName.data(), fieldName.size(),
+            ehd_builder_add_string(Handle(), fieldName.data(), fieldName.size(),
                 Encodings<sizeof(CharTy)>::Binary, format, fieldTag, fieldValue.data(), fieldValue.size());
             return *this;
         }
@@ -758,6 +864,7 @@ namespace ehd
         (give CharTy: AddBinaryRange<char>(...)).
         */
         template<class CharTy, class BeginItTy, class EndItTy>
+        _EHD_ALWAYS_INLINE
         auto
         AddBinaryRange(
             std::string_view fieldName,
@@ -778,6 +885,7 @@ namespace ehd
         payload; add the payload with RawAddDataValue(s). Wrong combinations
         make events that do not decode.
         */
+        _EHD_ALWAYS_INLINE
         EventBuilder&
         RawAddMetaScalar(
             std::string_view fieldName,
@@ -785,7 +893,7 @@ namespace ehd
             event_field_format format,
             uint16_t fieldTag = 0) noexcept
         {
-            ehd_builder_raw_add_meta(m_builder, fieldName.data(), fieldName.size(),
+            ehd_builder_raw_add_meta(Handle(), fieldName.data(), fieldName.size(),
                 static_cast<uint8_t>(encoding), static_cast<uint8_t>(format), fieldTag, 0);
             return *this;
         }
@@ -795,6 +903,7 @@ namespace ehd
         without array flags) and no payload: add the uint16_t count and the
         elements with RawAddDataValue(s).
         */
+        _EHD_ALWAYS_INLINE
         EventBuilder&
         RawAddMetaVcount(
             std::string_view fieldName,
@@ -802,7 +911,7 @@ namespace ehd
             event_field_format format,
             uint16_t fieldTag = 0) noexcept
         {
-            ehd_builder_raw_add_meta(m_builder, fieldName.data(), fieldName.size(),
+            ehd_builder_raw_add_meta(Handle(), fieldName.data(), fieldName.size(),
                 static_cast<uint8_t>(encoding | event_field_encoding_varray_flag),
                 static_cast<uint8_t>(format), fieldTag, 0);
             return *this;
@@ -812,10 +921,11 @@ namespace ehd
         Advanced: appends the bytes of a value to the payload.
         */
         template<class ValTy>
+        _EHD_ALWAYS_INLINE
         EventBuilder&
         RawAddDataValue(ValTy const& fieldValue) noexcept
         {
-            ehd_builder_raw_add_data(m_builder, std::addressof(fieldValue), sizeof(fieldValue));
+            ehd_builder_raw_add_data(Handle(), std::addressof(fieldValue), sizeof(fieldValue));
             return *this;
         }
 
@@ -823,10 +933,11 @@ namespace ehd
         Advanced: appends the bytes of count values to the payload.
         */
         template<class ValTy>
+        _EHD_ALWAYS_INLINE
         EventBuilder&
         RawAddDataValues(_In_reads_(count) ValTy const* values, uint16_t count) noexcept
         {
-            ehd_builder_raw_add_data(m_builder, values, sizeof(ValTy) * count);
+            ehd_builder_raw_add_data(Handle(), values, sizeof(ValTy) * count);
             return *this;
         }
     };

@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#include <tracepoint/tracepoint-state.h>
 #include <eventheader/eventheader.h>
 /*
 Runtime-defined EventHeader events in C: for programs that learn an event's
@@ -38,7 +40,10 @@ faster with TraceLoggingProvider.h. The C++ API EventHeaderDynamic.h
   EHD_EVENT_SET_ENABLED(set) is one inline load: test it before building.
 - Builder: reset(name, tag), header values, fields, write(set, activity ids).
   Its buffers are kept from event to event: once they have grown to the
-  largest event, building and writing allocates nothing.
+  largest event, building and writing allocates nothing. The field functions
+  have inline fast paths in this header (macros of the same names, see its
+  end; EHD_NO_INLINE turns them off): a program built with it needs this
+  library.
 
 Strings: every name and text argument is a pointer and a length in bytes, or
 the length EHD_NTS for a NUL-terminated string; a NULL pointer is only allowed
@@ -111,12 +116,13 @@ extern "C" {
 // NULL with length 0 or EHD_NTS).
 //
 // A provider whose name or options are invalid (empty name, ' ', ':', '/',
-// NUL or a control character in it, malformed options: EINVAL; name and
+// NUL or a control character in it, malformed options, or an argument that
+// is not text, such as `options` NULL with a length: EINVAL; name and
 // options too long for a tracepoint name: E2BIG), or that cannot open (no
 // user_events: EOPNOTSUPP, ENOENT, EACCES, ...), is still created:
-// ehd_provider_errno says why, and its event sets are never enabled.
-// Returns NULL only if `name` is NULL
-// (errno EINVAL) or there is no memory (errno ENOMEM).
+// ehd_provider_errno says why, and its event sets are never enabled (an
+// argument that is not text reads as ""). Returns NULL only if `name` is
+// NULL (errno EINVAL) or there is no memory (errno ENOMEM).
 //
 // # Safety
 // `name` must be NULL or a text argument as described; `options` likewise.
@@ -338,6 +344,29 @@ int ehd_builder_set_level(struct ehd_builder *builder,
 int ehd_builder_set_fields_mode(struct ehd_builder *builder,
                                 int mode);
 
+// Writes the event to `set`, with its level and keyword, and with the
+// 16-byte `activity_id` and `related_id` if not NULL (`related_id` needs
+// `activity_id`). Header, metadata and payload go to the kernel (or the
+// capture file) in one write; the builder keeps the event (write it again,
+// or reset).
+//
+// Returns 0, else in this order: EINVAL for a NULL builder or a related id
+// without an activity id; the builder's latched error (EINVAL before the
+// first reset or after invalid arguments, ENOMEM if a buffer could not
+// grow, ERANGE if metadata and payload exceed 65467 bytes: the event is
+// refused, never cut short); EBADF if `set` is NULL; EINVAL if a level was
+// set (ehd_builder_set_level) and `set` has another; EBADF if `set` is
+// disabled (nobody listens, or its registration failed); else the errno of
+// the write.
+//
+// # Safety
+// `builder` must be NULL or a live builder used by this thread only; `set`
+// NULL or a live event set; each id NULL or 16 readable bytes.
+int ehd_builder_write(struct ehd_builder *builder,
+                      const struct ehd_event_set *set,
+                      const void *activity_id,
+                      const void *related_id);
+
 // Adds a field holding one value. `encoding`: event_field_encoding_value8,
 // 16, 32, 64 or 128 (1, 2, 4, 8 or 16 bytes at `value`, any alignment);
 // `format`: an event_field_format (0 = default: unsigned for 1-8 bytes,
@@ -520,29 +549,6 @@ int ehd_builder_raw_set_count(struct ehd_builder *builder,
                               size_t bookmark,
                               uint16_t count);
 
-// Writes the event to `set`, with its level and keyword, and with the
-// 16-byte `activity_id` and `related_id` if not NULL (`related_id` needs
-// `activity_id`). Header, metadata and payload go to the kernel (or the
-// capture file) in one write; the builder keeps the event (write it again,
-// or reset).
-//
-// Returns 0, else in this order: EINVAL for a NULL builder or a related id
-// without an activity id; the builder's latched error (EINVAL before the
-// first reset or after invalid arguments, ENOMEM if a buffer could not
-// grow, ERANGE if metadata and payload exceed 65467 bytes: the event is
-// refused, never cut short); EBADF if `set` is NULL; EINVAL if a level was
-// set (ehd_builder_set_level) and `set` has another; EBADF if `set` is
-// disabled (nobody listens, or its registration failed); else the errno of
-// the write.
-//
-// # Safety
-// `builder` must be NULL or a live builder used by this thread only; `set`
-// NULL or a live event set; each id NULL or 16 readable bytes.
-int ehd_builder_write(struct ehd_builder *builder,
-                      const struct ehd_event_set *set,
-                      const void *activity_id,
-                      const void *related_id);
-
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus
@@ -561,5 +567,491 @@ ehd_event_set_enabled_inline(ehd_event_set const* set)
         __atomic_load_n((unsigned const*)(void const*)set, __ATOMIC_RELAXED) != 0;
 }
 #define EHD_EVENT_SET_ENABLED(set) ehd_event_set_enabled_inline(set)
+
+/*
+Private: the layouts of a builder and of an event set, for the inline fast
+paths below and for EventHeaderDynamic.h (which keeps a builder, and the
+state of a placeholder event set, inside its objects). Not part of the API:
+programs use the functions. The library's own definitions must match them
+(tests/abi-layout checks).
+
+The inline code may: append to a buffer within its capacity while metadata
+and payload stay within the event size limit, updating `len`; start an event
+as ehd_builder_reset does when the name fits; set the header values; and
+initialize a builder in storage of its own (EventHeaderDynamic.h). It does
+all of that only while `error` and `fields_mode` are 0; growth, errors and
+the other modes are the library's.
+*/
+typedef struct _ehd_builder_buffer {
+    unsigned char* ptr; /* storage of `cap` bytes */
+    size_t len;         /* bytes in use */
+    size_t cap;
+    unsigned char owned; /* 1: `ptr` is the library's allocation */
+} _ehd_builder_buffer;
+
+typedef struct _ehd_builder_state {
+    _ehd_builder_buffer meta; /* 4 bytes for the extension header, name, NUL, fields */
+    _ehd_builder_buffer data; /* the payload */
+    int error;                /* the latched errno */
+    uint16_t id;
+    uint16_t tag;
+    uint8_t version;
+    uint8_t opcode;
+    uint8_t level;
+    uint8_t fields_mode; /* EHD_FIELDS_* */
+} _ehd_builder_state;
+
+typedef struct _ehd_event_set_state {
+    tracepoint_state state; /* first: the status word */
+    uint64_t keyword;
+    int error; /* ehd_event_set_errno */
+    uint8_t level;
+    size_t refs;
+    void* provider;
+} _ehd_event_set_state;
+
+/* The inline paths are meant to be inlined (so that constant names, lengths
+   and encodings fold away). */
+#if defined(__GNUC__) || defined(__clang__)
+#define _EHD_INLINE static inline __attribute__((__always_inline__))
+#else
+#define _EHD_INLINE static inline
+#endif
+
+/* Every bound the inline paths give memcpy, memchr and memset is checked
+   before the call; GCC's -Wstringop-* analysis follows inlined paths that
+   cannot run (e.g. a length of EHD_NTS, or a count over 65535, which go to the
+   library) and warns about them, so those warnings are off in this code. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overread"
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#define _EHD_DIAGNOSTICS_PUSHED 1
+#endif
+
+/* Metadata + payload bytes an event may have; the extension header's bytes. */
+#define _EHD_SIZE_LIMIT ((size_t)65467)
+#define _EHD_EXT_HEADER ((size_t)4)
+#define _EHD_LENGTH_MAX ((size_t)PTRDIFF_MAX / 4)
+
+/* Bytes of one value of a value encoding (no flags); 0 for another. */
+_EHD_INLINE size_t
+_ehd_value_size(uint8_t encoding)
+{
+    switch (encoding) {
+    case event_field_encoding_value8: return 1;
+    case event_field_encoding_value16: return 2;
+    case event_field_encoding_value32: return 4;
+    case event_field_encoding_value64: return 8;
+    case event_field_encoding_value128: return 16;
+    default: return 0;
+    }
+}
+
+/* Bytes of one character of a string or binary encoding (no flags); 0 for another. */
+_EHD_INLINE size_t
+_ehd_char_size(uint8_t encoding)
+{
+    switch (encoding) {
+    case event_field_encoding_zstring_char8:
+    case event_field_encoding_string_length16_char8:
+    case event_field_encoding_binary_length16_char8:
+        return 1;
+    case event_field_encoding_zstring_char16:
+    case event_field_encoding_string_length16_char16:
+        return 2;
+    case event_field_encoding_zstring_char32:
+    case event_field_encoding_string_length16_char32:
+        return 4;
+    default:
+        return 0;
+    }
+}
+
+/* The builder's state if fields may be appended inline (no error, normal mode). */
+_EHD_INLINE _ehd_builder_state*
+_ehd_appendable(ehd_builder* builder)
+{
+    _ehd_builder_state* const s = (_ehd_builder_state*)(void*)builder;
+    return s != NULL && (s->error | s->fields_mode) == 0 ? s : NULL;
+}
+
+/* Non-zero if (name, *len) is a valid name (no NUL; NULL only with length 0);
+   resolves EHD_NTS into *len. */
+_EHD_INLINE int
+_ehd_name_ok(char const* name, size_t* len)
+{
+    if (*len == EHD_NTS) {
+        if (name == NULL) {
+            return 0;
+        }
+        *len = strlen(name);
+        return 1;
+    }
+    return *len == 0 || (name != NULL && *len <= _EHD_LENGTH_MAX && memchr(name, 0, *len) == NULL);
+}
+
+/* Bytes of a field's metadata: name, NUL, encoding, [format, [tag]], [count]. */
+_EHD_INLINE size_t
+_ehd_meta_size(size_t name_len, uint8_t format, uint16_t tag, int carray)
+{
+    return name_len + (tag != 0 ? 5u : format != 0 ? 3u : 2u) + (carray ? 2u : 0u);
+}
+
+/* Non-zero if `meta` more metadata and `data` more payload bytes fit the
+   buffers and the event size limit. */
+_EHD_INLINE int
+_ehd_room(_ehd_builder_state const* s, size_t meta, size_t data)
+{
+    return meta <= s->meta.cap - s->meta.len && data <= s->data.cap - s->data.len &&
+        s->meta.len + s->data.len + meta + data <= _EHD_SIZE_LIMIT + _EHD_EXT_HEADER;
+}
+
+/* Appends a field's metadata (room checked); returns the offset of its format
+   byte, or EHD_NO_BOOKMARK if it has none. */
+_EHD_INLINE size_t
+_ehd_put_meta(_ehd_builder_state* s, char const* name, size_t name_len, uint8_t encoding,
+              uint8_t format, uint16_t tag, int carray, uint16_t count)
+{
+    unsigned char* const m = s->meta.ptr + s->meta.len;
+    size_t at = name_len;
+    size_t bookmark = EHD_NO_BOOKMARK;
+    if (name_len != 0) {
+        memcpy(m, name, name_len);
+    }
+    m[at++] = 0;
+    if (tag != 0) {
+        m[at++] = (unsigned char)(encoding | 0x80u);
+        bookmark = s->meta.len + at;
+        m[at++] = (unsigned char)(format | 0x80u);
+        memcpy(m + at, &tag, 2);
+        at += 2;
+    } else if (format != 0) {
+        m[at++] = (unsigned char)(encoding | 0x80u);
+        bookmark = s->meta.len + at;
+        m[at++] = format;
+    } else {
+        m[at++] = encoding;
+    }
+    if (carray) {
+        memcpy(m + at, &count, 2);
+        at += 2;
+    }
+    s->meta.len += at;
+    return bookmark;
+}
+
+/* Appends `size` payload bytes (room checked). */
+_EHD_INLINE void
+_ehd_put_data(_ehd_builder_state* s, void const* bytes, size_t size)
+{
+    if (size != 0) {
+        memcpy(s->data.ptr + s->data.len, bytes, size);
+        s->data.len += size;
+    }
+}
+
+/* Appends a u16 count to the payload (room checked). */
+_EHD_INLINE void
+_ehd_put_count(_ehd_builder_state* s, size_t count)
+{
+    uint16_t const count16 = (uint16_t)count;
+    _ehd_put_data(s, &count16, 2);
+}
+
+/* The characters of a zstring element before its first zero character, of the
+   `count` given; (size_t)-1 for invalid arguments. */
+_EHD_INLINE size_t
+_ehd_zstring_count(void const* chars, size_t count, size_t unit)
+{
+    size_t i;
+    if (count == 0 || chars == NULL || count > _EHD_LENGTH_MAX) {
+        return count == 0 ? 0 : (size_t)-1;
+    }
+    if (unit == 1) {
+        void const* const zero = memchr(chars, 0, count);
+        return zero == NULL ? count : (size_t)((char const*)zero - (char const*)chars);
+    }
+    for (i = 0; i != count; i += 1) {
+        uint32_t ch = 0;
+        memcpy(&ch, (char const*)chars + i * unit, unit);
+        if (ch == 0) {
+            break;
+        }
+    }
+    return i;
+}
+
+/* Appends one string element's payload, as ehd_builder_add_string would
+   (payload only): non-zero if done, 0 if it must go through the library. */
+_EHD_INLINE int
+_ehd_put_string(_ehd_builder_state* s, uint8_t encoding, size_t unit, void const* chars,
+                size_t count, size_t meta)
+{
+    int const zstring = encoding <= event_field_encoding_zstring_char32;
+    size_t body;
+    if (count == EHD_NTS) {
+        /* 8-bit only: the library finds the end of wider ones. */
+        if (unit != 1 || chars == NULL) {
+            return 0;
+        }
+        count = strlen((char const*)chars);
+    } else if (zstring) {
+        count = _ehd_zstring_count(chars, count, unit);
+        if (count == (size_t)-1) {
+            return 0;
+        }
+    }
+    if ((!zstring && count > 65535) || (count != 0 && chars == NULL)) {
+        return 0;
+    }
+    body = count * unit;
+    if (!_ehd_room(s, meta, body + (zstring ? unit : 2u))) {
+        return 0;
+    }
+    if (zstring) {
+        uint32_t const zero = 0;
+        _ehd_put_data(s, chars, body);
+        _ehd_put_data(s, &zero, unit);
+    } else {
+        _ehd_put_count(s, count);
+        _ehd_put_data(s, chars, body);
+    }
+    return 1;
+}
+
+_EHD_INLINE int
+_ehd_inline_reset(ehd_builder* builder, char const* name, size_t name_len, uint16_t tag)
+{
+    _ehd_builder_state* const s = (_ehd_builder_state*)(void*)builder;
+    size_t len = name_len;
+    if (s != NULL && _ehd_name_ok(name, &len) && len < s->meta.cap &&
+        s->meta.cap - len >= _EHD_EXT_HEADER + 1) {
+        unsigned char* const m = s->meta.ptr;
+        memset(m, 0, _EHD_EXT_HEADER);
+        if (len != 0) {
+            memcpy(m + _EHD_EXT_HEADER, name, len);
+        }
+        m[_EHD_EXT_HEADER + len] = 0;
+        s->meta.len = _EHD_EXT_HEADER + len + 1;
+        s->data.len = 0;
+        s->error = 0;
+        s->id = 0;
+        s->tag = tag;
+        s->version = 0;
+        s->opcode = 0;
+        s->level = 0;
+        s->fields_mode = EHD_FIELDS_NORMAL;
+        return 0;
+    }
+    return (ehd_builder_reset)(builder, name, name_len, tag);
+}
+
+_EHD_INLINE int
+_ehd_inline_add_value(ehd_builder* builder, char const* name, size_t name_len, uint8_t encoding,
+                      uint8_t format, uint16_t field_tag, void const* value)
+{
+    _ehd_builder_state* const s = _ehd_appendable(builder);
+    size_t const size = _ehd_value_size(encoding);
+    size_t len = name_len;
+    if (s != NULL && size != 0 && value != NULL && format <= 127 && _ehd_name_ok(name, &len) &&
+        _ehd_room(s, _ehd_meta_size(len, format, field_tag, 0), size)) {
+        _ehd_put_meta(s, name, len, encoding, format, field_tag, 0, 0);
+        _ehd_put_data(s, value, size);
+        return 0;
+    }
+    return (ehd_builder_add_value)(builder, name, name_len, encoding, format, field_tag, value);
+}
+
+_EHD_INLINE int
+_ehd_inline_add_values(ehd_builder* builder, char const* name, size_t name_len, uint8_t encoding,
+                       uint8_t format, uint16_t field_tag, void const* values, size_t count)
+{
+    _ehd_builder_state* const s = _ehd_appendable(builder);
+    size_t const size = _ehd_value_size((uint8_t)(encoding & 0x1fu));
+    unsigned const flags = encoding & 0xe0u;
+    int const carray = flags == event_field_encoding_carray_flag;
+    size_t len = name_len;
+    if (s != NULL && size != 0 &&
+        (flags == 0 || flags == event_field_encoding_varray_flag || (carray && count != 0)) &&
+        count <= 65535 && (values != NULL || count == 0) && format <= 127 &&
+        _ehd_name_ok(name, &len) &&
+        _ehd_room(s, _ehd_meta_size(len, format, field_tag, carray), (carray ? 0u : 2u) + count * size)) {
+        uint8_t const array =
+            (uint8_t)(carray ? event_field_encoding_carray_flag : event_field_encoding_varray_flag);
+        _ehd_put_meta(s, name, len, (uint8_t)((encoding & 0x1fu) | array), format, field_tag, carray,
+                      (uint16_t)count);
+        if (!carray) {
+            _ehd_put_count(s, count);
+        }
+        _ehd_put_data(s, values, count * size);
+        return 0;
+    }
+    return (ehd_builder_add_values)(builder, name, name_len, encoding, format, field_tag, values,
+                                    count);
+}
+
+_EHD_INLINE int
+_ehd_inline_add_string(ehd_builder* builder, char const* name, size_t name_len, uint8_t encoding,
+                       uint8_t format, uint16_t field_tag, void const* chars, size_t count)
+{
+    _ehd_builder_state* const s = _ehd_appendable(builder);
+    size_t const unit = _ehd_char_size(encoding);
+    size_t len = name_len;
+    if (s != NULL && unit != 0 && format <= 127 && _ehd_name_ok(name, &len)) {
+        size_t const meta = _ehd_meta_size(len, format, field_tag, 0);
+        if (_ehd_room(s, meta, 0) && _ehd_put_string(s, encoding, unit, chars, count, meta)) {
+            _ehd_put_meta(s, name, len, encoding, format, field_tag, 0, 0);
+            return 0;
+        }
+    }
+    return (ehd_builder_add_string)(builder, name, name_len, encoding, format, field_tag, chars,
+                                    count);
+}
+
+_EHD_INLINE int
+_ehd_inline_add_struct(ehd_builder* builder, char const* name, size_t name_len,
+                       uint8_t field_count, uint16_t field_tag, size_t* bookmark)
+{
+    _ehd_builder_state* const s = _ehd_appendable(builder);
+    size_t len = name_len;
+    if (s != NULL && field_count != 0 && field_count <= 127 && _ehd_name_ok(name, &len) &&
+        _ehd_room(s, _ehd_meta_size(len, field_count, field_tag, 0), 0)) {
+        size_t const mark = _ehd_put_meta(s, name, len, event_field_encoding_struct, field_count,
+                                          field_tag, 0, 0);
+        if (bookmark != NULL) {
+            *bookmark = mark;
+        }
+        return 0;
+    }
+    return (ehd_builder_add_struct)(builder, name, name_len, field_count, field_tag, bookmark);
+}
+
+_EHD_INLINE int
+_ehd_inline_raw_add_meta(ehd_builder* builder, char const* name, size_t name_len, uint8_t encoding,
+                         uint8_t format, uint16_t field_tag, uint16_t const_count)
+{
+    _ehd_builder_state* const s = (_ehd_builder_state*)(void*)builder;
+    unsigned const value = encoding & 0x1fu;
+    unsigned const flags = encoding & 0xe0u;
+    int const carray = flags == event_field_encoding_carray_flag;
+    size_t len = name_len;
+    if (s != NULL && s->error == 0 && value >= event_field_encoding_struct &&
+        value <= event_field_encoding_binary_length16_char8 &&
+        (flags == 0 || flags == event_field_encoding_varray_flag || (carray && const_count != 0)) &&
+        format <= 127 && _ehd_name_ok(name, &len) &&
+        _ehd_room(s, _ehd_meta_size(len, format, field_tag, carray), 0)) {
+        _ehd_put_meta(s, name, len, encoding, format, field_tag, carray, const_count);
+        return 0;
+    }
+    return (ehd_builder_raw_add_meta)(builder, name, name_len, encoding, format, field_tag,
+                                      const_count);
+}
+
+_EHD_INLINE int
+_ehd_inline_raw_add_data(ehd_builder* builder, void const* data, size_t size)
+{
+    _ehd_builder_state* const s = (_ehd_builder_state*)(void*)builder;
+    if (s != NULL && s->error == 0 && (data != NULL || size == 0) && _ehd_room(s, 0, size)) {
+        _ehd_put_data(s, data, size);
+        return 0;
+    }
+    return (ehd_builder_raw_add_data)(builder, data, size);
+}
+
+_EHD_INLINE int
+_ehd_inline_raw_add_count(ehd_builder* builder, uint16_t count, size_t* bookmark)
+{
+    _ehd_builder_state* const s = (_ehd_builder_state*)(void*)builder;
+    if (s != NULL && s->error == 0 && _ehd_room(s, 0, 2)) {
+        size_t const mark = s->data.len;
+        _ehd_put_count(s, count);
+        if (bookmark != NULL) {
+            *bookmark = mark;
+        }
+        return 0;
+    }
+    return (ehd_builder_raw_add_count)(builder, count, bookmark);
+}
+
+_EHD_INLINE int
+_ehd_inline_raw_set_count(ehd_builder* builder, size_t bookmark, uint16_t count)
+{
+    _ehd_builder_state* const s = (_ehd_builder_state*)(void*)builder;
+    if (s != NULL && s->error == 0 && bookmark <= s->data.len && s->data.len - bookmark >= 2) {
+        memcpy(s->data.ptr + bookmark, &count, 2);
+        return 0;
+    }
+    return (ehd_builder_raw_set_count)(builder, bookmark, count);
+}
+
+_EHD_INLINE int
+_ehd_inline_set_id_version(ehd_builder* builder, uint16_t id, uint8_t version)
+{
+    _ehd_builder_state* const s = (_ehd_builder_state*)(void*)builder;
+    if (s == NULL) {
+        return (ehd_builder_set_id_version)(builder, id, version);
+    }
+    s->id = id;
+    s->version = version;
+    return s->error;
+}
+
+_EHD_INLINE int
+_ehd_inline_set_opcode(ehd_builder* builder, uint8_t opcode)
+{
+    _ehd_builder_state* const s = (_ehd_builder_state*)(void*)builder;
+    if (s == NULL) {
+        return (ehd_builder_set_opcode)(builder, opcode);
+    }
+    s->opcode = opcode;
+    return s->error;
+}
+
+_EHD_INLINE int
+_ehd_inline_set_tag(ehd_builder* builder, uint16_t tag)
+{
+    _ehd_builder_state* const s = (_ehd_builder_state*)(void*)builder;
+    if (s == NULL) {
+        return (ehd_builder_set_tag)(builder, tag);
+    }
+    s->tag = tag;
+    return s->error;
+}
+
+#ifdef _EHD_DIAGNOSTICS_PUSHED
+#pragma GCC diagnostic pop
+#undef _EHD_DIAGNOSTICS_PUSHED
+#endif
+
+/*
+Inline fast paths: unless EHD_NO_INLINE is defined before this header is
+included, each of these functions is also a macro of the same name that does
+the common case inline (the builder's buffers have room, no error, normal
+fields mode, valid arguments; constant names and lengths fold at compile
+time) and calls the exported function for everything else, with the same
+result. Define EHD_NO_INLINE to call the exported functions only (as
+programs in other languages do). Taking a function's address, or calling
+(ehd_builder_add_value)(...), always reaches the export.
+*/
+#ifndef EHD_NO_INLINE
+#define ehd_builder_reset(b, name, name_len, tag) _ehd_inline_reset(b, name, name_len, tag)
+#define ehd_builder_add_value(b, name, name_len, encoding, format, field_tag, value) \
+    _ehd_inline_add_value(b, name, name_len, encoding, format, field_tag, value)
+#define ehd_builder_add_values(b, name, name_len, encoding, format, field_tag, values, count) \
+    _ehd_inline_add_values(b, name, name_len, encoding, format, field_tag, values, count)
+#define ehd_builder_add_string(b, name, name_len, encoding, format, field_tag, chars, count) \
+    _ehd_inline_add_string(b, name, name_len, encoding, format, field_tag, chars, count)
+#define ehd_builder_add_struct(b, name, name_len, field_count, field_tag, bookmark) \
+    _ehd_inline_add_struct(b, name, name_len, field_count, field_tag, bookmark)
+#define ehd_builder_raw_add_meta(b, name, name_len, encoding, format, field_tag, const_count) \
+    _ehd_inline_raw_add_meta(b, name, name_len, encoding, format, field_tag, const_count)
+#define ehd_builder_raw_add_data(b, data, size) _ehd_inline_raw_add_data(b, data, size)
+#define ehd_builder_raw_add_count(b, count, bookmark) _ehd_inline_raw_add_count(b, count, bookmark)
+#define ehd_builder_raw_set_count(b, bookmark, count) _ehd_inline_raw_set_count(b, bookmark, count)
+#define ehd_builder_set_id_version(b, id, version) _ehd_inline_set_id_version(b, id, version)
+#define ehd_builder_set_opcode(b, opcode) _ehd_inline_set_opcode(b, opcode)
+#define ehd_builder_set_tag(b, tag) _ehd_inline_set_tag(b, tag)
+#endif /* EHD_NO_INLINE */
 
 #endif /* _included_eventheader_dynamic_h */

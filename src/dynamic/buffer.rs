@@ -3,6 +3,10 @@
 //! table of event sets. Growth that fails (or whose size would overflow) is
 //! an `ENOMEM` result, never an abort; nothing here can panic. Cleared
 //! buffers keep their memory, so a warm builder allocates nothing.
+//!
+//! A buffer may start in storage it does not own (a builder's storage inside
+//! its own allocation, or inside a C++ `ehd::EventBuilder`): it grows out of
+//! it into `malloc`ed memory, and only frees what it allocated.
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
@@ -13,12 +17,20 @@ use core::ptr::{self, NonNull};
 /// The fewest bytes a buffer grows to (small events never reallocate).
 const MIN_BYTES: usize = 64;
 
-/// A `Vec`-like array of `Copy` values in `malloc`ed memory.
+/// A `Vec`-like array of `Copy` values in `malloc`ed (or borrowed) memory.
+///
+/// `#[repr(C)]`: the builder's two byte buffers are part of the builder
+/// layout that `EventHeaderDynamic.h` appends to inline (its
+/// `_ehd_builder_buffer`: `ptr`, `len`, `cap`, `owned`).
+#[repr(C)]
 pub struct Buffer<T: Copy> {
-    /// `malloc`ed storage of `cap` values, or dangling when `cap` is 0.
+    /// Storage of `cap` values: `malloc`ed when `owned` is 1, else borrowed
+    /// (or dangling when `cap` is 0).
     ptr: NonNull<T>,
     len: usize,
     cap: usize,
+    /// 1 if `ptr` is this buffer's own `malloc`ed block, else 0.
+    owned: u8,
 }
 
 impl<T: Copy> Buffer<T> {
@@ -29,6 +41,18 @@ impl<T: Copy> Buffer<T> {
         "Buffer holds sized values with alignment up to 16"
     );
 
+    /// (offset, size) of the fields `ptr`, `len`, `cap` and `owned`.
+    #[doc(hidden)]
+    pub const LAYOUT: [(usize, usize); 4] = {
+        use core::mem::offset_of;
+        [
+            (offset_of!(Self, ptr), size_of::<NonNull<T>>()),
+            (offset_of!(Self, len), size_of::<usize>()),
+            (offset_of!(Self, cap), size_of::<usize>()),
+            (offset_of!(Self, owned), 1),
+        ]
+    };
+
     /// An empty buffer; allocates nothing.
     pub const fn new() -> Self {
         // Evaluated at compile time for every T used (no run-time check).
@@ -37,6 +61,25 @@ impl<T: Copy> Buffer<T> {
             ptr: NonNull::dangling(),
             len: 0,
             cap: 0,
+            owned: 0,
+        }
+    }
+
+    /// An empty buffer whose first `cap` values live in `storage`, which it
+    /// does not own: growing past them moves the values to `malloc`ed
+    /// memory, and dropping it leaves `storage` alone.
+    ///
+    /// # Safety
+    /// `storage` must be valid for writes of `cap` values, aligned for `T`,
+    /// and outlive the buffer (or its growth out of it); nothing else may
+    /// use it meanwhile.
+    pub unsafe fn borrowing(storage: NonNull<T>, cap: usize) -> Self {
+        let () = Self::FITS;
+        Buffer {
+            ptr: storage,
+            len: 0,
+            cap,
+            owned: 0,
         }
     }
 
@@ -106,24 +149,50 @@ impl<T: Copy> Buffer<T> {
 
     /// Reallocates to hold at least `needed` values: at least double the
     /// old capacity and at least MIN_BYTES, so appends cost amortized O(1).
+    /// Borrowed storage is copied to the new block and left alone.
     #[cold]
     #[inline(never)]
     fn grow(&mut self, needed: usize) -> Result<(), c_int> {
         let min = MIN_BYTES / size_of::<T>();
         let cap = needed.max(self.cap.saturating_mul(2)).max(min);
         let bytes = cap.checked_mul(size_of::<T>()).ok_or(libc::ENOMEM)?;
-        let old = if self.cap == 0 {
-            ptr::null_mut()
+        let new = if self.owned != 0 {
+            // SAFETY: this buffer's own malloc'ed block; on failure realloc
+            // leaves it untouched (and we keep using it).
+            unsafe { libc::realloc(self.ptr.as_ptr().cast(), bytes) }
         } else {
-            self.ptr.as_ptr().cast::<libc::c_void>()
+            // SAFETY: malloc has no preconditions.
+            unsafe { libc::malloc(bytes) }
         };
-        // SAFETY: `old` is NULL or this buffer's own malloc'ed block; on
-        // failure realloc leaves it untouched (and we keep using it).
-        let new = unsafe { libc::realloc(old, bytes) };
         let ptr = NonNull::new(new.cast::<T>()).ok_or(libc::ENOMEM)?;
+        if self.owned == 0 {
+            // SAFETY: `len` values are initialized in the borrowed storage,
+            // and the new block (another allocation) has room for `cap` >=
+            // `len` of them.
+            unsafe { ptr::copy_nonoverlapping(self.ptr.as_ptr(), ptr.as_ptr(), self.len) };
+        }
         self.ptr = ptr;
         self.cap = cap;
+        self.owned = 1;
         Ok(())
+    }
+
+    /// Whether the storage is this buffer's own `malloc`ed block.
+    pub fn is_owned(&self) -> bool {
+        self.owned != 0
+    }
+
+    /// Moves the values and the storage of `other` into this buffer if
+    /// `other` owns its storage (this buffer's own block is freed first, and
+    /// `other` is left empty, without storage); else copies the values.
+    /// ENOMEM if this buffer cannot grow for the copy (it is cleared then).
+    pub fn take_from(&mut self, other: &mut Self) -> Result<(), c_int> {
+        if other.owned != 0 {
+            *self = core::mem::take(other);
+            return Ok(());
+        }
+        self.clear();
+        self.extend_from_slice(other.as_slice())
     }
 
     /// Appends `items`. ENOMEM (nothing appended) if the buffer cannot grow.
@@ -204,6 +273,26 @@ impl Buffer<u8> {
             .wrapping_add(bytes.len())
             .wrapping_add(tail_len.min(8));
         Ok(())
+    }
+
+    /// Appends `head` (4 bytes), `bytes` and the first `tail_len` (at most
+    /// 8) bytes of `tail`, with one capacity check: extend_padded with a
+    /// fixed-size prefix.
+    #[inline(always)]
+    pub fn extend_framed(
+        &mut self,
+        head: [u8; 4],
+        bytes: &[u8],
+        tail: [u8; 8],
+        tail_len: usize,
+    ) -> Result<(), c_int> {
+        self.reserve(bytes.len().saturating_add(12))?;
+        // SAFETY: reserve made room for 4 + bytes.len() + 8 bytes after `len`.
+        let at = unsafe { self.ptr.as_ptr().add(self.len) };
+        // SAFETY: as above (any alignment).
+        unsafe { at.cast::<[u8; 4]>().write_unaligned(head) };
+        self.len = self.len.wrapping_add(4);
+        self.extend_padded(bytes, tail, tail_len)
     }
 
     /// Appends a value of 1, 2, 4, 8 or 16 bytes as one fixed-size store
@@ -296,9 +385,8 @@ impl<T: Copy> Default for Buffer<T> {
 
 impl<T: Copy> Drop for Buffer<T> {
     fn drop(&mut self) {
-        if self.cap != 0 {
-            // SAFETY: a non-zero capacity means `ptr` is our malloc'ed block,
-            // freed once, here.
+        if self.owned != 0 {
+            // SAFETY: `ptr` is our malloc'ed block, freed once, here.
             unsafe { libc::free(self.ptr.as_ptr().cast()) };
         }
     }

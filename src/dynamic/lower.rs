@@ -15,7 +15,7 @@ pub use crate::abi::{
     EventHeader, EventHeaderExtension, EventHeaderTracepoint, TracepointListNode,
     TracepointProviderState, TracepointState,
 };
-pub use crate::bytes::{c_str_until_nul, has_nul};
+pub use crate::bytes::{c_str_until_nul, find_nul, has_nul};
 pub use crate::eventheader::event::Activity;
 pub use crate::eventheader::registration::ProviderRef;
 use crate::eventheader::{event, registration};

@@ -39,20 +39,48 @@ use super::lower::{
 /// A tracepoint for the events of one provider, level and keyword.
 ///
 /// `#[repr(C)]` with the tracepoint state first, so that a pointer to a set
-/// is a pointer to its `status_word`: C tests it inline.
+/// is a pointer to its `status_word`: C tests it inline. The whole layout
+/// is `_ehd_event_set_state` of `eventheader-dynamic.h` (checked by
+/// `tests/abi-layout`): `EventHeaderDynamic.h` makes a placeholder set (never
+/// enabled, errno EINVAL, no provider) of its own and writes to it through
+/// the library, which reads only its state, level and errno.
 #[repr(C)]
 pub struct EventSet {
     state: UnsafeCell<TracepointState>,
-    refs: AtomicUsize,
-    /// The provider's memory; this set holds one of its references.
-    provider: NonNull<Provider>,
     keyword: u64,
-    level: u8,
     errno: c_int,
+    level: u8,
+    refs: AtomicUsize,
+    /// The provider's memory, of which this set holds one reference (None
+    /// only in a placeholder, which no provider made).
+    provider: Option<NonNull<Provider>>,
 }
 
 const _: () = assert!(core::mem::offset_of!(EventSet, state) == 0);
 const _: () = assert!(core::mem::offset_of!(TracepointState, status_word) == 0);
+
+/// Offsets and sizes of the set's fields, for the layout test against
+/// `_ehd_event_set_state` (`tests/abi-layout`): (C field, offset, size).
+#[doc(hidden)]
+pub const LAYOUT: [(&str, usize, usize); 6] = {
+    use core::mem::{offset_of, size_of};
+    [
+        (
+            "state",
+            offset_of!(EventSet, state),
+            size_of::<TracepointState>(),
+        ),
+        ("keyword", offset_of!(EventSet, keyword), 8),
+        ("error", offset_of!(EventSet, errno), size_of::<c_int>()),
+        ("level", offset_of!(EventSet, level), 1),
+        ("refs", offset_of!(EventSet, refs), size_of::<usize>()),
+        (
+            "provider",
+            offset_of!(EventSet, provider),
+            size_of::<usize>(),
+        ),
+    ]
+};
 
 /// A table entry: the key, and the set (the table holds one reference).
 #[derive(Clone, Copy)]
@@ -100,9 +128,12 @@ fn initial_tracepoint_state(status_word: u32) -> TracepointState {
 impl Provider {
     /// Creates a provider named `name` with `options` (e.g. "" or
     /// "Gmygroup") and opens it. A provider whose name or options are
-    /// invalid, or that cannot open, is still created: its errno says why and
-    /// its sets are never enabled. Err only for ENOMEM.
-    pub fn create(name: &[u8], options: &[u8]) -> Result<NonNull<Provider>, c_int> {
+    /// invalid (None stands for an argument that is not text, kept as ""),
+    /// or that cannot open, is still created: its errno says why and its
+    /// sets are never enabled. Err only for ENOMEM.
+    pub fn create(name: Option<&[u8]>, options: Option<&[u8]>) -> Result<NonNull<Provider>, c_int> {
+        let readable = name.is_some() && options.is_some();
+        let (name, options) = (name.unwrap_or_default(), options.unwrap_or_default());
         let total = name
             .len()
             .checked_add(options.len())
@@ -132,7 +163,7 @@ impl Provider {
         let p = unsafe { &mut *provider.as_ptr() };
         // Names with a NUL cannot come from C strings, but the Rust API
         // allows them: they would be cut short, so refuse them.
-        p.open_errno = if lower::has_nul(name) || lower::has_nul(options) {
+        p.open_errno = if !readable || lower::has_nul(name) || lower::has_nul(options) {
             libc::EINVAL
         } else {
             lower::open_provider(&p.eventheader_provider())
@@ -222,11 +253,11 @@ impl Provider {
         };
         let set = heap::alloc(EventSet {
             state: UnsafeCell::new(initial_tracepoint_state(status)),
-            refs: AtomicUsize::new(1),
-            provider: this,
             keyword,
-            level,
             errno: 0,
+            level,
+            refs: AtomicUsize::new(1),
+            provider: Some(this),
         })?;
         provider.refs.fetch_add(1, Ordering::Relaxed);
         let errno = match how {
@@ -361,8 +392,10 @@ impl EventSet {
         let provider = set.provider;
         // SAFETY: that was the last reference to the set.
         unsafe { heap::free(this) };
-        // SAFETY: the set's provider reference, dropped once.
-        unsafe { Provider::release(provider) };
+        if let Some(provider) = provider {
+            // SAFETY: the set's provider reference, dropped once.
+            unsafe { Provider::release(provider) };
+        }
     }
 }
 
@@ -371,7 +404,7 @@ mod tests {
     use super::*;
 
     fn with_provider(name: &str, options: &str, f: impl FnOnce(NonNull<Provider>)) {
-        let p = Provider::create(name.as_bytes(), options.as_bytes()).unwrap();
+        let p = Provider::create(Some(name.as_bytes()), Some(options.as_bytes())).unwrap();
         f(p);
         // SAFETY: test-owned provider, destroyed once.
         unsafe { Provider::destroy(p) };
@@ -447,7 +480,7 @@ mod tests {
 
     #[test]
     fn a_retained_set_outlives_its_provider() {
-        let p = Provider::create(b"DynKeep", b"").unwrap();
+        let p = Provider::create(Some(b"DynKeep"), Some(b"")).unwrap();
         // SAFETY: single-threaded test.
         let set =
             unsafe { Provider::register_set(p, 5, 1, NewSet::Unregistered { enabled: false }) }

@@ -1,11 +1,13 @@
 //! The exported C functions, one file per public header:
 //! `tracepoint_api.rs` -> `tracepoint/tracepoint.h`, `eventheader_api.rs` ->
 //! `eventheader/eventheader-tracepoint.h`, `capture_api.rs` ->
-//! `tracepoint/tracepoint-capture.h` (our addition), `dynamic_api.rs` ->
+//! `tracepoint/tracepoint-capture.h` (our addition), `dynamic_api/` ->
 //! `eventheader/eventheader-dynamic.h`. The headers are generated from these
 //! files and their types in `src/abi/` by cbindgen (see `tests/headers.rs`).
 //! `tracelogging_api.rs` is the write entry point private to
-//! `eventheader/TraceLoggingProvider.h`, which declares it itself.
+//! `eventheader/TraceLoggingProvider.h`, which declares it itself, and
+//! `dynamic_api/cpp.rs` the builder entry points private to
+//! `eventheader/EventHeaderDynamic.h`, which declares them itself.
 //!
 //! Each public export checks its arguments (NULL pointers, counts, ranges;
 //! C strings are read here), a write tests whether its tracepoint is

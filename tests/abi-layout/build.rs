@@ -10,6 +10,7 @@ const HEADERS: &[&str] = &[
     "tracepoint/tracepoint-capture.h",
     "eventheader/eventheader.h",
     "eventheader/eventheader-tracepoint.h",
+    "eventheader/eventheader-dynamic.h",
 ];
 
 /// The C structs of those headers.
@@ -22,6 +23,9 @@ const STRUCTS: &[&str] = &[
     "eventheader_extension",
     "eventheader_tracepoint",
     "eventheader_provider",
+    "_ehd_builder_buffer",
+    "_ehd_builder_state",
+    "_ehd_event_set_state",
 ];
 
 fn main() {

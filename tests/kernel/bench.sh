@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # Guest script of the VM run bench (manifest program bench): instruction
 # counts of the benchmark with user_events, N = 500 vs 1000; last in the
-# suite, because it leaves its tracepoint enabled in tracefs. Each valgrind
-# run costs 3-9 s under TCG (12 runs), so the three modes run in parallel, one
+# suite, because it leaves its tracepoints enabled in tracefs. Modes: bench.c's
+# disabled, enabled5 and empty TraceLoggingWrite, and dynamic.cpp's enabled
+# 5-field runtime-defined event through the C++ API (dynamic5cpp) and the C
+# API (dynamic5) and its disabled test (dynamic_disabled). Each valgrind run
+# costs 3-9 s under TCG (21 runs), so the modes run in parallel, one
 # run-callgrind.sh each: callgrind counts the process's own instructions,
 # whatever else runs.
 #
-#   bench.sh BENCH FLOOR     (both in one directory; $RESULT.tsv gets the rows)
+#   bench.sh BENCH FLOOR DYNAMIC   (all in one directory; $RESULT.tsv gets the rows)
 #
 # Prints the joined table; testkit's checks::bench judges it.
 set -u
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BIN=$(dirname "$1")
-[ "$(dirname "$2")" = "$BIN" ] || { echo "bench.sh: $1 and $2 are not in one directory" >&2; exit 2; }
-MODES="disabled enabled5 empty"
+for p in "$2" "$3"; do
+    [ "$(dirname "$p")" = "$BIN" ] || { echo "bench.sh: $1 and $p are not in one directory" >&2; exit 2; }
+done
+MODES="disabled enabled5 empty dynamic5cpp dynamic5 dynamic_disabled"
 WORK=${TMP:-$(mktemp -d)}
 pids=()
 rc=0

@@ -97,6 +97,163 @@ fn public_structs_match_the_rust_definitions() {
 }
 
 #[test]
+fn private_dynamic_layouts_match_the_rust_definitions() {
+    use eventheader_tracepoint::dynamic::builder as rust_builder;
+    use eventheader_tracepoint::dynamic::provider as rust_provider;
+    type B = c::_ehd_builder_state;
+    type Buf = c::_ehd_builder_buffer;
+    let buf = |outer: usize, which: &str| {
+        [
+            (
+                format!("{which}.ptr"),
+                outer + offset_of!(Buf, ptr),
+                field_size(|b: &Buf| &b.ptr),
+            ),
+            (
+                format!("{which}.len"),
+                outer + offset_of!(Buf, len),
+                field_size(|b: &Buf| &b.len),
+            ),
+            (
+                format!("{which}.cap"),
+                outer + offset_of!(Buf, cap),
+                field_size(|b: &Buf| &b.cap),
+            ),
+            (
+                format!("{which}.owned"),
+                outer + offset_of!(Buf, owned),
+                field_size(|b: &Buf| &b.owned),
+            ),
+        ]
+    };
+    let mut builder: Vec<(String, usize, usize)> = Vec::new();
+    builder.extend(buf(offset_of!(B, meta), "meta"));
+    builder.extend(buf(offset_of!(B, data), "data"));
+    builder.extend([
+        (
+            "error".to_string(),
+            offset_of!(B, error),
+            field_size(|b: &B| &b.error),
+        ),
+        (
+            "id".to_string(),
+            offset_of!(B, id),
+            field_size(|b: &B| &b.id),
+        ),
+        (
+            "tag".to_string(),
+            offset_of!(B, tag),
+            field_size(|b: &B| &b.tag),
+        ),
+        (
+            "version".to_string(),
+            offset_of!(B, version),
+            field_size(|b: &B| &b.version),
+        ),
+        (
+            "opcode".to_string(),
+            offset_of!(B, opcode),
+            field_size(|b: &B| &b.opcode),
+        ),
+        (
+            "level".to_string(),
+            offset_of!(B, level),
+            field_size(|b: &B| &b.level),
+        ),
+        (
+            "fields_mode".to_string(),
+            offset_of!(B, fields_mode),
+            field_size(|b: &B| &b.fields_mode),
+        ),
+    ]);
+    #[allow(dead_code)]
+    fn exhaustive(b: B, f: Buf, s: c::_ehd_event_set_state) {
+        let B {
+            meta: _,
+            data: _,
+            error: _,
+            id: _,
+            tag: _,
+            version: _,
+            opcode: _,
+            level: _,
+            fields_mode: _,
+        } = b;
+        let Buf {
+            ptr: _,
+            len: _,
+            cap: _,
+            owned: _,
+        } = f;
+        let c::_ehd_event_set_state {
+            state: _,
+            keyword: _,
+            error: _,
+            level: _,
+            refs: _,
+            provider: _,
+        } = s;
+    }
+    let rust = |table: &[(&str, usize, usize)]| -> Vec<(String, usize, usize)> {
+        table
+            .iter()
+            .map(|&(n, o, s)| (n.to_string(), o, s))
+            .collect()
+    };
+    assert_eq!(
+        (size_of::<B>(), align_of::<B>(), builder),
+        (
+            size_of::<rust_builder::Builder>(),
+            align_of::<rust_builder::Builder>(),
+            rust(&rust_builder::LAYOUT)
+        ),
+        "_ehd_builder_state (size, alignment, fields) against the Rust builder"
+    );
+    type S = c::_ehd_event_set_state;
+    let set = vec![
+        (
+            "state".to_string(),
+            offset_of!(S, state),
+            field_size(|s: &S| &s.state),
+        ),
+        (
+            "keyword".to_string(),
+            offset_of!(S, keyword),
+            field_size(|s: &S| &s.keyword),
+        ),
+        (
+            "error".to_string(),
+            offset_of!(S, error),
+            field_size(|s: &S| &s.error),
+        ),
+        (
+            "level".to_string(),
+            offset_of!(S, level),
+            field_size(|s: &S| &s.level),
+        ),
+        (
+            "refs".to_string(),
+            offset_of!(S, refs),
+            field_size(|s: &S| &s.refs),
+        ),
+        (
+            "provider".to_string(),
+            offset_of!(S, provider),
+            field_size(|s: &S| &s.provider),
+        ),
+    ];
+    assert_eq!(
+        (size_of::<S>(), align_of::<S>(), set),
+        (
+            size_of::<rust_provider::EventSet>(),
+            align_of::<rust_provider::EventSet>(),
+            rust(&rust_provider::LAYOUT)
+        ),
+        "_ehd_event_set_state (size, alignment, fields) against the Rust event set"
+    );
+}
+
+#[test]
 fn public_constants_match_the_rust_definitions() {
     use eventheader_tracepoint::abi::eventheader_format as e;
     assert_eq!(c::EVENTHEADER_NAME_MAX, e::EVENTHEADER_NAME_MAX);

@@ -868,9 +868,24 @@ pub static PROGRAMS: &[Program] = &[
         }],
         ..DYN
     },
+    // The C programs again with EHD_NO_INLINE: through the exported
+    // functions alone (as other languages call them), not the header's
+    // inline fast paths; the same events and errors.
+    Program {
+        name: "dyn_reference_exports",
+        sources: &["c-tests/dynamic/dyn_reference.c"],
+        flags: &["-DEHD_NO_INLINE"],
+        ..DYN
+    },
     Program {
         name: "dyn_features",
         sources: &["c-tests/dynamic/dyn_features.c"],
+        ..DYN
+    },
+    Program {
+        name: "dyn_features_exports",
+        sources: &["c-tests/dynamic/dyn_features.c"],
+        flags: &["-DEHD_NO_INLINE"],
         ..DYN
     },
     Program {
@@ -881,6 +896,13 @@ pub static PROGRAMS: &[Program] = &[
     Program {
         name: "dyn_errors",
         sources: &["c-tests/dynamic/dyn_errors.c"],
+        runs: ALLOC_HOOK_RUNS,
+        ..DYN
+    },
+    Program {
+        name: "dyn_errors_exports",
+        sources: &["c-tests/dynamic/dyn_errors.c"],
+        flags: &["-DEHD_NO_INLINE"],
         runs: ALLOC_HOOK_RUNS,
         ..DYN
     },
@@ -1186,7 +1208,7 @@ pub static PROGRAMS: &[Program] = &[
         standards: GNU11,
         vm: &[VmRun {
             name: "bench",
-            args: &["{path:floor}"],
+            args: &["{path:floor}", "{path:dynamic}"],
             check: VmCheck::Script {
                 script: "tests/kernel/bench.sh",
                 judge: Some(checks::bench),
@@ -1196,10 +1218,18 @@ pub static PROGRAMS: &[Program] = &[
         ..BASE
     },
     // Runtime-defined events beside bench's TraceLoggingWrite modes (run by
-    // benches/run-callgrind.sh, modes dynamic*).
+    // benches/run-callgrind.sh, modes dynamic*; in the VM by bench.sh).
     Program {
         name: "dynamic",
         sources: &["benches/c/dynamic.cpp"],
+        standards: GNU11,
+        ..BASE
+    },
+    // A logs exporter's record as a runtime-defined event, with a new and
+    // with a reused builder (benches/run-callgrind.sh, modes exporter_*).
+    Program {
+        name: "exporter",
+        sources: &["benches/c/exporter.cpp"],
         standards: GNU11,
         ..BASE
     },

@@ -1,0 +1,449 @@
+//! The event builder: an EventHeader event whose name, fields and header
+//! values are given at run time. Fields append their metadata (name,
+//! encoding, format, tag, constant count) and their payload to two buffers
+//! that are reused from event to event; [`Builder::finish`] hands both to
+//! the write.
+//!
+//! - [`field`]: encoding values, names, one field's metadata bytes;
+//! - [`adders`]: the typed adders (values, strings, arrays, structs);
+//! - [`raw`]: metadata and payload as given (advanced use).
+//!
+//! Arrays of structs: [`Builder::add_struct_array`], then the members of the
+//! first element as ordinary fields, then the other elements in
+//! [`Parts::PayloadOnly`] mode; an empty array's members in
+//! [`Parts::MetadataOnly`] mode.
+//!
+//! Errors are latched: the first failing call records its errno, the calls
+//! after it do nothing and return it, and the write returns it without
+//! writing. `reset` starts a new event and clears the error. A builder that
+//! was never reset has the error EINVAL.
+//!
+//! Layout: `#[repr(C)]`, because `EventHeaderDynamic.h` keeps a builder
+//! inside each `ehd::EventBuilder` (no allocation for a builder of typical
+//! size) and appends the common fields to its buffers inline
+//! (`_ehd_builder_state` in that header, checked against this type by
+//! `tests/abi-layout`). What the inline code may do is part of the layout's
+//! contract: append within a buffer's capacity while the event stays within
+//! [`EVENT_SIZE_LIMIT`] (updating `len`), start an event as `reset` does
+//! when the name fits, and set the header values; everything else (growth,
+//! errors, other modes) goes through the library.
+#![deny(clippy::multiple_unsafe_ops_per_block)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+mod adders;
+pub mod field;
+mod raw;
+#[cfg(test)]
+mod tests;
+
+use core::ffi::c_int;
+use core::ptr::NonNull;
+
+use super::buffer::Buffer;
+use super::heap;
+pub use field::{char_size, encoding as enc, value_size, Name};
+
+/// The largest metadata + payload an event may have, in bytes: 64 KiB less
+/// room for the header and extensions, the reference's bound. Over it, the
+/// write returns ERANGE (the kernel drops events over about 64 KiB).
+pub const EVENT_SIZE_LIMIT: usize = 65535 - 68;
+
+/// A bookmark that refers to nothing: what a failed `add_struct` returns;
+/// setting a field count through it does nothing.
+pub const NO_BOOKMARK: usize = usize::MAX;
+
+/// Bytes at the start of the metadata buffer for the metadata extension's
+/// own header (`u16 size`, `u16 kind`), filled in by `finish`.
+pub const EXT_HEADER: usize = 4;
+/// eventheader_extension_kind_metadata.
+const KIND_METADATA: u16 = 1;
+
+/// The metadata storage of a builder from [`Builder::boxed`] when less is
+/// asked for: 256 bytes of metadata, its extension header and the room the
+/// appends' 8-byte stores need past the end.
+pub const BOXED_META_ROOM: usize = 256 + EXT_HEADER + 12;
+/// The payload storage of a builder from [`Builder::boxed`] when less is
+/// asked for.
+pub const BOXED_DATA_ROOM: usize = 256;
+
+/// Which parts of a field the typed adders append.
+#[repr(u8)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Parts {
+    /// Metadata and payload (the default).
+    Both = 0,
+    /// Payload only: the second and later elements of an array of structs.
+    PayloadOnly = 1,
+    /// Metadata only: the members of an array of no structs.
+    MetadataOnly = 2,
+}
+
+/// The header values of the event being built.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct HeaderValues {
+    pub id: u16,
+    pub tag: u16,
+    pub version: u8,
+    pub opcode: u8,
+    /// The level the event is meant for, 0 for any (the header always gets
+    /// the event set's level).
+    pub level: u8,
+}
+
+/// An event under construction. Not thread-safe: one thread at a time.
+#[repr(C)]
+pub struct Builder {
+    /// The metadata extension: EXT_HEADER bytes, event name, NUL, fields.
+    meta: Buffer<u8>,
+    /// The payload.
+    data: Buffer<u8>,
+    /// The latched errno (0: none).
+    error: c_int,
+    /// The header values (HeaderValues, flat: the C layout has them so).
+    id: u16,
+    tag: u16,
+    version: u8,
+    opcode: u8,
+    level: u8,
+    /// Which parts of a field the typed adders append.
+    parts: Parts,
+}
+
+/// Offsets and sizes of the builder's fields, for the layout test against
+/// `_ehd_builder_state` of `EventHeaderDynamic.h` (`tests/abi-layout`):
+/// (C field path, offset, size).
+#[doc(hidden)]
+pub const LAYOUT: [(&str, usize, usize); 15] = {
+    use core::mem::{offset_of, size_of};
+    const M: usize = offset_of!(Builder, meta);
+    const D: usize = offset_of!(Builder, data);
+    let [ptr, len, cap, owned] = Buffer::<u8>::LAYOUT;
+    [
+        ("meta.ptr", M + ptr.0, ptr.1),
+        ("meta.len", M + len.0, len.1),
+        ("meta.cap", M + cap.0, cap.1),
+        ("meta.owned", M + owned.0, owned.1),
+        ("data.ptr", D + ptr.0, ptr.1),
+        ("data.len", D + len.0, len.1),
+        ("data.cap", D + cap.0, cap.1),
+        ("data.owned", D + owned.0, owned.1),
+        ("error", offset_of!(Builder, error), size_of::<c_int>()),
+        ("id", offset_of!(Builder, id), 2),
+        ("tag", offset_of!(Builder, tag), 2),
+        ("version", offset_of!(Builder, version), 1),
+        ("opcode", offset_of!(Builder, opcode), 1),
+        ("level", offset_of!(Builder, level), 1),
+        ("fields_mode", offset_of!(Builder, parts), 1),
+    ]
+};
+
+impl Builder {
+    /// A builder whose buffers start with room for `meta_capacity` and
+    /// `data_capacity` bytes (they grow as needed). ENOMEM if that cannot be
+    /// allocated.
+    pub fn new(meta_capacity: usize, data_capacity: usize) -> Result<Builder, c_int> {
+        let meta_capacity = meta_capacity.checked_add(EXT_HEADER).ok_or(libc::ENOMEM)?;
+        Ok(Builder {
+            meta: Buffer::with_capacity(meta_capacity)?,
+            data: Buffer::with_capacity(data_capacity)?,
+            error: libc::EINVAL,
+            id: 0,
+            tag: 0,
+            version: 0,
+            opcode: 0,
+            level: 0,
+            parts: Parts::Both,
+        })
+    }
+
+    /// A builder whose buffers start in storage it does not own:
+    /// `meta_room` bytes at `meta` and `data_room` bytes at `data` (a
+    /// builder's own allocation, or an `ehd::EventBuilder`'s inline storage).
+    /// They grow out of it into `malloc`ed memory as needed.
+    ///
+    /// # Safety
+    /// Both areas must be writable for their sizes, not overlap, and outlive
+    /// the builder; nothing else may use them meanwhile.
+    pub unsafe fn in_storage(
+        meta: NonNull<u8>,
+        meta_room: usize,
+        data: NonNull<u8>,
+        data_room: usize,
+    ) -> Builder {
+        Builder {
+            // SAFETY: the caller's guarantee.
+            meta: unsafe { Buffer::borrowing(meta, meta_room) },
+            // SAFETY: the caller's guarantee.
+            data: unsafe { Buffer::borrowing(data, data_room) },
+            error: libc::EINVAL,
+            id: 0,
+            tag: 0,
+            version: 0,
+            opcode: 0,
+            level: 0,
+            parts: Parts::Both,
+        }
+    }
+
+    /// A new builder on the heap, its buffers in the same block: room for at
+    /// least `meta_capacity` bytes of metadata (plus [`EXT_HEADER`]) and
+    /// `data_capacity` bytes of payload, and for a typical event
+    /// ([`BOXED_META_ROOM`], [`BOXED_DATA_ROOM`]): one allocation. Free it
+    /// with [`Builder::free_boxed`]. ENOMEM if there is no memory.
+    pub fn boxed(meta_capacity: usize, data_capacity: usize) -> Result<NonNull<Builder>, c_int> {
+        let meta_room = meta_capacity
+            .checked_add(EXT_HEADER + 12)
+            .ok_or(libc::ENOMEM)?
+            .max(BOXED_META_ROOM);
+        let data_room = data_capacity.max(BOXED_DATA_ROOM);
+        let tail = meta_room.checked_add(data_room).ok_or(libc::ENOMEM)?;
+        heap::alloc_with_tail(tail, |storage| {
+            // The payload's storage follows the metadata's within the tail.
+            // SAFETY: `meta_room` bytes into the tail of `tail` bytes.
+            let data = unsafe { storage.add(meta_room) };
+            // SAFETY: two disjoint areas of the block's tail, which lives
+            // (and is used by nothing else) as long as the builder in it.
+            unsafe { Builder::in_storage(storage, meta_room, data, data_room) }
+        })
+    }
+
+    /// A new builder on the heap (as [`Builder::boxed`]) holding a copy of
+    /// `other`'s event. ENOMEM if there is no memory.
+    pub fn boxed_copy(other: &Builder) -> Result<NonNull<Builder>, c_int> {
+        let meta = other.meta.len().saturating_sub(EXT_HEADER);
+        let mut copy = Self::boxed(meta, other.data.len())?;
+        // SAFETY: just allocated, not shared.
+        let b = unsafe { copy.as_mut() };
+        // Cannot fail: the buffers have room for the copy.
+        b.copy_from(other);
+        Ok(copy)
+    }
+
+    /// Destroys a builder from [`Builder::boxed`] or [`Builder::boxed_copy`].
+    ///
+    /// # Safety
+    /// `this` must come from one of them and not be used again.
+    pub unsafe fn free_boxed(this: NonNull<Builder>) {
+        // SAFETY: a block from heap::alloc_with_tail (the caller's
+        // guarantee); the buffers' borrowed storage is in the block, freed
+        // after they are dropped.
+        unsafe { heap::free(this) }
+    }
+
+    /// Makes room for at least `meta` bytes of metadata (besides the
+    /// extension header) and `data` bytes of payload. ENOMEM if it cannot.
+    pub fn reserve(&mut self, meta: usize, data: usize) -> Result<(), c_int> {
+        self.meta.reserve(meta.saturating_add(EXT_HEADER))?;
+        self.data.reserve(data)
+    }
+
+    /// Makes this builder's event a copy of `other`'s (its fields, header
+    /// values, mode and error). ENOMEM (latched, the event emptied) if a
+    /// buffer cannot grow.
+    pub fn copy_from(&mut self, other: &Builder) -> c_int {
+        self.take_parts_of(other);
+        self.meta.clear();
+        self.data.clear();
+        let copied = self
+            .meta
+            .extend_from_slice(other.meta.as_slice())
+            .and_then(|()| self.data.extend_from_slice(other.data.as_slice()));
+        self.settle(copied)
+    }
+
+    /// Moves `other`'s event into this builder: its buffers if it owns them
+    /// (it is left without storage, to grow anew), else a copy of their
+    /// bytes. `other` is left with the error EINVAL, as if never reset.
+    /// ENOMEM (latched, the event emptied) if a buffer cannot grow.
+    pub fn take_from(&mut self, other: &mut Builder) -> c_int {
+        self.take_parts_of(other);
+        let moved = self
+            .meta
+            .take_from(&mut other.meta)
+            .and_then(|()| self.data.take_from(&mut other.data));
+        other.error = libc::EINVAL;
+        self.settle(moved)
+    }
+
+    /// The header values, mode and error of `other`.
+    fn take_parts_of(&mut self, other: &Builder) {
+        self.error = other.error;
+        self.set_header(other.header());
+        self.parts = other.parts;
+    }
+
+    /// After copying buffers: 0 or the latched error; on failure both
+    /// buffers are emptied (a half-copied event is never written).
+    fn settle(&mut self, copied: Result<(), c_int>) -> c_int {
+        match copied {
+            Ok(()) => self.error,
+            Err(e) => {
+                self.meta.clear();
+                self.data.clear();
+                self.error = e;
+                e
+            }
+        }
+    }
+
+    /// The latched errno, 0 if none.
+    pub fn error(&self) -> c_int {
+        self.error
+    }
+
+    /// Latches `err` unless an error is latched already; returns the
+    /// latched error.
+    #[cold]
+    pub fn fail(&mut self, err: c_int) -> c_int {
+        if self.error == 0 {
+            self.error = err;
+        }
+        self.error
+    }
+
+    /// The header values set so far.
+    #[inline(always)]
+    pub fn header(&self) -> HeaderValues {
+        HeaderValues {
+            id: self.id,
+            tag: self.tag,
+            version: self.version,
+            opcode: self.opcode,
+            level: self.level,
+        }
+    }
+
+    fn set_header(&mut self, header: HeaderValues) {
+        self.id = header.id;
+        self.tag = header.tag;
+        self.version = header.version;
+        self.opcode = header.opcode;
+        self.level = header.level;
+    }
+
+    /// The metadata so far (event name, NUL, fields), without the extension
+    /// header.
+    pub fn metadata(&self) -> &[u8] {
+        self.meta.as_slice().get(EXT_HEADER..).unwrap_or(&[])
+    }
+
+    /// The payload so far.
+    pub fn payload(&self) -> &[u8] {
+        self.data.as_slice()
+    }
+
+    /// Capacities of the two buffers (metadata, payload), in bytes.
+    pub fn capacities(&self) -> (usize, usize) {
+        (self.meta.capacity(), self.data.capacity())
+    }
+
+    /// Whether either buffer has moved to `malloc`ed memory.
+    pub fn allocated(&self) -> bool {
+        self.meta.is_owned() || self.data.is_owned()
+    }
+
+    /// Starts a new event named `name` with event tag `tag`:
+    /// clears fields, error, header values (opcode info, id, version and
+    /// level 0) and data-only mode.
+    #[inline(always)]
+    pub fn reset(&mut self, name: Name<'_>, tag: u16) -> c_int {
+        self.meta.clear();
+        self.data.clear();
+        self.error = 0;
+        self.parts = Parts::Both;
+        self.set_header(HeaderValues {
+            tag,
+            ..HeaderValues::default()
+        });
+        // The extension header's bytes (filled in by finish), the name, NUL.
+        match self
+            .meta
+            .extend_framed([0; EXT_HEADER], name.bytes(), [0; 8], 1)
+        {
+            Ok(()) => 0,
+            Err(e) => self.fail(e),
+        }
+    }
+
+    /// Sets the event's id and version (both 0 after reset).
+    pub fn set_id_version(&mut self, id: u16, version: u8) -> c_int {
+        self.id = id;
+        self.version = version;
+        self.error
+    }
+
+    /// Sets the event's opcode (info after reset).
+    pub fn set_opcode(&mut self, opcode: u8) -> c_int {
+        self.opcode = opcode;
+        self.error
+    }
+
+    /// Sets the event's tag (reset's argument until then).
+    pub fn set_tag(&mut self, tag: u16) -> c_int {
+        self.tag = tag;
+        self.error
+    }
+
+    /// Sets the level the event is meant for; 0 (after reset): any. The
+    /// write refuses (EINVAL) an event set of another level.
+    pub fn set_level(&mut self, level: u8) -> c_int {
+        self.level = level;
+        self.error
+    }
+
+    /// Which parts of their field the typed adders append from now on (the
+    /// elements of an array of structs: see add_struct_array).
+    pub fn set_parts(&mut self, parts: Parts) -> c_int {
+        self.parts = parts;
+        self.error
+    }
+
+    /// Which parts of their field the typed adders append.
+    pub fn parts(&self) -> Parts {
+        self.parts
+    }
+
+    /// Ok if `meta_more` metadata and `data_more` payload bytes still fit the
+    /// event size limit, else ERANGE. The buffers never grow past it.
+    #[inline(always)]
+    fn room(&self, meta_more: usize, data_more: usize) -> Result<(), c_int> {
+        // Both lengths are below the limit plus one field (every append
+        // checks), so the sum cannot wrap; the additions saturate.
+        let used = self.meta.len().wrapping_add(self.data.len());
+        let total = used.saturating_add(meta_more).saturating_add(data_more);
+        if total > EVENT_SIZE_LIMIT + EXT_HEADER {
+            Err(libc::ERANGE)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Records the outcome of an append: 0, or the latched error.
+    #[inline(always)]
+    fn done(&mut self, result: Result<(), c_int>) -> c_int {
+        match result {
+            Ok(()) => 0,
+            Err(e) => self.fail(e),
+        }
+    }
+
+    /// Checks that the event can be written: the latched error, else ERANGE
+    /// if metadata + payload exceed EVENT_SIZE_LIMIT. Then fills in the
+    /// metadata extension header and returns (extension block, payload).
+    #[inline(always)]
+    pub fn finish(&mut self) -> Result<(&[u8], &[u8]), c_int> {
+        if self.error != 0 {
+            return Err(self.error);
+        }
+        self.room(0, 0)?;
+        // At most EVENT_SIZE_LIMIT: fits 16 bits.
+        let size = self.meta.len().wrapping_sub(EXT_HEADER) as u16;
+        let size = size.to_ne_bytes();
+        let kind = KIND_METADATA.to_ne_bytes();
+        let ext = u32::from_ne_bytes([size[0], size[1], kind[0], kind[1]]);
+        if let Some(head) = self.meta.as_mut_slice().first_chunk_mut::<EXT_HEADER>() {
+            *head = ext.to_ne_bytes();
+        }
+        Ok((self.meta.as_slice(), self.data.as_slice()))
+    }
+}

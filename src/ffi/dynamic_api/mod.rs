@@ -1,0 +1,24 @@
+//! The exports of `eventheader/eventheader-dynamic.h`: runtime-defined
+//! events in C. Each export checks its arguments (NULL pointers, string and
+//! array arguments, counts) and then makes one call into [`crate::dynamic`].
+//! The header's overview is in `headers/eventheader-dynamic.head.h`.
+//!
+//! - [`provider`]: providers and event sets;
+//! - [`builder`]: builders, their header values and the write;
+//! - [`fields`]: the fields of an event;
+//! - [`cpp`]: the entry points private to `EventHeaderDynamic.h`, which
+//!   declares them itself (no generated header does);
+//! - `args`: reading the (pointer, length) arguments; `types`: the
+//!   handle types and constants.
+#![deny(clippy::multiple_unsafe_ops_per_block)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+#![allow(non_camel_case_types)]
+
+mod args;
+pub mod builder;
+pub mod cpp;
+pub mod fields;
+pub mod provider;
+mod types;
+
+pub use types::{ehd_builder, ehd_event_set, ehd_provider, EHD_NO_BOOKMARK, EHD_NTS};
