@@ -19,7 +19,8 @@
 #                          -Wl,-u,tracepoint_set_capture_file).
 #   eventheader.o          the EventHeader layer and TraceLogging's write
 #                          entry points.
-#   eventheader-dynamic.o  runtime-defined events (ehd_*).
+#   eventheader-dynamic.o  runtime-defined events (ehd_*, and the _ehd_builder_*
+#                          entry points of the C++ header).
 #
 # Everything else rustc put in the archive is left out: the panic handler
 # (nothing can panic: it is never referenced) and the other crates' object
