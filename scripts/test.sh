@@ -38,6 +38,9 @@ stress_default=30
 HARDENING_STRESS_SECONDS=${HARDENING_STRESS_SECONDS:-$stress_default} \
     cargo test --workspace --locked
 
+step "the optimized CLI (cargo profile cli) over damaged recordings"
+cargo test --locked --profile cli -p eventheader-cli --test mutation
+
 step "footprint: static-program delta, stripped .so, no panic path"
 bash scripts/footprint.sh
 

@@ -25,7 +25,8 @@ pub enum Status {
     PermissionDenied = 5,
     /// `collect`: the kernel dropped events (the file is complete otherwise).
     EventsLost = 6,
-    /// `collect -- COMMAND`: the command failed (non-zero exit or a signal).
+    /// `collect -- COMMAND`: the command failed (non-zero exit or a signal)
+    /// or could not be started.
     CommandFailed = 7,
 }
 

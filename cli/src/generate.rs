@@ -18,7 +18,7 @@ use clap::{Args, Command};
 use clap_complete::Shell;
 use roff::{roman, Roff};
 
-use crate::exit::{Error, Status};
+use eventheader_cli::exit::{Error, Status};
 
 #[derive(Args, Debug)]
 pub struct GenerateArgs {

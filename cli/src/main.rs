@@ -1,41 +1,14 @@
 //! `eventheader`: pre-register user_events tracepoints, collect them into
 //! perf.data without perf, and decode capture files and perf.data to JSON.
 
-// The project's library provides the C ABI that `ffi` declares.
-extern crate eventheader_tracepoint as _;
-
-/// The exit status table of `--help` (a macro, for `concat!`); `exit::Status`
-/// defines the values.
-macro_rules! exit_status_help {
-    () => {
-        "Exit status:
-  0  success
-  1  other failure (I/O error, malformed input, a registration the kernel refused)
-  2  bad command line
-  3  invalid tracepoint name or definition, or no such tracepoint
-  4  no user_events: tracefs not mounted or kernel without CONFIG_USER_EVENTS
-  5  permission denied (tracefs, user_events_data or perf_event_open)
-  6  collect: events were lost (the kernel's ring buffers overflowed)
-  7  collect: the command it ran failed
-When several apply: the first of 2, 4, 5, 3, 1, 6, 7."
-    };
-}
-
-mod collect;
-mod decode;
-mod exit;
-mod ffi;
 mod generate;
-mod progress;
-mod register;
-mod spec;
-mod tracefs;
 
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-use exit::Status;
+use eventheader_cli::exit::Status;
+use eventheader_cli::{collect, decode, register};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -64,8 +37,20 @@ enum Command {
     Generate(generate::GenerateArgs),
 }
 
+/// The command line, with `--help` and `-h` after `help` dropped: the help
+/// subcommand's own help is the help it prints (clap refused `help --help`
+/// as an unknown subcommand, status 2).
+fn args() -> Vec<std::ffi::OsString> {
+    let mut args: Vec<_> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| a == "help") {
+        let tail = args.split_off(2);
+        args.extend(tail.into_iter().filter(|a| a != "--help" && a != "-h"));
+    }
+    args
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(args()) {
         Ok(cli) => cli,
         Err(e) => {
             // --help and --version exit 0; usage errors 2 (Status::Usage).

@@ -64,6 +64,14 @@ fn usage_errors_exit_2() {
         // No definitions at all.
         &["register"],
         &["collect"],
+        // --live writes standard output, so does -o -; --event and --meta
+        // need --live; filter values out of range.
+        &["collect", "--live", "-o", "-", "X_L5K1"],
+        &["collect", "--event", "E", "X_L5K1"],
+        &["collect", "--meta", "all", "X_L5K1"],
+        &["collect", "--live", "--level", "0", "X_L5K1"],
+        &["decode", "--keyword", "0", "x"],
+        &["decode", "--pid", "x", "x"],
     ] {
         let (rc, _, err) = code(args);
         assert_eq!(rc, 2, "{args:?}: {err}");
@@ -188,4 +196,63 @@ fn unprivileged_user_without_tracefs() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(4), "{err}");
     assert!(err.contains("tracefs is not mounted"), "{err}");
+}
+
+/// `register` accepts only EventHeader names the library can write (issue
+/// 28 item 7): level 1..ff and keyword of at most 16 digits, both lowercase
+/// hex without leading zeros, options `([A-Z][0-9a-z]*)*` sorted, no '/' (the
+/// library's name rule). Checked
+/// before anything touches the kernel: status 3.
+#[test]
+fn names_the_library_cannot_write_exit_3() {
+    for (name, why) in [
+        ("Prov_L0K1", "level 0"),
+        ("Prov_L100K1", "level 100"),
+        ("Prov_L5K10000000000000000", "17 digits"),
+        ("Prov_L5K1gbad", "options starting with 'g'"),
+        ("Prov_L05K1", "leading zero"),
+        ("Prov_L5K1GaAb", "out of order"),
+        ("Pro/v_L5K1", "'/'"),
+    ] {
+        let (rc, _, err) = code(&["register", name]);
+        assert_eq!(rc, 3, "{name}: {err}");
+        assert!(err.contains(why), "{name}: {err}");
+    }
+}
+
+/// A definitions file that is not one (/dev/zero: no end, no newline) is
+/// refused after 4 MiB, quickly and in bounded memory (it grew to 2.7 GB).
+#[test]
+fn endless_definitions_file_exits_1() {
+    let started = std::time::Instant::now();
+    let (rc, usage) = common::run_with_usage(&["register", "-i", "/dev/zero"]);
+    assert_eq!(rc, 1);
+    assert!(
+        usage.stderr.contains("/dev/zero: more than 4 MiB"),
+        "{}",
+        usage.stderr
+    );
+    assert!(
+        usage.max_rss_kib < 64 * 1024,
+        "max RSS {} KiB",
+        usage.max_rss_kib
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+}
+
+/// `help --help` (and `help SUBCOMMAND --help`) print the help, status 0
+/// (clap refused `--help` as a subcommand name: status 2).
+#[test]
+fn help_of_help() {
+    for args in [
+        &["help", "--help"][..],
+        &["help", "-h"],
+        &["help", "decode", "--help"],
+    ] {
+        let (rc, out, err) = code(args);
+        assert_eq!(rc, 0, "{args:?}: {err}");
+        assert!(out.contains("Usage: eventheader"), "{args:?}: {out}");
+    }
+    let (_, out, _) = code(&["help", "decode", "--help"]);
+    assert!(out.contains("Usage: eventheader decode"), "{out}");
 }

@@ -3,11 +3,10 @@
 
 mod common;
 
-use common::{
-    capture_record, reference_dir, reference_records, run, write_perf_data, write_perf_data_with,
-};
-use testkit::json::{parse, parse_stream, J};
+use common::{capture_record, reference_dir, reference_records, run};
+use testkit::json::{parse, J};
 use testkit::perf::COMMON_FIELDS;
+use testkit::synth::{write_perf_data, write_perf_data_with};
 
 /// The EventHeader metadata both capture files and perf.data carry.
 const EH_META: &str = "id,version,level,keyword,opcode,tag,activity,related";
@@ -115,17 +114,37 @@ fn perf_data_decodes_like_its_capture() {
     }
 }
 
-/// One JSON array per input, in input order; with --jsonl one object per line.
+/// One JSON array of events for one input; for several, one array holding
+/// an array per input, in input order (an input that cannot be read keeps
+/// its place as an empty array); with --jsonl one object per line.
 #[test]
 fn output_forms() {
     let dir = reference_dir();
     let dat = dir.join("EventHeaderInterceptorLE64.dat");
     let perf = dir.join("perf.data");
+    let one = parse(&stdout(&["decode", dat.to_str().unwrap()]));
+    assert_eq!(one.as_array().len(), 374);
+    assert!(matches!(one.as_array()[0], J::Obj(_)));
     let text = stdout(&["decode", dat.to_str().unwrap(), perf.to_str().unwrap()]);
-    let arrays = parse_stream(&text);
-    assert_eq!(arrays.len(), 2);
-    assert_eq!(arrays[0].as_array().len(), 374);
-    assert_eq!(arrays[1].as_array().len(), 539);
+    let inputs = parse(&text);
+    assert_eq!(inputs.as_array().len(), 2);
+    assert_eq!(inputs.as_array()[0].as_array().len(), 374);
+    assert_eq!(inputs.as_array()[1].as_array().len(), 539);
+    assert_eq!(inputs.as_array()[0], one);
+    let out = run(&[
+        "decode",
+        "/nonexistent/input",
+        dat.to_str().unwrap(),
+        "/nonexistent/input",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let inputs = parse(&String::from_utf8(out.stdout).unwrap());
+    let lens: Vec<usize> = inputs
+        .as_array()
+        .iter()
+        .map(|a| a.as_array().len())
+        .collect();
+    assert_eq!(lens, [0, 374, 0], "each input keeps its position");
     let lines = stdout(&[
         "decode",
         "--jsonl",
@@ -328,4 +347,133 @@ fn malformed_inputs() {
         !out.stdout.is_empty(),
         "the events before the cut are decoded"
     );
+}
+
+/// `decode -` reads standard input: a capture file, a pipe-mode perf.data
+/// and a normal-mode perf.data (copied to a temporary file first: its
+/// formats follow its data), from a pipe and from a file, and decodes each
+/// as the file itself.
+#[test]
+fn standard_input() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let dir = reference_dir();
+    for name in ["EventHeaderInterceptorLE64.dat", "pipe.data", "perf.data"] {
+        let path = dir.join(name);
+        let want = stdout(&["decode", "--jsonl", path.to_str().unwrap()]);
+        let bytes = std::fs::read(&path).unwrap();
+        // From a pipe.
+        let mut child = common::bin()
+            .args(["decode", "--jsonl", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let writer = std::thread::spawn(move || {
+            // Small writes, as a producer that streams would make.
+            for chunk in bytes.chunks(1000) {
+                stdin.write_all(chunk).unwrap();
+            }
+        });
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        assert!(
+            out.status.success(),
+            "{name} on a pipe: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            String::from_utf8(out.stdout).unwrap() == want,
+            "{name} on a pipe"
+        );
+        // From a file.
+        let out = common::bin()
+            .args(["decode", "--jsonl", "-"])
+            .stdin(std::fs::File::open(&path).unwrap())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name} from a file");
+        assert!(
+            String::from_utf8(out.stdout).unwrap() == want,
+            "{name} from a file"
+        );
+    }
+}
+
+/// An output that is one of the inputs (the same file, by device and inode:
+/// the same name, a hard link, or standard output redirected to it) is
+/// refused before anything is written, with status 2; the input is intact.
+#[test]
+fn output_is_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("same.dat");
+    std::fs::copy(
+        reference_dir().join("EventHeaderInterceptorLE64.dat"),
+        &input,
+    )
+    .unwrap();
+    let link = dir.path().join("link.dat");
+    std::fs::hard_link(&input, &link).unwrap();
+    let before = std::fs::read(&input).unwrap();
+    let (i, l) = (input.to_str().unwrap(), link.to_str().unwrap());
+    for args in [
+        &["decode", i, "-o", i][..],
+        &["decode", i, "-o", l],
+        &["decode", "--jsonl", "/nonexistent", i, "-o", l],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("is the input") && err.contains(i),
+            "{args:?}: {err}"
+        );
+        assert_eq!(std::fs::read(&input).unwrap(), before, "{args:?}");
+    }
+    // Standard output appended to the input (a shell's `>>`, which does not
+    // truncate it first).
+    let out = common::bin()
+        .args(["decode", i])
+        .stdout(
+            std::fs::OpenOptions::new()
+                .append(true)
+                .open(&link)
+                .unwrap(),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("standard output is the input"));
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+}
+
+/// Issue 23's panic (tracepoint_decode 0.5.0, perf_field_format.rs:141, "end
+/// byte index 3 is not a char boundary; it is inside 'Ð' (bytes 2..4) of
+/// `u8Ðversion`"): a recording whose tracefs format has a non-ASCII byte in
+/// a field declaration (tests/data/format-not-ascii.data: 8 burst events,
+/// "u8 version" changed to "u8\xd0version"). The format is refused with a
+/// message, each event is written raw with an error, status 1.
+#[test]
+fn format_not_ascii() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/format-not-ascii.data");
+    let out = run(&["decode", "--jsonl", path.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("is not ASCII (byte 0xd0"), "{err}");
+    let lines: Vec<J> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(parse)
+        .collect();
+    assert_eq!(lines.len(), 8);
+    for e in &lines {
+        assert_eq!(
+            e.get("n").and_then(J::as_str),
+            Some("user_events:CliBurst_L5K1")
+        );
+        assert!(e.get("error").is_some(), "{e:?}");
+    }
 }

@@ -6,9 +6,9 @@ mod common;
 
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::Path;
-use std::process::Stdio;
 
-use common::{bin, capture_record, reference_records, write_perf_data};
+use common::{capture_record, reference_records, run_measured};
+use testkit::synth::write_perf_data;
 
 const EVENTS: usize = 1_000_000;
 
@@ -18,32 +18,16 @@ const EVENTS: usize = 1_000_000;
 const MAX_RSS_KIB: i64 = 32 * 1024;
 
 /// Runs `eventheader ARGS`, counts its output lines, returns (lines, max RSS KiB).
-// The child is reaped with wait4 (for its resource usage), not Child::wait.
-#[allow(clippy::zombie_processes)]
 fn decode_counting(args: &[&str]) -> (usize, i64) {
-    let mut child = bin()
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("running eventheader");
-    let lines = BufReader::new(child.stdout.take().unwrap()).lines().count();
-    let mut err = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    let (lines, usage) = run_measured(args, |out| BufReader::new(out).lines().count());
     // No progress display: stderr is not a terminal.
-    assert!(err.is_empty(), "decode {args:?} wrote to stderr: {err}");
-    let mut status = 0;
-    // SAFETY: rusage is plain old data (all-zero is valid).
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: the pid is our child's and not yet reaped (std's Child is not
-    // waited on); `status` and `usage` are valid for writes.
-    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
-    assert_eq!(pid, child.id() as libc::pid_t, "wait4");
     assert!(
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "decode {args:?} failed: status {status:#x}"
+        usage.stderr.is_empty(),
+        "decode {args:?} wrote to stderr: {}",
+        usage.stderr
     );
-    (lines, usage.ru_maxrss)
+    assert_eq!(usage.code, 0, "decode {args:?} failed");
+    (lines, usage.max_rss_kib)
 }
 
 /// Writes `count` records cycling `records`; returns the size of the first

@@ -15,6 +15,7 @@
 #   EHK_VM_TIMEOUT     seconds the VM may take for the whole suite (default 1200: 80 s on an
 #                      idle machine, 342 s before the benchmark at a load average of 15 on 2 cores)
 #   EHK_VERBOSE=1      print the full logs
+#   EHK_ONLY           comma-separated VM run names: only those (e.g. EHK_ONLY=cli)
 set -uo pipefail
 export LC_ALL=C
 

@@ -1,21 +1,33 @@
-//! `eventheader collect`: records tracepoints into a perf.data file by
-//! opening the kernel's perf events per CPU and reading their ring buffers
-//! (no `perf` needed). Stops on SIGINT/SIGTERM, after `--duration`, or when
-//! the command given after `--` exits.
+//! `eventheader collect`: records tracepoints into a perf.data file (or a
+//! pipe-mode stream on standard output) by opening the kernel's perf events
+//! per CPU and reading their ring buffers (no `perf` needed), and with
+//! `--live` prints each event decoded as it arrives. Stops on
+//! SIGINT/SIGTERM, after `--duration`, or when the command given after `--`
+//! exits.
 
+mod live;
+mod metadata;
+mod output;
 mod resolve;
 mod session;
 
+use std::os::fd::AsFd;
 use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use tracepoint_decode as td;
 
+use crate::decode::Meta;
 use crate::exit::{Error, Status};
+use crate::filter::{Filter, FilterArgs};
+use crate::perfdata::writer::EventInfo;
+use crate::perfdata::Events;
 use crate::spec::{self, CollectSpec};
 use crate::tracefs::Tracefs;
+use output::{Recorded, Recorder};
 
 #[derive(Args, Debug)]
 #[command(after_help = COLLECT_AFTER_HELP)]
@@ -30,9 +42,27 @@ pub struct CollectArgs {
     #[arg(short, long, value_name = "FILE")]
     pub input: Vec<String>,
 
-    /// Output file.
-    #[arg(short, long, value_name = "FILE", default_value = "perf.data")]
-    pub output: String,
+    /// Output file (default: perf.data, none with --live); `-` writes
+    /// pipe-mode perf.data to standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<String>,
+
+    /// Print each event as it arrives, decoded, one JSON object per line
+    /// (as `decode --jsonl`), in timestamp order; with -o, record it too.
+    #[arg(short, long)]
+    pub live: bool,
+
+    /// With --live: metadata in each event's "meta" object (as decode's
+    /// --meta).
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "default",
+        value_name = "LIST",
+        requires = "live"
+    )]
+    pub meta: Vec<Meta>,
 
     /// Size of each CPU's ring buffer in KiB (rounded up to a power of two).
     #[arg(short, long, value_name = "KIB", default_value_t = 1024,
@@ -51,6 +81,9 @@ pub struct CollectArgs {
     /// exits.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
+
+    #[command(flatten)]
+    pub filter: FilterArgs,
 }
 
 const COLLECT_AFTER_HELP: &str = concat!(
@@ -67,6 +100,19 @@ Tracepoint specs (a system name may precede the name; user_events: when none):
 Examples:
   eventheader collect -o trace.data 'MyProvider_*' -- ./my-program --its-args
   eventheader collect -d 10 MyProvider_L4K1 MyProvider_L5K1
+  eventheader collect --live --level 4 'MyProvider_*'
+  eventheader collect -o - 'MyProvider_*' | eventheader decode -
+
+Filters: collect records only the tracepoints whose names can pass them
+(EventHeader names carry provider, level and keyword) and gives --pid to the
+kernel's tracepoint filter; --event (an EventHeader event's name is in its
+payload) needs --live, where every filter applies to what is printed.
+
+With --live or -o -, the command's standard output goes to standard error.
+
+Live output is in timestamp order across CPUs: an event is printed at most
+one pass over the ring buffers (about 100 ms) after it reaches them. Lost
+events appear in the stream as { \"lost\": N, \"meta\": { \"time\": ..., \"cpu\": C } }.
 
 Recording is system-wide, every online CPU; needs root (or CAP_PERFMON and
 read access to tracefs). The file carries the tracefs formats, so it decodes
@@ -74,7 +120,8 @@ anywhere: eventheader decode trace.data, perf script -i trace.data.
 
 Events the kernel drops because a ring buffer was full are reported on
 stderr and make the exit status 6 (the file is still complete otherwise);
-a larger --buffer-size helps. With a command, its failure makes the status 7.",
+a larger --buffer-size helps. With a command, its failure (a non-zero exit, a
+signal, or no such command) makes the status 7.",
     "\n\n",
     exit_status_help!()
 );
@@ -98,22 +145,72 @@ fn collect_specs(args: &CollectArgs) -> Result<Vec<CollectSpec>, Error> {
     )
 }
 
-fn spawn(command: &[String]) -> Result<Child, Error> {
-    Command::new(&command[0])
-        .args(&command[1..])
-        .spawn()
-        .map_err(|e| Error::new(Status::Failure, format!("cannot run {}: {e}", command[0])))
+/// Starts the command; one that cannot be started failed (status 7, as one
+/// that exits non-zero). When collect's standard output carries data (a
+/// live view, or `-o -`), the command's goes to standard error instead.
+fn spawn(command: &[String], stdout_is_data: bool) -> Result<Child, Error> {
+    let mut cmd = Command::new(&command[0]);
+    cmd.args(&command[1..]);
+    if stdout_is_data {
+        let stderr = std::io::stderr()
+            .as_fd()
+            .try_clone_to_owned()
+            .map_err(|e| Error::io(&e, "standard error"))?;
+        cmd.stdout(std::process::Stdio::from(stderr));
+    }
+    cmd.spawn().map_err(|e| {
+        Error::new(
+            Status::CommandFailed,
+            format!("cannot run {}: {e}", command[0]),
+        )
+    })
+}
+
+/// The events of the recording, for decoding them live.
+fn live_events(meta: &crate::perfdata::writer::Metadata, recorded: &[Recorded]) -> Events {
+    let mut events = Events::new(td::PerfByteReader::new(cfg!(target_endian = "big")));
+    events.set_clock_id(meta.clockid);
+    events.set_clock_data(meta.clockid, meta.clock_at.0, meta.clock_at.1);
+    for r in recorded {
+        events.add(r.info.attr, r.info.name.clone(), r.info.ids.clone());
+        events.add_format(&r.info.system, r.info.format.as_bytes());
+    }
+    events
+}
+
+/// Checks the options that go together.
+fn check_args(args: &CollectArgs) -> Result<(), Error> {
+    if args.live && args.output.as_deref() == Some("-") {
+        return Err(Error::new(
+            Status::Usage,
+            "--live prints to standard output: -o - cannot write there too",
+        ));
+    }
+    if !args.live && !args.filter.event.is_empty() {
+        return Err(Error::new(
+            Status::Usage,
+            "--event needs --live (a recording holds tracepoints; an EventHeader event's name is in its payload)",
+        ));
+    }
+    Ok(())
 }
 
 pub fn run(args: &CollectArgs) -> Result<Status, Error> {
+    check_args(args)?;
     let specs = collect_specs(args)?;
+    let filter = Filter::new(&args.filter);
+    let output = match &args.output {
+        Some(o) => Some(o.clone()),
+        None if args.live => None,
+        None => Some("perf.data".to_string()),
+    };
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [libc::SIGINT, libc::SIGTERM] {
         signal_hook::flag::register(sig, Arc::clone(&stop))
             .map_err(|e| Error::io(&e, "installing signal handlers"))?;
     }
     let tracefs = Tracefs::find()?;
-    let (tracepoints, registrations) = resolve::resolve(&tracefs, &specs, args.verbose)?;
+    let (tracepoints, registrations) = resolve::resolve(&tracefs, &specs, &filter, args.verbose)?;
     let cpus = session::online_cpus();
     if args.verbose {
         eprintln!(
@@ -129,35 +226,72 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
             );
         }
     }
-    let mut session = session::Session::open(
-        &tracefs,
+    // A live view sorts each pass in memory: smaller passes.
+    let pass_bytes = if args.live { 256 << 10 } else { 1 << 20 };
+    let kernel_filter = filter.kernel_filter();
+    let (mut session, descs) = session::Session::open(
         &tracepoints,
         &cpus,
         args.buffer_size as usize * 1024,
-        &args.output,
+        pass_bytes,
+        kernel_filter.as_deref(),
     )?;
+    let meta = metadata::gather(&tracefs, cpus.len());
+    let recorded: Vec<Recorded> = tracepoints
+        .iter()
+        .zip(descs)
+        .map(|(tp, (ids, attr))| Recorded {
+            info: EventInfo {
+                ids,
+                attr,
+                name: tp.full_name(),
+                system: tp.system.clone(),
+                format: tp.format_text.clone(),
+            },
+            format: Arc::clone(&tp.format),
+        })
+        .collect();
+    let mut recorder = output
+        .as_deref()
+        .map(|path| Recorder::create(path, &meta, &recorded))
+        .transpose()?;
+    let mut live = args.live.then(|| {
+        live::Live::new(
+            live_events(&meta, &recorded),
+            Meta::union(&args.meta),
+            filter.clone(),
+            Box::new(std::io::stdout()),
+        )
+    });
     session.enable()?;
     let started = Instant::now();
     let deadline = args.duration.map(|d| started + d);
     let mut child = if args.command.is_empty() {
         None
     } else {
-        match spawn(&args.command) {
+        let stdout_is_data = args.live || output.as_deref() == Some("-");
+        match spawn(&args.command, stdout_is_data) {
             Ok(c) => Some(c),
             Err(e) => {
-                // Leave a complete (empty) file behind, not a truncated one.
-                session.finish()?;
+                // Leave a complete (empty) recording behind, not a truncated one.
+                if let Some(r) = recorder {
+                    r.finish(None)?;
+                }
                 return Err(e);
             }
         }
     };
     let mut child_status = None;
     let mut more = false;
+    // Standard output closed (a reader of -o - or --live went away).
+    let mut closed = false;
     loop {
         if !more {
             session.wait(100);
         }
-        more = session.drain()?;
+        let pass = session.drain();
+        more = pass.any;
+        closed |= deliver(&mut session.batch, pass, &mut recorder, &mut live)?;
         if let Some(c) = child.as_mut() {
             if let Some(st) = c
                 .try_wait()
@@ -167,12 +301,43 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
                 break;
             }
         }
-        if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+        if closed || stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
     }
-    let stats = session.finish()?;
+    // Nothing new arrives now: drain until every ring is empty.
+    session.disable();
+    loop {
+        let pass = session.drain();
+        if !pass.any {
+            break;
+        }
+        closed |= deliver(&mut session.batch, pass, &mut recorder, &mut live)?;
+    }
+    if let Some(rec) = session.unreported_lost() {
+        let pass = session::Pass {
+            any: true,
+            complete_before: u64::MAX,
+        };
+        let mut batch = rec;
+        closed |= deliver(&mut batch, pass, &mut recorder, &mut live)?;
+    }
+    let stats = session.stats;
     drop(registrations);
+    let live_stats = match live.as_mut() {
+        Some(l) => {
+            let _ = l.finish();
+            Some(l.stats.clone())
+        }
+        None => None,
+    };
+    let recorded_to = recorder.as_ref().map(|r| r.name().to_string());
+    if let Some(r) = recorder {
+        match r.finish(stats.first_time.map(|f| (f, stats.last_time))) {
+            Err(e) if closed => drop(e),
+            other => other?,
+        }
+    }
     if let (Some(mut c), None) = (child, child_status) {
         // Stopped by a signal or the duration while the command still runs.
         // SAFETY: kill has no memory-safety preconditions; the pid is our
@@ -183,10 +348,21 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
 
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
-        "eventheader: collect: {} events in {:.1} s to {}",
-        stats.samples, secs, args.output
+        "eventheader: collect: {} events in {:.1} s{}",
+        stats.samples,
+        secs,
+        recorded_to.map_or(String::new(), |to| format!(" to {to}"))
     );
     let mut status = Status::Success;
+    if let Some(l) = live_stats {
+        if l.malformed > 0 {
+            eprintln!(
+                "eventheader: collect: {} of {} events could not be decoded (printed raw)",
+                l.malformed, l.events
+            );
+            status = status.worst(Status::Failure);
+        }
+    }
     if stats.lost > 0 || stats.throttled > 0 {
         eprintln!(
             "eventheader: collect: the kernel lost {} events{} (ring buffers full: try a larger --buffer-size)",
@@ -206,6 +382,33 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
         }
     }
     Ok(status)
+}
+
+/// Hands a pass's records to the recorder and the live view; true if
+/// standard output is gone (its reader left).
+fn deliver(
+    batch: &mut Vec<u8>,
+    pass: session::Pass,
+    recorder: &mut Option<Recorder>,
+    live: &mut Option<live::Live>,
+) -> Result<bool, Error> {
+    let mut closed = false;
+    if let Some(l) = live.as_mut() {
+        closed |= l.pass(batch, pass.complete_before).is_err();
+    }
+    if let Some(r) = recorder.as_mut() {
+        if pass.any {
+            // The records and the end of the round in one write.
+            output::push_finished_round(batch);
+            match r.write(batch) {
+                Ok(()) => {}
+                Err(_) if r.name() == "standard output" => closed = true,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    batch.clear();
+    Ok(closed)
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use tracepoint_decode as td;
 
 use crate::exit::{Error, Status};
 use crate::ffi::Provider;
+use crate::filter::Filter;
 use crate::register;
 use crate::spec::{glob_match, CollectSpec, USER_EVENTS};
 use crate::tracefs::Tracefs;
@@ -16,6 +17,8 @@ use crate::tracefs::Tracefs;
 pub struct Tracepoint {
     pub system: String,
     pub name: String,
+    /// Its tracefs format: the text, and parsed.
+    pub format_text: String,
     pub format: Arc<td::PerfEventFormat>,
 }
 
@@ -32,16 +35,20 @@ fn no_user_events() -> Error {
     )
 }
 
-/// The tracepoints, and the provider holding the registrations made for them
-/// (keep it until the collection ends).
+/// The tracepoints the specs name that the filters can let through, and
+/// the provider holding the registrations made for them (keep it until the
+/// collection ends).
 pub fn resolve(
     tracefs: &Tracefs,
     specs: &[CollectSpec],
+    filter: &Filter,
     verbose: bool,
 ) -> Result<(Vec<Tracepoint>, Option<Provider>), Error> {
     let mut names: Vec<(String, String)> = Vec::new();
     let mut add = |system: &str, name: &str| {
-        if !names.iter().any(|(s, n)| s == system && n == name) {
+        if filter.tracepoint_may_match(system, name)
+            && !names.iter().any(|(s, n)| s == system && n == name)
+        {
             names.push((system.to_string(), name.to_string()));
         }
     };
@@ -78,6 +85,7 @@ pub fn resolve(
                     add(system, name);
                 }
             }
+            CollectSpec::Register(r) if !filter.tracepoint_may_match(USER_EVENTS, &r.name) => {}
             CollectSpec::Register(r) => {
                 if !tracefs.exists(USER_EVENTS, &r.name) {
                     if !tracefs.has_user_events() {
@@ -99,21 +107,29 @@ pub fn resolve(
             }
         }
     }
+    if names.is_empty() {
+        return Err(Error::new(
+            Status::BadTracepoint,
+            "no tracepoint left to record: the filters exclude every one given",
+        ));
+    }
     let long_is_64 = cfg!(target_pointer_width = "64");
     let mut tracepoints = Vec::new();
     for (system, name) in names {
         let text = tracefs
             .format(&system, &name)
             .map_err(|e| Error::kernel(&e, format!("reading the format of {system}:{name}")))?;
-        let format = td::PerfEventFormat::parse(long_is_64, &system, &text).ok_or_else(|| {
-            Error::new(
-                Status::Failure,
-                format!("cannot parse the tracefs format of {system}:{name}"),
-            )
-        })?;
+        let format =
+            crate::guard::parse_format(long_is_64, &system, text.as_bytes()).ok_or_else(|| {
+                Error::new(
+                    Status::Failure,
+                    format!("cannot parse the tracefs format of {system}:{name}"),
+                )
+            })?;
         tracepoints.push(Tracepoint {
             system,
             name,
+            format_text: text,
             format: Arc::new(format),
         });
     }

@@ -1,22 +1,19 @@
 //! The kernel side of `collect`: one perf event per tracepoint and CPU, one
 //! ring buffer per CPU (the CPU's other events redirect their output to it),
-//! and the perf.data file the records go to, written with `tracepoint_perf`'s
-//! `PerfDataFileWriter` (headers, attributes, EVENT_DESC and TRACING_DATA
-//! with the tracefs formats).
+//! drained pass by pass into one batch of records (header rebuilt, then the
+//! record's bytes), which `collect` hands to its recorder and its live view.
 
 use std::os::fd::AsRawFd;
+
+use std::ffi::CString;
 
 use perf_event::events::Tracepoint as TracepointEvent;
 use perf_event::{Builder, Clock, Counter, ReadFormat, SampleFlag, Sampler};
 use tracepoint_decode as td;
-use tracepoint_perf as tp;
 
+use super::metadata::clock_ns;
 use super::resolve::Tracepoint;
 use crate::exit::{Error, Status};
-use crate::tracefs::Tracefs;
-
-/// At most this much of a ring per pass (and per perf round).
-const PASS_BYTES: usize = 1 << 20;
 
 const PERF_RECORD_LOST: u32 = 2;
 const PERF_RECORD_THROTTLE: u32 = 5;
@@ -47,63 +44,70 @@ pub struct Session {
     redirected: Vec<Counter>,
     /// The events count their lost samples (PERF_FORMAT_LOST).
     lost_counts: bool,
-    file: FileSink,
+    /// At most this much of a ring per pass (and per perf round).
+    pass_bytes: usize,
+    /// The records of the current pass.
+    pub batch: Vec<u8>,
+    pub stats: Stats,
 }
 
-/// The output file and the records on their way to it.
-struct FileSink {
-    writer: tp::PerfDataFileWriter,
-    output: String,
-    batch: Vec<u8>,
-    stats: Stats,
+/// The perf ids of one tracepoint's events (one per CPU) and their
+/// attribute.
+pub type EventIds = (Vec<u64>, td::PerfEventAttr);
+
+/// What a pass over the rings found.
+#[derive(Clone, Copy, Debug)]
+pub struct Pass {
+    /// It moved records (drain again before waiting: events are arriving).
+    pub any: bool,
+    /// Every record with a timestamp before this one is in this pass or an
+    /// earlier one: the pass started after it, and drained each ring it
+    /// stopped short in up to then. (Records written during the pass may
+    /// be in it or in the next.)
+    pub complete_before: u64,
 }
 
-impl FileSink {
-    fn flush(&mut self) -> Result<(), Error> {
-        if !self.batch.is_empty() {
-            self.writer
-                .write_event_data(&self.batch)
-                .map_err(|e| Error::io(&e, format!("writing {}", self.output)))?;
-            self.batch.clear();
-        }
-        Ok(())
-    }
+/// The time of a record of the layout `collect` asks for: samples have it
+/// after the identifier and pid/tid; other records in their sample_id
+/// trailer (pid/tid, time, cpu, identifier).
+pub fn record_time(rec: &[u8]) -> Option<u64> {
+    let ty = u32::from_ne_bytes(rec.get(0..4)?.try_into().ok()?);
+    let at = if ty == PERF_RECORD_SAMPLE {
+        24
+    } else {
+        rec.len().checked_sub(24)?
+    };
+    Some(u64::from_ne_bytes(rec.get(at..at + 8)?.try_into().ok()?))
+}
 
-    /// Appends one ring-buffer record (header rebuilt, then its bytes).
-    fn push(&mut self, record: &perf_event::Record<'_>) -> Result<(), Error> {
-        let start = self.batch.len();
-        let size = record.len() + 8;
-        self.batch.extend_from_slice(&record.ty().to_ne_bytes());
-        self.batch.extend_from_slice(&record.misc().to_ne_bytes());
-        self.batch.extend_from_slice(&(size as u16).to_ne_bytes());
-        for part in record.data() {
-            self.batch.extend_from_slice(part);
-        }
-        let rec = &self.batch[start..];
+/// The CPU of a non-sample record (from its sample_id trailer).
+pub fn record_cpu(rec: &[u8]) -> Option<u32> {
+    let at = rec.len().checked_sub(16)?;
+    Some(u32::from_ne_bytes(rec.get(at..at + 4)?.try_into().ok()?))
+}
+
+impl Stats {
+    /// Counts one record (header and body as the ring holds them).
+    fn count(&mut self, ty: u32, rec: &[u8]) {
         let u64_at = |at: usize| {
             rec.get(at..at + 8)
                 .map_or(0, |b| u64::from_ne_bytes(b.try_into().expect("8 bytes")))
         };
-        let stats = &mut self.stats;
-        match record.ty() {
+        match ty {
             // header, identifier, pid+tid, time, ...
             PERF_RECORD_SAMPLE => {
-                stats.samples += 1;
+                self.samples += 1;
                 let t = u64_at(24);
-                stats.first_time = Some(stats.first_time.map_or(t, |f| f.min(t)));
-                stats.last_time = stats.last_time.max(t);
+                self.first_time = Some(self.first_time.map_or(t, |f| f.min(t)));
+                self.last_time = self.last_time.max(t);
             }
             // header, id, lost
-            PERF_RECORD_LOST => stats.lost += u64_at(16),
+            PERF_RECORD_LOST => self.lost += u64_at(16),
             // header, lost
-            PERF_RECORD_LOST_SAMPLES => stats.lost += u64_at(8),
-            PERF_RECORD_THROTTLE => stats.throttled += 1,
+            PERF_RECORD_LOST_SAMPLES => self.lost += u64_at(8),
+            PERF_RECORD_THROTTLE => self.throttled += 1,
             _ => {}
         }
-        if self.batch.len() >= 1 << 20 {
-            self.flush()?;
-        }
-        Ok(())
     }
 }
 
@@ -163,49 +167,26 @@ fn file_attr(b: &Builder<'_>, sample_period: u64, wakeup: u32) -> td::PerfEventA
     }
 }
 
-fn clock_ns(clock: libc::clockid_t) -> u64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; clock_gettime has no other
-    // preconditions and CLOCK_REALTIME/CLOCK_MONOTONIC always exist.
-    unsafe { libc::clock_gettime(clock, &mut ts) };
-    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
-}
-
-/// (nodename, release, machine) from uname(2).
-fn utsname() -> (Vec<u8>, Vec<u8>, Vec<u8>) {
-    // SAFETY: utsname is plain old data; all-zero is a valid value.
-    let mut u: libc::utsname = unsafe { std::mem::zeroed() };
-    // SAFETY: `u` is a valid, writable utsname.
-    if unsafe { libc::uname(&mut u) } != 0 {
-        return (Vec::new(), Vec::new(), Vec::new());
-    }
-    let field = |f: &[libc::c_char]| -> Vec<u8> {
-        f.iter()
-            .take_while(|&&c| c != 0)
-            .map(|&c| c as u8)
-            .collect()
-    };
-    (field(&u.nodename), field(&u.release), field(&u.machine))
-}
-
 impl Session {
-    /// Opens the events (disabled) and creates the output file.
+    /// Opens the events (disabled) of `tracepoints` on `cpus`; with
+    /// `filter`, each event gets it as its kernel tracepoint filter. Returns
+    /// the session and, per tracepoint, its ids and attribute.
     pub fn open(
-        tracefs: &Tracefs,
         tracepoints: &[Tracepoint],
         cpus: &[usize],
         buffer_bytes: usize,
-        output: &str,
-    ) -> Result<Session, Error> {
+        pass_bytes: usize,
+        filter: Option<&str>,
+    ) -> Result<(Session, Vec<EventIds>), Error> {
         let wakeup = (buffer_bytes / 4).max(4096);
         let mut rings: Vec<Ring> = Vec::new();
         let mut redirected = Vec::new();
-        let mut writer = tp::PerfDataFileWriter::new();
         let mut descs = Vec::new();
         let mut lost_counts = true;
+        let filter = filter
+            .map(CString::new)
+            .transpose()
+            .map_err(|_| Error::new(Status::Usage, "a filter with a NUL character"))?;
         for tp in tracepoints {
             let mut b = Builder::new(TracepointEvent::with_id(u64::from(tp.format.id())));
             b.any_pid()
@@ -247,6 +228,9 @@ impl Session {
                     Err(e) if e.raw_os_error() == Some(libc::ENODEV) => continue,
                     Err(e) => return Err(perf_open_error(&e, &tp.full_name())),
                 };
+                if let Some(f) = &filter {
+                    set_filter(&counter, f, &tp.full_name())?;
+                }
                 ids.push(counter.id());
                 match rings.iter().find(|r| r.cpu == cpu) {
                     Some(ring) => {
@@ -281,52 +265,18 @@ impl Session {
             descs.push((ids, file_attr(&b, 1, wakeup as u32)));
         }
 
-        writer
-            .create_file(output)
-            .map_err(|e| Error::io(&e, format!("creating {output}")))?;
-        for (tp, (ids, attr)) in tracepoints.iter().zip(&descs) {
-            if !writer.add_tracepoint_event_desc(ids, attr, &tp.full_name(), &tp.format) {
-                return Err(Error::new(
-                    Status::Failure,
-                    format!("{}: cannot describe the event in perf.data", tp.full_name()),
-                ));
-            }
-        }
-        // SAFETY: sysconf has no preconditions.
-        let page_size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u32;
-        writer.set_tracing_data_required(std::mem::size_of::<usize>() as u8, page_size);
-        let (header_page, header_event) = tracefs.ring_headers();
-        writer.set_tracing_data_header_page(&header_page);
-        writer.set_tracing_data_header_event(&header_event);
-        writer.set_tracing_data_printk(&tracefs.printk_formats());
-        let (host, release, machine) = utsname();
-        writer.set_utsname_headers(&host, &release, &machine);
-        // SAFETY: sysconf has no preconditions.
-        let configured = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_CONF) }.max(1) as u32;
-        writer.set_nr_cpus_header(configured, cpus.len() as u32);
-        let clock = libc::CLOCK_MONOTONIC as u32;
-        writer.set_clockid_header(clock);
-        let (wall, mono) = (
-            clock_ns(libc::CLOCK_REALTIME),
-            clock_ns(libc::CLOCK_MONOTONIC),
-        );
-        writer.set_clock_data_header(clock, wall, mono);
-        writer
-            .write_finished_init()
-            .map_err(|e| Error::io(&e, format!("writing {output}")))?;
-        Ok(Session {
-            rings,
-            redirected,
-            lost_counts,
-            file: FileSink {
-                writer,
-                output: output.to_string(),
+        Ok((
+            Session {
+                rings,
+                redirected,
+                lost_counts,
+                pass_bytes,
                 batch: Vec::with_capacity(1 << 20),
                 stats: Stats::default(),
             },
-        })
+            descs,
+        ))
     }
-
     /// Starts recording.
     pub fn enable(&mut self) -> Result<(), Error> {
         for ring in &mut self.rings {
@@ -367,32 +317,44 @@ impl Session {
         unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) };
     }
 
-    /// Moves what the rings hold to the file, then marks a round. A pass
-    /// takes at most `PASS_BYTES` from each ring, so that a writer as fast as
-    /// the pass cannot make one endless round (readers sort a round in
-    /// memory). Returns whether it moved anything (then drain again before
-    /// waiting: events are arriving).
-    pub fn drain(&mut self) -> Result<bool, Error> {
+    /// Moves what the rings hold into `batch` (cleared first), at most
+    /// `pass_bytes` of each ring, so that a writer as fast as the pass
+    /// cannot make one endless round (readers sort a round in memory).
+    pub fn drain(&mut self) -> Pass {
+        self.batch.clear();
+        let mut complete_before = clock_ns(libc::CLOCK_MONOTONIC);
         let mut any = false;
         for ring in &mut self.rings {
             let mut taken = 0;
+            let mut last_time = None;
             while let Some(record) = ring.sampler.next_record() {
                 any = true;
-                taken += record.len() + 8;
-                self.file.push(&record)?;
-                if taken >= PASS_BYTES {
+                let start = self.batch.len();
+                let size = record.len() + 8;
+                taken += size;
+                self.batch.extend_from_slice(&record.ty().to_ne_bytes());
+                self.batch.extend_from_slice(&record.misc().to_ne_bytes());
+                self.batch.extend_from_slice(&(size as u16).to_ne_bytes());
+                for part in record.data() {
+                    self.batch.extend_from_slice(part);
+                }
+                let rec = &self.batch[start..];
+                self.stats.count(record.ty(), rec);
+                last_time = record_time(rec).or(last_time);
+                if taken >= self.pass_bytes {
+                    // Stopped short: what remains in this ring is after its
+                    // last record taken.
+                    if let Some(t) = last_time {
+                        complete_before = complete_before.min(t);
+                    }
                     break;
                 }
             }
         }
-        self.file.flush()?;
-        if any {
-            self.file
-                .writer
-                .write_finished_round()
-                .map_err(|e| Error::io(&e, format!("writing {}", self.file.output)))?;
+        Pass {
+            any,
+            complete_before,
         }
-        Ok(any)
     }
 
     /// Samples the kernel dropped, by the events' own counts: the kernel
@@ -414,43 +376,51 @@ impl Session {
         Some(total)
     }
 
-    /// Stops, drains what is left and completes the file's headers. Drops
-    /// the kernel counted but did not report get a PERF_RECORD_LOST of
-    /// their own, so that the file tells readers about every lost event.
-    pub fn finish(mut self) -> Result<Stats, Error> {
-        self.disable();
-        // Nothing new arrives now: drain until every ring is empty.
-        while self.drain()? {}
-        if let (Some(counted), Some(ring)) = (self.counted_lost(), self.rings.first()) {
-            if counted > self.file.stats.lost {
-                let id = ring.sampler.id();
-                let cpu = ring.cpu as u64;
-                let missing = counted - self.file.stats.lost;
-                let time = self.file.stats.last_time;
-                // header; id, lost; sample_id: pid+tid, time, cpu+res, identifier
-                let mut rec = Vec::with_capacity(56);
-                rec.extend_from_slice(&PERF_RECORD_LOST.to_ne_bytes());
-                rec.extend_from_slice(&0u16.to_ne_bytes());
-                rec.extend_from_slice(&56u16.to_ne_bytes());
-                for v in [id, missing, 0, time, cpu, id] {
-                    rec.extend_from_slice(&v.to_ne_bytes());
-                }
-                self.file
-                    .writer
-                    .write_event_data(&rec)
-                    .map_err(|e| Error::io(&e, format!("writing {}", self.file.output)))?;
-                self.file.stats.lost = counted;
-            }
+    /// Samples the kernel counted as lost but did not report (in a
+    /// PERF_RECORD_LOST), as one PERF_RECORD_LOST record of their own, so
+    /// that readers learn about every lost event; None if there are none.
+    /// Call once the rings are disabled and drained.
+    pub fn unreported_lost(&mut self) -> Option<Vec<u8>> {
+        let counted = self.counted_lost()?;
+        let ring = self.rings.first()?;
+        if counted <= self.stats.lost {
+            return None;
         }
-        let f = &mut self.file;
-        if let Some(first) = f.stats.first_time {
-            f.writer.set_sample_time_header(first, f.stats.last_time);
+        let id = ring.sampler.id();
+        let cpu = ring.cpu as u64;
+        let missing = counted - self.stats.lost;
+        let time = self.stats.last_time;
+        // header; id, lost; sample_id: pid+tid, time, cpu+res, identifier
+        let mut rec = Vec::with_capacity(56);
+        rec.extend_from_slice(&PERF_RECORD_LOST.to_ne_bytes());
+        rec.extend_from_slice(&0u16.to_ne_bytes());
+        rec.extend_from_slice(&56u16.to_ne_bytes());
+        for v in [id, missing, 0, time, cpu, id] {
+            rec.extend_from_slice(&v.to_ne_bytes());
         }
-        f.writer
-            .finalize_and_close()
-            .map_err(|e| Error::io(&e, format!("writing {}", f.output)))?;
-        Ok(f.stats)
+        self.stats.lost = counted;
+        Some(rec)
     }
+}
+
+/// Sets a kernel tracepoint filter (ftrace syntax) on a perf event.
+fn set_filter(counter: &Counter, filter: &std::ffi::CStr, what: &str) -> Result<(), Error> {
+    // SAFETY: the descriptor is an open perf event owned by the session;
+    // `filter` is a NUL-terminated string the kernel copies during the call.
+    let rc = unsafe {
+        perf_event_open_sys::ioctls::SET_FILTER(counter.as_raw_fd(), filter.as_ptr() as *mut _)
+    };
+    if rc != 0 {
+        let e = std::io::Error::last_os_error();
+        return Err(Error::kernel(
+            &e,
+            format!(
+                "setting the filter \"{}\" on {what}",
+                filter.to_string_lossy()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,18 +1,19 @@
 //! Streaming reader of capture files (docs/capture-mode.md, spec-notes §7):
 //! records of `u32 size` (little-endian, including these 4 bytes), the
-//! tracepoint name and a NUL, then the event bytes. One record is in memory at
-//! a time.
+//! tracepoint name and a NUL, then the event bytes, read through one buffer
+//! (one record in memory at a time).
 
-use std::io::{self, Read};
+use std::io::Read;
 
-pub struct CaptureReader<R> {
-    input: R,
-    /// Offset of the next record.
-    pos: u64,
+use crate::perfdata::source::{Buffered, MAX_RECORD};
+
+pub struct CaptureReader<'a> {
+    input: Buffered<Box<dyn Read + 'a>>,
     /// Bytes left in the input when known (a regular file), to refuse a size
     /// field larger than the file before allocating for it.
     remaining: Option<u64>,
-    record: Vec<u8>,
+    /// The current record's size (at the start of the buffer) and name length.
+    size: usize,
     name_len: usize,
 }
 
@@ -20,108 +21,100 @@ pub struct CaptureReader<R> {
 #[derive(Debug)]
 pub struct FormatError(pub String);
 
-impl<R: Read> CaptureReader<R> {
-    pub fn new(input: R, len: Option<u64>) -> Self {
+impl<'a> CaptureReader<'a> {
+    pub fn new(input: Buffered<Box<dyn Read + 'a>>, len: Option<u64>) -> Self {
         CaptureReader {
             input,
-            pos: 0,
             remaining: len,
-            record: Vec::new(),
+            size: 0,
             name_len: 0,
         }
     }
 
-    /// Bytes consumed so far.
+    /// Bytes consumed so far (the current record included).
     pub fn position(&self) -> u64 {
-        self.pos
+        self.input.position() + self.size as u64
     }
 
     /// Reads the next record: `Ok(true)` if there is one (see `name`, `event`),
     /// `Ok(false)` at the end of the input.
     pub fn next_record(&mut self) -> Result<bool, FormatError> {
-        let mut size = [0u8; 4];
-        let mut got = 0;
-        while got < 4 {
-            match self.input.read(&mut size[got..]) {
-                Ok(0) if got == 0 => return Ok(false),
-                Ok(0) => {
-                    return Err(FormatError(format!(
-                        "truncated record size at offset {}",
-                        self.pos
-                    )))
-                }
-                Ok(n) => got += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    return Err(FormatError(format!(
-                        "read error at offset {}: {e}",
-                        self.pos
-                    )))
-                }
+        self.input.consume(std::mem::take(&mut self.size));
+        let pos = self.input.position();
+        let read_error =
+            |e: std::io::Error| FormatError(format!("read error at offset {pos}: {e}"));
+        if !self.input.fill(4).map_err(read_error)? {
+            if self.input.available().is_empty() {
+                return Ok(false);
             }
+            return Err(FormatError(format!(
+                "truncated record size at offset {pos}"
+            )));
         }
-        let size = u32::from_le_bytes(size) as u64;
+        let head = self.input.available();
+        let size = u64::from(u32::from_le_bytes([head[0], head[1], head[2], head[3]]));
         if size < 6 {
             return Err(FormatError(format!(
-                "bad record size {size} at offset {} (at least a 1-byte name and its NUL)",
-                self.pos
+                "bad record size {size} at offset {pos} (at least a 1-byte name and its NUL)"
             )));
         }
         if let Some(rem) = self.remaining {
             if size > rem {
                 return Err(FormatError(format!(
-                    "record size {size} at offset {} exceeds the {rem} bytes left",
-                    self.pos
+                    "record size {size} at offset {pos} exceeds the {rem} bytes left"
                 )));
             }
         }
-        self.record.clear();
-        let want = size - 4;
-        let read = (&mut self.input)
-            .take(want)
-            .read_to_end(&mut self.record)
-            .map_err(|e| FormatError(format!("read error at offset {}: {e}", self.pos)))?;
-        if (read as u64) < want {
+        if size > MAX_RECORD as u64 {
             return Err(FormatError(format!(
-                "truncated record at offset {}: size {size}, {} bytes present",
-                self.pos,
-                read + 4
+                "record size {size} at offset {pos}: more than this decoder accepts ({MAX_RECORD})"
             )));
         }
-        let Some(nul) = self.record.iter().position(|&b| b == 0) else {
+        let size = size as usize;
+        if !self.input.fill(size).map_err(read_error)? {
             return Err(FormatError(format!(
-                "record at offset {}: no NUL after the tracepoint name",
-                self.pos
+                "truncated record at offset {pos}: size {size}, {} bytes present",
+                self.input.available().len()
+            )));
+        }
+        let record = &self.input.available()[4..size];
+        let Some(nul) = record.iter().position(|&b| b == 0) else {
+            return Err(FormatError(format!(
+                "record at offset {pos}: no NUL after the tracepoint name"
             )));
         };
-        if std::str::from_utf8(&self.record[..nul]).is_err() {
+        if std::str::from_utf8(&record[..nul]).is_err() {
             return Err(FormatError(format!(
-                "record at offset {}: tracepoint name is not UTF-8",
-                self.pos
+                "record at offset {pos}: tracepoint name is not UTF-8"
             )));
         }
         self.name_len = nul;
-        self.pos += size;
+        self.size = size;
         if let Some(rem) = self.remaining.as_mut() {
-            *rem -= size;
+            *rem -= size as u64;
         }
         Ok(true)
     }
 
     /// The current record's tracepoint name.
     pub fn name(&self) -> &str {
-        std::str::from_utf8(&self.record[..self.name_len]).expect("checked in next_record")
+        let name = &self.input.available()[4..4 + self.name_len];
+        std::str::from_utf8(name).unwrap_or_default()
     }
 
     /// The current record's event bytes.
     pub fn event(&self) -> &[u8] {
-        &self.record[self.name_len + 1..]
+        &self.input.available()[4 + self.name_len + 1..self.size]
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn reader(data: &[u8], len: Option<u64>) -> CaptureReader<'_> {
+        CaptureReader::new(Buffered::new(Box::new(data), &[]), len)
+    }
 
     fn record(name: &str, event: &[u8]) -> Vec<u8> {
         let mut r = ((4 + name.len() + 1 + event.len()) as u32)
@@ -137,7 +130,7 @@ mod tests {
     fn reads_records_in_order() {
         let mut data = record("A_L5K1", &[1, 2, 3]);
         data.extend(record("B", &[]));
-        let mut r = CaptureReader::new(&data[..], Some(data.len() as u64));
+        let mut r = reader(&data, Some(data.len() as u64));
         assert!(r.next_record().unwrap());
         assert_eq!((r.name(), r.event()), ("A_L5K1", &[1u8, 2, 3][..]));
         assert!(r.next_record().unwrap());
@@ -157,15 +150,15 @@ mod tests {
             (vec![6, 0, 0, 0, 0xff, 0], "not UTF-8"),
         ];
         for (data, want) in cases {
-            let mut r = CaptureReader::new(&data[..], Some(data.len() as u64));
+            let mut r = reader(&data, Some(data.len() as u64));
             let e = r.next_record().unwrap_err();
             assert!(e.0.contains(want), "{:?}: {}", data, e.0);
         }
         // Without a known length (a pipe), a size past the end is a truncation.
         let data = [100u8, 0, 0, 0, b'A', 0];
-        let mut r = CaptureReader::new(&data[..], None);
+        let mut r = reader(&data, None);
         assert!(r.next_record().unwrap_err().0.contains("truncated record"));
-        let mut r = CaptureReader::new(&good[..], None);
+        let mut r = reader(&good, None);
         assert!(r.next_record().unwrap());
     }
 }

@@ -5,6 +5,7 @@
 use tracepoint_decode as td;
 
 use super::format::push_json_str;
+use crate::guard::JsonText;
 
 /// `, "name": value` for the fields of a tracefs-format event from `skip` on.
 pub fn push_fields(
@@ -20,7 +21,10 @@ pub fn push_fields(
         out.push_str(", ");
         push_json_str(out, field.name());
         out.push_str(": ");
-        let _ = value.json_display().convert_options(convert).write_to(out);
+        let _ = value
+            .json_display()
+            .convert_options(convert)
+            .write_to(&mut JsonText(out));
     }
 }
 

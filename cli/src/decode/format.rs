@@ -15,7 +15,9 @@ use std::fmt::Write as _;
 use tracepoint_decode as td;
 
 use super::keys::{self, Key};
-use super::{fields, time};
+use super::{fields, meta};
+use crate::filter::{Filter, Subject};
+use crate::guard::{self, JsonText};
 
 /// Formatting options and the reusable decoding context.
 pub struct Formatter {
@@ -24,6 +26,7 @@ pub struct Formatter {
     convert: td::PerfConvertOptions,
     /// The current event's top-level fields that the decoder's keys avoid.
     taken: keys::Taken,
+    filter: Filter,
 }
 
 /// What became of one event.
@@ -34,8 +37,11 @@ pub enum Outcome {
     /// Not decodable by design (a plain tracepoint without a format, e.g. in a
     /// capture file): written as raw bytes.
     Raw,
-    /// Malformed: written as raw bytes with an "error" member.
+    /// Malformed: written as raw bytes with an "error" member (whatever the
+    /// filters: what cannot be decoded cannot be filtered).
     Malformed,
+    /// Decodable, but the filters leave it out: nothing written.
+    Filtered,
 }
 
 fn push_hex(out: &mut String, bytes: &[u8]) {
@@ -47,6 +53,14 @@ fn push_hex(out: &mut String, bytes: &[u8]) {
     }
 }
 
+/// The sample's process id, if it records one.
+fn sample_pid(sample: &td::PerfSampleEventInfo<'_>) -> Option<u32> {
+    sample
+        .sample_type()
+        .has_flag(td::PerfEventAttrSampleType::Tid)
+        .then_some(sample.pid)
+}
+
 pub(super) fn push_json_str(out: &mut String, s: &str) {
     out.push('"');
     write!(out, "{}", td::display::JsonEscapeDisplay::new(s)).expect("writing to a String");
@@ -54,7 +68,7 @@ pub(super) fn push_json_str(out: &mut String, s: &str) {
 }
 
 impl Formatter {
-    pub fn new(meta: td::PerfMetaOptions) -> Formatter {
+    pub fn new(meta: td::PerfMetaOptions, filter: Filter) -> Formatter {
         Formatter {
             context: td::EventHeaderEnumeratorContext::new(),
             meta,
@@ -63,46 +77,36 @@ impl Formatter {
             convert: td::PerfConvertOptions::Default
                 .and_not(td::PerfConvertOptions::BoolOutOfRangeAsString),
             taken: keys::Taken::default(),
+            filter,
         }
     }
 
-    /// Appends `, "meta": { ... }` unless it would be empty (the key with the
-    /// underscores [`keys::Taken`] says). `write_meta` gets the options left
-    /// to write and whether a comma must come first.
-    fn push_meta(
-        &self,
-        out: &mut String,
-        sample: Option<&td::PerfSampleEventInfo<'_>>,
-        write_meta: impl FnOnce(&mut String, td::PerfMetaOptions, bool) -> Result<bool, std::fmt::Error>,
-    ) {
+    /// Does an event with these names pass the filters?
+    fn passes(&self, s: Subject<'_>) -> bool {
+        self.filter.is_empty() || self.filter.matches(&s)
+    }
+
+    /// Appends `, "meta": { ... }` (the key with the underscores
+    /// [`keys::Taken`] says) with the items `write` writes, unless it writes
+    /// none.
+    fn push_meta(&self, out: &mut String, write: impl FnOnce(&mut meta::Items<'_>)) {
         let mark = out.len();
         out.push_str(", ");
         self.taken.push(out, Key::Meta);
         out.push_str("{ ");
-        let mut meta = self.meta;
-        let time = match sample {
-            Some(s) if meta.has_flag(td::PerfMetaOptions::Time) => time::push_time(out, s),
-            _ => false,
-        };
-        if time {
-            meta = meta.and_not(td::PerfMetaOptions::Time);
-        }
-        match write_meta(out, meta, time) {
-            Ok(any) if any || time => out.push_str(" }"),
-            _ => out.truncate(mark),
+        let mut items = meta::Items::new(out);
+        write(&mut items);
+        if items.any {
+            out.push_str(" }");
+        } else {
+            out.truncate(mark);
         }
     }
 
     /// [`Self::push_meta`] with the metadata of the perf sample itself (not
     /// of an EventHeader event in it).
     fn push_sample_meta(&self, out: &mut String, sample: &td::PerfSampleEventInfo<'_>) {
-        self.push_meta(out, Some(sample), |o, meta, comma| {
-            sample
-                .json_meta_display()
-                .meta_options(meta)
-                .add_comma_before_first_item(comma)
-                .write_to(o)
-        });
+        self.push_meta(out, |items| meta::sample(items, sample, self.meta));
     }
 
     /// `{ "n": NAME, "raw": "HEX"[, "error": WHY], "meta": ... }`.
@@ -130,15 +134,16 @@ impl Formatter {
         out.push_str(" }");
     }
 
-    /// Writes an EventHeader event. `Err(why)` if it is not a well-formed
-    /// EventHeader event (nothing is written then).
+    /// Writes an EventHeader event: Ok(false) if the filters leave it out,
+    /// `Err(why)` if it is not a well-formed EventHeader event (nothing is
+    /// written then).
     fn push_eventheader(
         &mut self,
         out: &mut String,
         tracepoint: &str,
         data: &[u8],
         sample: Option<&td::PerfSampleEventInfo<'_>>,
-    ) -> Result<(), td::EventHeaderEnumeratorError> {
+    ) -> Result<bool, td::EventHeaderEnumeratorError> {
         let mark = out.len();
         let mut e = self.context.enumerate_with_name_and_data(
             tracepoint,
@@ -146,12 +151,22 @@ impl Formatter {
             td::EventHeaderEnumeratorContext::MOVE_NEXT_LIMIT_DEFAULT,
         )?;
         let info = e.event_info();
+        let header = info.header();
+        let subject = Subject {
+            provider: info.provider_name(),
+            event: info.name_bytes(),
+            level_keyword: Some((header.level.as_int(), info.keyword())),
+            pid: sample.and_then(sample_pid),
+        };
+        if !self.filter.is_empty() && !self.filter.matches(&subject) {
+            return Ok(false);
+        }
         out.push_str("{ \"n\": \"");
         let _ = td::display::EventHeaderJsonIdentityDisplay::new(
             info.provider_name(),
             info.name_bytes(),
         )
-        .write_to(out);
+        .write_to(&mut JsonText(out));
         out.push('"');
         // `, "name": value` for each top-level field, noting the names the
         // decoder's keys must avoid.
@@ -160,7 +175,8 @@ impl Formatter {
         e.move_next();
         while written.is_ok() && e.state().can_move_next() {
             let start = out.len();
-            written = e.write_json_item_and_move_next_sibling(out, true, self.convert);
+            written =
+                e.write_json_item_and_move_next_sibling(&mut JsonText(out), true, self.convert);
             if let Some(key) = keys::member_key(&out[start..]) {
                 self.taken.note(key);
             }
@@ -180,14 +196,11 @@ impl Formatter {
             self.taken.push(&mut name_key, Key::Name);
             out.replace_range(mark + 2..mark + 2 + "\"n\": ".len(), &name_key);
         }
-        self.push_meta(out, sample, |o, meta, comma| {
-            info.json_meta_display(sample)
-                .meta_options(meta)
-                .add_comma_before_first_item(comma)
-                .write_to(o)
+        self.push_meta(out, |items| {
+            meta::eventheader(items, &info, sample, self.meta)
         });
         out.push_str(" }");
-        Ok(())
+        Ok(true)
     }
 
     /// A perf sample that cannot be attributed to an event.
@@ -195,12 +208,60 @@ impl Formatter {
         self.push_raw(out, "", record, Some(why), None);
     }
 
+    /// Runs `write` (which writes one event to `out`); if it panics (a
+    /// decoder bug no guard prevents), the event is written raw with the
+    /// panic as its error.
+    fn contained(
+        &mut self,
+        out: &mut String,
+        name: &str,
+        data: &[u8],
+        sample: Option<&td::PerfSampleEventInfo<'_>>,
+        write: impl FnOnce(&mut Self, &mut String) -> Outcome,
+    ) -> Outcome {
+        let mark = out.len();
+        match guard::contain(|| write(&mut *self, &mut *out)) {
+            Ok(outcome) => outcome,
+            Err(panic) => {
+                out.truncate(mark);
+                self.context = td::EventHeaderEnumeratorContext::new();
+                let why = format!("the decoder failed on this event: {panic}");
+                if guard::contain(|| self.push_raw(out, name, data, Some(&why), sample)).is_err() {
+                    // Its metadata failed too: without it.
+                    out.truncate(mark);
+                    self.push_raw(out, name, data, Some(&why), None);
+                }
+                Outcome::Malformed
+            }
+        }
+    }
+
     /// A capture-file record (tracepoint name + event bytes).
     pub fn capture_event(&mut self, out: &mut String, tracepoint: &str, data: &[u8]) -> Outcome {
+        self.contained(out, tracepoint, data, None, |f, out| {
+            f.capture_event_unguarded(out, tracepoint, data)
+        })
+    }
+
+    fn capture_event_unguarded(
+        &mut self,
+        out: &mut String,
+        tracepoint: &str,
+        data: &[u8],
+    ) -> Outcome {
         match self.push_eventheader(out, tracepoint, data, None) {
-            Ok(()) => Outcome::Decoded,
+            Ok(true) => Outcome::Decoded,
+            Ok(false) => Outcome::Filtered,
             Err(_) if crate::spec::check_eventheader_name(tracepoint).is_err() => {
                 // Not an EventHeader tracepoint: the capture holds no format.
+                if !self.passes(Subject {
+                    provider: crate::spec::USER_EVENTS,
+                    event: tracepoint.as_bytes(),
+                    level_keyword: None,
+                    pid: None,
+                }) {
+                    return Outcome::Filtered;
+                }
                 self.push_raw(out, tracepoint, data, None, None);
                 Outcome::Raw
             }
@@ -223,6 +284,20 @@ impl Formatter {
         out: &mut String,
         sample: &td::PerfSampleEventInfo<'_>,
     ) -> Outcome {
+        self.contained(
+            out,
+            sample.name(),
+            sample.raw_data(),
+            Some(sample),
+            |f, out| f.perf_sample_unguarded(out, sample),
+        )
+    }
+
+    fn perf_sample_unguarded(
+        &mut self,
+        out: &mut String,
+        sample: &td::PerfSampleEventInfo<'_>,
+    ) -> Outcome {
         let Some(format) = sample.format() else {
             self.push_raw(
                 out,
@@ -235,7 +310,8 @@ impl Formatter {
         };
         if format.decoding_style() == td::PerfEventDecodingStyle::EventHeader {
             match self.push_eventheader(out, format.name(), sample.user_data(), Some(sample)) {
-                Ok(()) => return Outcome::Decoded,
+                Ok(true) => return Outcome::Decoded,
+                Ok(false) => return Outcome::Filtered,
                 // Well-formed but without metadata (a manifest would be
                 // needed): its header fields decode through the format.
                 Err(td::EventHeaderEnumeratorError::NotSupported) => {}
@@ -250,6 +326,14 @@ impl Formatter {
                     return Outcome::Malformed;
                 }
             }
+        }
+        if !self.passes(Subject {
+            provider: format.system_name(),
+            event: format.name().as_bytes(),
+            level_keyword: None,
+            pid: sample_pid(sample),
+        }) {
+            return Outcome::Filtered;
         }
         self.push_tracefs(out, sample, format);
         Outcome::Decoded
@@ -274,7 +358,7 @@ impl Formatter {
         out.push_str("{ ");
         self.taken.push(out, Key::Name);
         out.push('"');
-        let _ = write!(out, "{}", sample.json_name_display());
+        let _ = sample.json_name_display().write_to(&mut JsonText(out));
         out.push('"');
         fields::push_fields(
             out,
@@ -295,7 +379,7 @@ mod tests {
 
     #[test]
     fn raw_records_are_valid_json() {
-        let mut f = Formatter::new(td::PerfMetaOptions::Default);
+        let mut f = Formatter::new(td::PerfMetaOptions::Default, Filter::default());
         let mut out = String::new();
         assert_eq!(
             f.capture_event(&mut out, "Plain\"Tp", &[0, 0xab, 0x10]),
@@ -323,7 +407,7 @@ mod tests {
         let ev = [3u8, 0, 0, 0, 0, 0, 0, 5, 2, 0, 1, 0, b'E', 0];
         let mut ev = ev.to_vec();
         ev[0] |= 4; // extension flag
-        let mut f = Formatter::new(td::PerfMetaOptions::Default);
+        let mut f = Formatter::new(td::PerfMetaOptions::Default, Filter::default());
         let mut out = String::new();
         assert_eq!(
             f.capture_event(&mut out, "Prov_L5K1", &ev),
@@ -335,7 +419,7 @@ mod tests {
             r#"{ "n": "Prov:E", "meta": { "level": 5, "keyword": "0x1" } }"#
         );
         out.clear();
-        let mut f = Formatter::new(td::PerfMetaOptions::None);
+        let mut f = Formatter::new(td::PerfMetaOptions::None, Filter::default());
         f.capture_event(&mut out, "Prov_L5K1", &ev);
         assert_eq!(out, r#"{ "n": "Prov:E" }"#);
     }
@@ -361,7 +445,7 @@ mod tests {
 
     #[test]
     fn decoder_keys_step_aside_for_fields_of_their_name() {
-        let mut f = Formatter::new(td::PerfMetaOptions::Default);
+        let mut f = Formatter::new(td::PerfMetaOptions::Default, Filter::default());
         let mut out = String::new();
         let ev = event_with_fields(&["meta"]);
         assert_eq!(
@@ -388,7 +472,7 @@ mod tests {
             r#"{ "n": "Prov:E", "metadata": 1, "nn": 2, "meta": { "level": 5, "keyword": "0x1" } }"#
         );
         // Without metadata only the name may need to step aside.
-        let mut f = Formatter::new(td::PerfMetaOptions::None);
+        let mut f = Formatter::new(td::PerfMetaOptions::None, Filter::default());
         out.clear();
         f.capture_event(&mut out, "Prov_L5K1", &event_with_fields(&["n", "meta"]));
         assert_eq!(out, r#"{ "n_": "Prov:E", "n": 1, "meta": 2 }"#);

@@ -5,30 +5,41 @@
 mod capture;
 mod fields;
 mod format;
+pub mod input;
 mod keys;
+pub(crate) mod meta;
+mod output;
 mod perf;
-mod sample;
-mod time;
+pub(crate) mod time;
 
+use std::cell::RefCell;
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, Write};
+use std::os::fd::AsFd;
+use std::os::unix::fs::MetadataExt;
+use std::rc::Rc;
 
 use clap::{Args, ValueEnum};
 use tracepoint_decode as td;
 
 use crate::exit::{Error, Status};
+use crate::filter::{Filter, FilterArgs};
+use crate::guard;
 use crate::progress::Progress;
 pub use format::{Formatter, Outcome};
+pub use input::Source;
+use input::{Opened, Recording};
+pub use output::Output;
 
 #[derive(Args, Debug)]
 #[command(after_help = DECODE_AFTER_HELP)]
 pub struct DecodeArgs {
     /// Capture files (TRACEPOINT_CAPTURE_FILE) and perf.data files, normal or
-    /// pipe mode (recognized by their content).
+    /// pipe mode (recognized by their content); `-` is standard input.
     #[arg(value_name = "FILE", required = true)]
     pub inputs: Vec<String>,
 
-    /// One JSON object per line (JSON Lines) instead of one JSON array per input.
+    /// One JSON object per line (JSON Lines) instead of a JSON array.
     #[arg(long)]
     pub jsonl: bool,
 
@@ -56,11 +67,17 @@ pub struct DecodeArgs {
     /// an input is larger than 32 MiB).
     #[arg(long)]
     pub no_progress: bool,
+
+    #[command(flatten)]
+    pub filter: FilterArgs,
 }
 
 const DECODE_AFTER_HELP: &str = concat!(
     "\
-Output: for each input one JSON array of events, in input order. Each event is
+Output: one JSON array of the events of the input; with several inputs, one
+JSON array holding an array of events per input, in the order of the inputs
+(an input that cannot be read is an empty array at its place). --jsonl
+writes the events of all inputs one per line, input after input. Each event is
   { \"n\": \"Provider:Event\", \"field\": value, ..., \"meta\": { ... } }
 EventHeader events decode from their own metadata; other tracepoints in
 perf.data (TPP, .NET, OpenTelemetry layouts, kernel tracepoints) from the
@@ -154,74 +171,34 @@ pub enum Order {
     File,
 }
 
-/// Where events go: a JSON array per input, or JSON Lines.
-pub struct Output {
-    w: BufWriter<Box<dyn Write>>,
-    jsonl: bool,
-    first: bool,
-}
-
-impl Output {
-    pub fn new(w: Box<dyn Write>, jsonl: bool) -> Output {
-        Output {
-            w: BufWriter::with_capacity(1 << 16, w),
-            jsonl,
-            first: true,
-        }
-    }
-
-    fn begin_input(&mut self) -> io::Result<()> {
-        self.first = true;
-        if !self.jsonl {
-            self.w.write_all(b"[")?;
-        }
-        Ok(())
-    }
-
-    fn event(&mut self, json: &str) -> io::Result<()> {
-        if !self.jsonl {
-            self.w
-                .write_all(if self.first { b"\n  " } else { b",\n  " })?;
-        }
-        self.first = false;
-        self.w.write_all(json.as_bytes())?;
-        if self.jsonl {
-            self.w.write_all(b"\n")?;
-        }
-        Ok(())
-    }
-
-    fn end_input(&mut self) -> io::Result<()> {
-        if !self.jsonl {
-            self.w
-                .write_all(if self.first { b"]\n" } else { b"\n]\n" })?;
-        }
-        Ok(())
-    }
-
-    pub fn flush(&mut self) -> io::Result<()> {
-        self.w.flush()
-    }
-}
-
-/// Counts for one input.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+/// Counts for one input, and what to tell the user about it.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Stats {
     pub events: u64,
     pub raw: u64,
     pub malformed: u64,
+    /// Events the filters left out.
+    pub filtered: u64,
     /// Events the recording says were lost (PERF_RECORD_LOST/LOST_SAMPLES).
     pub lost: u64,
+    /// Problems with the input's metadata that did not stop the decoding.
+    pub notes: Vec<String>,
 }
 
 impl Stats {
-    fn count(&mut self, o: Outcome) {
+    /// Counts an event; true if it is to be written.
+    pub fn count(&mut self, o: Outcome) -> bool {
         self.events += 1;
         match o {
             Outcome::Decoded => {}
             Outcome::Raw => self.raw += 1,
             Outcome::Malformed => self.malformed += 1,
+            Outcome::Filtered => {
+                self.filtered += 1;
+                return false;
+            }
         }
+        true
     }
 }
 
@@ -239,54 +216,56 @@ impl From<io::Error> for InputError {
     }
 }
 
-/// The first 8 bytes of a perf.data file, either byte order.
-fn is_perf_magic(head: &[u8]) -> bool {
-    head == b"PERFILE2" || head == b"2ELIFREP"
-}
-
-/// Decodes one input into `out`.
+/// Decodes one input into `out` (an array of its events, empty if it cannot
+/// be opened). A panic in the decoding crates that no guard prevented ends
+/// this input as malformed (see [`guard`]).
 pub fn decode_input(
-    path: &str,
+    source: Source<'_>,
     fmt: &mut Formatter,
     out: &mut Output,
     order: Order,
     progress: bool,
     stats: &mut Stats,
 ) -> Result<(), InputError> {
-    let mut file = File::open(path).map_err(|e| InputError::Input(format!("{path}: {e}")))?;
-    let len = file
-        .metadata()
-        .ok()
-        .filter(|m| m.is_file())
-        .map(|m| m.len());
-    let mut head = Vec::with_capacity(8);
-    (&mut file)
-        .take(8)
-        .read_to_end(&mut head)
-        .map_err(|e| InputError::Input(format!("{path}: {e}")))?;
+    let name = source.name().to_string();
     out.begin_input()?;
-    let result = if is_perf_magic(&head) {
-        drop(file);
-        perf::decode(path, len.unwrap_or(0), fmt, out, order, progress, stats)
-    } else {
-        let input = io::BufReader::with_capacity(1 << 16, io::Cursor::new(head).chain(file));
-        decode_capture(path, input, len, fmt, out, progress, stats)
+    let result = match guard::contain(|| decode_opened(source, fmt, out, order, progress, stats)) {
+        Ok(r) => r,
+        Err(panic) => Err(InputError::Input(format!(
+            "{name}: decoding failed after {} events (a decoder bug; please report it with the input): {panic}",
+            stats.events
+        ))),
     };
     out.end_input()?;
     result
 }
 
-fn decode_capture(
-    path: &str,
-    input: impl Read,
-    len: Option<u64>,
+fn decode_opened(
+    source: Source<'_>,
     fmt: &mut Formatter,
     out: &mut Output,
+    order: Order,
     progress: bool,
     stats: &mut Stats,
 ) -> Result<(), InputError> {
-    let mut reader = capture::CaptureReader::new(input, len);
-    let mut progress = Progress::new(path, len.unwrap_or(0), progress);
+    let name = source.name();
+    let Opened { recording, len } =
+        input::open(source).map_err(|e| InputError::Input(format!("{name}: {e}")))?;
+    let progress = Progress::new(name, len.unwrap_or(0), progress);
+    match recording {
+        Recording::Perf(reader) => perf::decode(name, reader, progress, fmt, out, order, stats),
+        Recording::Capture(reader) => decode_capture(name, reader, progress, fmt, out, stats),
+    }
+}
+
+fn decode_capture(
+    path: &str,
+    mut reader: capture::CaptureReader<'_>,
+    mut progress: Progress,
+    fmt: &mut Formatter,
+    out: &mut Output,
+    stats: &mut Stats,
+) -> Result<(), InputError> {
     let mut json = String::new();
     loop {
         match reader.next_record() {
@@ -296,36 +275,85 @@ fn decode_capture(
         }
         json.clear();
         let outcome = fmt.capture_event(&mut json, reader.name(), reader.event());
-        stats.count(outcome);
-        out.event(&json)?;
+        if stats.count(outcome) {
+            out.event(&json)?;
+        }
         progress.update(reader.position(), stats.events);
     }
 }
 
-pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
-    let sink: Box<dyn Write> = match &args.output {
-        Some(path) => {
-            Box::new(File::create(path).map_err(|e| Error::io(&e, format!("creating {path}")))?)
+/// Refuses an output that is one of the inputs (it would be truncated
+/// before being read): the same file by device and inode.
+fn check_output(args: &DecodeArgs) -> Result<(), Error> {
+    let output = match &args.output {
+        Some(path) => input::identity(path),
+        None => {
+            let m = File::from(
+                io::stdout()
+                    .as_fd()
+                    .try_clone_to_owned()
+                    .map_err(|e| Error::io(&e, "standard output"))?,
+            )
+            .metadata()
+            .ok();
+            m.filter(|m| m.is_file()).map(|m| (m.dev(), m.ino()))
         }
-        None => Box::new(io::stdout()),
     };
-    let mut out = Output::new(sink, args.jsonl);
-    let mut fmt = Formatter::new(Meta::union(&args.meta));
-    let mut status = Status::Success;
+    let Some(output) = output else {
+        return Ok(());
+    };
     for path in &args.inputs {
+        if input::identity(path) == Some(output) {
+            let out = args.output.as_deref().unwrap_or("standard output");
+            return Err(Error::new(
+                Status::Usage,
+                format!("the output {out} is the input {path} (the same file): it would be destroyed; write the output elsewhere"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What decoding does with its inputs (from the command line, or a fuzz
+/// target's choice).
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub jsonl: bool,
+    pub meta: td::PerfMetaOptions,
+    pub filter: Filter,
+    pub order: Order,
+    pub progress: bool,
+}
+
+/// Decodes `sources` into `sink` as `eventheader decode` does: the exit
+/// status, and a message for the user through `report` for each problem.
+pub fn decode_all(
+    sources: &[Source<'_>],
+    settings: &Settings,
+    sink: Box<dyn Write>,
+    report: &mut dyn FnMut(String),
+) -> Result<Status, Error> {
+    let mut out = Output::new(sink, settings.jsonl, sources.len());
+    let mut fmt = Formatter::new(settings.meta, settings.filter.clone());
+    let mut status = Status::Success;
+    for &source in sources {
+        let name = source.name();
         let mut stats = Stats::default();
         let result = decode_input(
-            path,
+            source,
             &mut fmt,
             &mut out,
-            args.order,
-            !args.no_progress,
+            settings.order,
+            settings.progress,
             &mut stats,
         );
+        for note in std::mem::take(&mut stats.notes) {
+            report(format!("{name}: {note}"));
+        }
         match result {
             Ok(()) => {}
             Err(InputError::Input(message)) => {
-                eprintln!("eventheader: decode: {message}");
+                report(message);
                 status = status.worst(Status::Failure);
             }
             Err(InputError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
@@ -334,27 +362,85 @@ pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
             Err(InputError::Output(e)) => return Err(Error::io(&e, "writing the output")),
         }
         if stats.malformed > 0 {
-            eprintln!(
-                "eventheader: decode: {path}: {} of {} events are malformed (written as raw)",
+            report(format!(
+                "{name}: {} of {} events are malformed (written as raw)",
                 stats.malformed, stats.events
-            );
+            ));
             status = status.worst(Status::Failure);
         }
         if stats.raw > 0 {
-            eprintln!(
-                "eventheader: decode: {path}: {} of {} events are not EventHeader events and have no format (written as raw)",
+            report(format!(
+                "{name}: {} of {} events are not EventHeader events and have no format (written as raw)",
                 stats.raw, stats.events
-            );
+            ));
         }
         if stats.lost > 0 {
-            eprintln!(
-                "eventheader: decode: {path}: the recording lost {} events",
-                stats.lost
-            );
+            report(format!("{name}: the recording lost {} events", stats.lost));
         }
     }
-    match out.flush() {
+    match out.finish() {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::io(&e, "writing the output")),
         _ => Ok(status),
     }
+}
+
+/// A `Write` into a buffer the caller keeps (for [`decode_bytes`] and
+/// tests).
+pub(crate) struct SharedBuf(pub(crate) Rc<RefCell<Vec<u8>>>);
+
+impl Write for SharedBuf {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Decodes one input held in memory (read as a file, or with `stream` as a
+/// pipe): its output, exit status and messages. For the fuzz targets.
+pub fn decode_bytes(
+    bytes: &[u8],
+    stream: bool,
+    settings: &Settings,
+) -> (Vec<u8>, Status, Vec<String>) {
+    let buf = Rc::new(RefCell::new(Vec::new()));
+    let source = if stream {
+        Source::Stream(bytes)
+    } else {
+        Source::Bytes(bytes)
+    };
+    let mut messages = Vec::new();
+    let status = decode_all(
+        &[source],
+        settings,
+        Box::new(SharedBuf(Rc::clone(&buf))),
+        &mut |m| messages.push(m),
+    )
+    .unwrap_or_else(|e| e.status);
+    let out = std::mem::take(&mut *buf.borrow_mut());
+    (out, status, messages)
+}
+
+pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
+    check_output(args)?;
+    let sink: Box<dyn Write> = match &args.output {
+        Some(path) => {
+            Box::new(File::create(path).map_err(|e| Error::io(&e, format!("creating {path}")))?)
+        }
+        None => Box::new(io::stdout()),
+    };
+    let sources: Vec<Source<'_>> = args.inputs.iter().map(|p| Source::Path(p)).collect();
+    let settings = Settings {
+        jsonl: args.jsonl,
+        meta: Meta::union(&args.meta),
+        filter: Filter::new(&args.filter),
+        order: args.order,
+        progress: !args.no_progress,
+    };
+    decode_all(&sources, &settings, sink, &mut |m| {
+        eprintln!("eventheader: decode: {m}")
+    })
 }

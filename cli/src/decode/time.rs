@@ -20,33 +20,44 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     (year, month, day)
 }
 
-/// Writes `"time": "2024-03-28T00:45:12.640913120Z"` (nanoseconds; the
-/// crate's own display rounds to 100 ns) when the sample has a timestamp and
-/// the file gives its wall-clock offset. Returns false when it wrote nothing
-/// (the crate's display then handles "time", e.g. as seconds).
+/// Writes `"2024-03-28T00:45:12.640913120Z"` (nanoseconds; the crate's own
+/// display rounds to 100 ns) when the sample has a timestamp and the
+/// recording gives its wall-clock offset: a year outside 1..=9999 gives
+/// `"TIME(seconds.nanoseconds)"`. Returns false when it wrote nothing (no
+/// offset: the caller writes seconds).
 pub fn push_time(out: &mut String, sample: &td::PerfSampleEventInfo<'_>) -> bool {
-    if !sample
-        .sample_type()
-        .has_flag(td::PerfEventAttrSampleType::Time)
-        || !sample.session_info.clock_offset_known()
-    {
+    push_time_of(out, sample.session_info, sample.time)
+}
+
+/// [`push_time`] of a timestamp `time` of the session.
+pub fn push_time_of(out: &mut String, session: &td::PerfSessionInfo, time: u64) -> bool {
+    if !session.clock_offset_known() {
         return false;
     }
-    let ts = sample.session_info.time_to_time_spec(sample.time);
+    let ts = session.time_to_time_spec(time);
     let secs = ts.seconds();
     let (year, month, day) = civil_from_days(secs.div_euclid(86_400));
     if !(1..=9999).contains(&year) {
-        return false;
+        let _ = write!(out, "\"TIME({secs}.{:09})\"", ts.nanoseconds());
+        return true;
     }
-    let sod = secs.rem_euclid(86_400);
-    let _ = write!(
-        out,
-        "\"time\": \"{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:09}Z\"",
-        sod / 3600,
-        sod / 60 % 60,
-        sod % 60,
-        ts.nanoseconds()
-    );
+    let sod = secs.rem_euclid(86_400) as u32;
+    let mut b = *b"\"0000-00-00T00:00:00.000000000Z\"";
+    let mut put = |at: usize, width: usize, mut v: u32| {
+        for i in (at..at + width).rev() {
+            b[i] = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+    };
+    put(1, 4, year as u32);
+    put(6, 2, month);
+    put(9, 2, day);
+    put(12, 2, sod / 3600);
+    put(15, 2, sod / 60 % 60);
+    put(18, 2, sod % 60);
+    put(21, 9, ts.nanoseconds());
+    // Digits and punctuation: ASCII.
+    out.push_str(std::str::from_utf8(&b).unwrap_or_default());
     true
 }
 

@@ -1,13 +1,11 @@
 //! Helpers shared by the CLI's integration tests: where the binary and the
-//! shared reference data are, running the binary, and writing capture and
-//! perf.data files. JSON with ordered, possibly repeated members is testkit's
-//! (`testkit::json`).
+//! reference data are, running the binary, and writing capture files.
+//! perf.data files are written by testkit (`testkit::synth`), JSON with
+//! ordered, possibly repeated members is read by testkit (`testkit::json`).
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-use testkit::perf::COMMON_FIELDS;
+use std::path::PathBuf;
+use std::process::{ChildStdout, Command, Output, Stdio};
 
 /// The `eventheader` binary cargo built for these tests.
 pub fn bin() -> Command {
@@ -20,6 +18,60 @@ pub fn run(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("running the eventheader binary")
+}
+
+/// How a run of the binary ended, and its peak memory.
+pub struct Usage {
+    pub code: i32,
+    pub stderr: String,
+    /// Maximum resident set size (KiB, from wait4).
+    pub max_rss_kib: i64,
+}
+
+/// Runs `eventheader ARGS`, hands its standard output to `read` (stderr is
+/// collected meanwhile) and reaps it with wait4 for its peak memory.
+// The child is reaped with wait4 (for its resource usage), not Child::wait.
+#[allow(clippy::zombie_processes)]
+pub fn run_measured<T>(args: &[&str], read: impl FnOnce(ChildStdout) -> T) -> (T, Usage) {
+    let mut child = bin()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("running eventheader");
+    let mut stderr = child.stderr.take().unwrap();
+    let err = std::thread::spawn(move || {
+        let mut err = String::new();
+        let _ = std::io::Read::read_to_string(&mut stderr, &mut err);
+        err
+    });
+    let value = read(child.stdout.take().unwrap());
+    let stderr = err.join().unwrap();
+    let mut status = 0;
+    // SAFETY: rusage is plain old data (all-zero is valid).
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: the pid is our child's and not yet reaped (std's Child is not
+    // waited on); `status` and `usage` are valid for writes.
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t, "wait4");
+    assert!(
+        libc::WIFEXITED(status),
+        "eventheader {args:?} did not exit: status {status:#x}\n{stderr}"
+    );
+    let usage = Usage {
+        code: libc::WEXITSTATUS(status),
+        stderr,
+        max_rss_kib: usage.ru_maxrss,
+    };
+    (value, usage)
+}
+
+/// [`run_measured`], its standard output discarded: (exit status, usage).
+pub fn run_with_usage(args: &[&str]) -> (i32, Usage) {
+    let ((), usage) = run_measured(args, |mut out| {
+        std::io::copy(&mut out, &mut std::io::sink()).unwrap();
+    });
+    (usage.code, usage)
 }
 
 /// The reference data the repository carries (`tests/data/reference`); the
@@ -43,116 +95,6 @@ pub fn capture_record(out: &mut Vec<u8>, name: &str, event: &[u8]) {
     out.extend_from_slice(event);
 }
 
-/// The tracefs format of an EventHeader tracepoint, as a 6.12 kernel shows it
-/// (copied from /sys/kernel/tracing/events/user_events/*/format in the VM).
-pub fn eventheader_format(name: &str, id: u32) -> String {
-    format!(
-        "name: {name}\nID: {id}\nformat:\n{COMMON_FIELDS}\
-         \tfield:u8 eventheader_flags;\toffset:8;\tsize:1;\tsigned:0;\n\
-         \tfield:u8 version;\toffset:9;\tsize:1;\tsigned:0;\n\
-         \tfield:u16 id;\toffset:10;\tsize:2;\tsigned:0;\n\
-         \tfield:u16 tag;\toffset:12;\tsize:2;\tsigned:0;\n\
-         \tfield:u8 opcode;\toffset:14;\tsize:1;\tsigned:0;\n\
-         \tfield:u8 level;\toffset:15;\tsize:1;\tsigned:0;\n\n\
-         print fmt: \"eventheader_flags=%u version=%u id=%u tag=%u opcode=%u level=%u\", \
-         REC->eventheader_flags, REC->version, REC->id, REC->tag, REC->opcode, REC->level\n"
-    )
-}
-
-/// Writes a perf.data file (with tracepoint_perf's writer) holding `count`
-/// samples of user_events tracepoints: the capture records `records`, cycled,
-/// as the kernel would record them (common fields, then the event bytes).
-/// With `with_ids`, samples carry PERF_SAMPLE_IDENTIFIER; without, the file
-/// must describe a single tracepoint, as perf writes single-event recordings.
-/// A FINISHED_ROUND follows every 10 000 samples.
-pub fn write_perf_data(path: &Path, records: &[(String, Vec<u8>)], count: usize, with_ids: bool) {
-    write_perf_data_with(path, records, count, with_ids, eventheader_format);
-}
-
-/// [`write_perf_data`] with the tracefs formats `format(name, id)` (the
-/// common fields must be the 8 bytes of [`eventheader_format`]'s).
-pub fn write_perf_data_with(
-    path: &Path,
-    records: &[(String, Vec<u8>)],
-    count: usize,
-    with_ids: bool,
-    format: fn(&str, u32) -> String,
-) {
-    use std::sync::Arc;
-    use tracepoint_decode as td;
-    use tracepoint_perf as tp;
-
-    let mut names: Vec<&str> = Vec::new();
-    for (name, _) in records {
-        if !names.contains(&name.as_str()) {
-            names.push(name);
-        }
-    }
-    assert!(
-        with_ids || names.len() == 1,
-        "a file without sample ids holds one event"
-    );
-    type St = td::PerfEventAttrSampleType;
-    let sample_type = St::Tid.0
-        | St::Time.0
-        | St::Cpu.0
-        | St::Raw.0
-        | if with_ids { St::Identifier.0 } else { 0 };
-    let mut w = tp::PerfDataFileWriter::new();
-    w.create_file(path.to_str().unwrap()).unwrap();
-    for (i, name) in names.iter().enumerate() {
-        let id = 1000 + i as u32;
-        let format = td::PerfEventFormat::parse(true, "user_events", &format(name, id)).unwrap();
-        let attr = td::PerfEventAttr {
-            attr_type: td::PerfEventAttrType(2), // PERF_TYPE_TRACEPOINT
-            size: td::PerfEventAttrSize(std::mem::size_of::<td::PerfEventAttr>() as u32),
-            config: u64::from(id),
-            sample_time: 1,
-            sample_type: td::PerfEventAttrSampleType(sample_type),
-            options: td::PerfEventAttrOptions::SampleIdAll,
-            ..Default::default()
-        };
-        let desc = format!("user_events:{name}");
-        assert!(w.add_tracepoint_event_desc(&[5000 + i as u64], &attr, &desc, &Arc::new(format)));
-    }
-    w.set_tracing_data_required(8, 4096);
-    let mut buf = Vec::with_capacity(1 << 20);
-    for k in 0..count {
-        let (name, event) = &records[k % records.len()];
-        let i = names.iter().position(|n| n == name).unwrap();
-        let raw_len = 8 + event.len();
-        let raw_padded = (4 + raw_len).div_ceil(8) * 8 - 4;
-        let size = 8 + 8 * (3 + with_ids as usize) + 4 + raw_padded;
-        buf.extend_from_slice(&9u32.to_le_bytes()); // PERF_RECORD_SAMPLE
-        buf.extend_from_slice(&0u16.to_le_bytes());
-        buf.extend_from_slice(&(size as u16).to_le_bytes());
-        if with_ids {
-            buf.extend_from_slice(&(5000 + i as u64).to_le_bytes());
-        }
-        buf.extend_from_slice(&4242u32.to_le_bytes()); // pid
-        buf.extend_from_slice(&4243u32.to_le_bytes()); // tid
-        buf.extend_from_slice(&(1_000_000_000 + k as u64 * 1000).to_le_bytes()); // time
-        buf.extend_from_slice(&((k % 4) as u64).to_le_bytes()); // cpu, res
-        buf.extend_from_slice(&(raw_padded as u32).to_le_bytes());
-        buf.extend_from_slice(&(1000 + i as u16).to_le_bytes()); // common_type
-        buf.extend_from_slice(&[0, 0]); // common_flags, common_preempt_count
-        buf.extend_from_slice(&4243i32.to_le_bytes()); // common_pid
-        buf.extend_from_slice(event);
-        buf.resize(buf.len() + raw_padded - raw_len, 0);
-        if buf.len() >= 1 << 20 {
-            w.write_event_data(&buf).unwrap();
-            buf.clear();
-        }
-        if (k + 1) % 10_000 == 0 {
-            w.write_event_data(&buf).unwrap();
-            buf.clear();
-            w.write_finished_round().unwrap();
-        }
-    }
-    w.write_event_data(&buf).unwrap();
-    w.finalize_and_close().unwrap();
-}
-
 /// The reference's capture file (374 EventHeader events) as (name, event
 /// bytes).
 pub fn reference_records() -> Vec<(String, Vec<u8>)> {
@@ -161,4 +103,22 @@ pub fn reference_records() -> Vec<(String, Vec<u8>)> {
         .into_iter()
         .map(|r| (r.name, r.event))
         .collect()
+}
+
+/// A deterministic pseudo-random sequence (xorshift64*): the same test
+/// inputs on every machine.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A number below `n` (0 for 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
 }

@@ -139,9 +139,49 @@ step err.perm.collect out err.perm.collect "${nobody[@]}" "$T/eventheader" colle
 step err.badname out err.badname "$EH" register Bad_L
 step err.nosuch out err.nosuch "$EH" collect -d 1 -o "$T/x.data" NoSuchPlainTracepoint
 step err.usage out err.usage "$EH" register
-# collect's command fails (7), or cannot run (1); CliPersist_L5K1 persists from step 3.
+# collect's command fails (7), or cannot be started (7); CliPersist_L5K1 persists from step 3.
 step err.cmdfail out err.cmdfail "$EH" collect -o "$T/x.data" CliPersist_L5K1 -- false
 step err.nocmd out err.nocmd "$EH" collect -o "$T/x.data" CliPersist_L5K1 -- /nonexistent/program
+
+# 6. collect --live: the events of `cli_writer eh 50` as they arrive (and
+#    recorded with -o), compared with capture mode (step 1) on the host.
+#    (The CliTest tracepoints are no longer registered: collect registers
+#    them by their EventHeader names.)
+step live out live taskset -c 0 "$EH" collect --live --meta "$meta" -o "$R/live.data" \
+    CliTest_L4K1 CliTest_L5K2 -- "$W" eh 50
+#    Filters, on live output: level, keyword, event name, provider.
+step live.level out live.level "$EH" collect --live --meta none --level 4 CliTest_L4K1 CliTest_L5K2 -- "$W" eh 50
+step live.keyword out live.keyword "$EH" collect --live --meta none --keyword 0x2 CliTest_L4K1 CliTest_L5K2 -- "$W" eh 50
+step live.event out live.event "$EH" collect --live --meta none --provider CliTest --event Hello \
+    CliTest_L4K1 CliTest_L5K2 -- "$W" eh 50
+#    pid (a kernel filter): a writer started outside collect, released by
+#    collect's command, which also writes (another pid) and waits for it.
+rm -f "$T/go"
+sh -c "while [ ! -e '$T/go' ]; do sleep 0.05; done; exec '$W' eh 50" >"$R/live.pid.writer" 2>&1 &
+other=$!
+echo "$other" >"$R/live.pid.wanted"
+step live.pid out live.pid "$EH" collect --live --meta pid --pid "$other" CliTest_L4K1 CliTest_L5K2 -- \
+    sh -c "'$W' eh 50 >/dev/null; touch '$T/go'; while kill -0 $other 2>/dev/null; do sleep 0.05; done"
+wait "$other"
+#    Filters that leave no tracepoint: status 3.
+step err.nofilter out err.nofilter "$EH" collect --live --level 1 -d 1 CliTest_L4K1
+#    A burst into 8 KiB buffers: losses reported in the stream, status 6.
+step live.burst out live.burst "$EH" collect --live --meta none -b 8 CliBurst_L5K1 \
+    -- "$W" burst 100000
+
+# 7. Pipes: collect -o - into decode -, and perf record -o - into decode -.
+step pipe.collect bash -o pipefail -c "'$EH' collect -o - CliTest_L4K1 CliTest_L5K2 -- '$W' eh 50 \
+    2>'$R/pipe.collect.err' | tee '$R/pipe.data' | \
+    '$EH' decode --jsonl --meta '$meta' - >'$R/pipe.decode.out' 2>'$R/pipe.decode.err'"
+step pipe.perf-script out pipe.perf-script perf script -i "$R/pipe.data"
+"$EH" register CliSingle_L5K1 >"$R/pipe.single.names" 2>&1 &
+reg=$!
+wait_lines "$R/pipe.single.names" 1 "$reg"
+step pipe.perf bash -o pipefail -c "perf record -q --no-buildid --no-buildid-cache \
+    -e user_events:CliSingle_L5K1 -o - -- sh -c \"'$W' single 100 >/dev/null\" \
+    2>'$R/pipe.perf.record.err' | '$EH' decode --jsonl - >'$R/pipe.perf.out' 2>'$R/pipe.perf.err'"
+kill -TERM "$reg"
+wait "$reg"
 
 rm -rf "$T"
 echo done >"$R/done"

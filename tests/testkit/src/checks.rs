@@ -9,8 +9,19 @@ use crate::perf::Row;
 
 pub mod tpp;
 
-// --- the command-line tool (cli/): its own module ----------------------------
+// --- the command-line tool (cli/): its own modules ---------------------------
+
+/// `Err(message)` from the enclosing check unless `cond` (for the cli modules).
+macro_rules! ensure {
+    ($cond:expr, $($msg:tt)+) => {
+        if !$cond {
+            return Err(format!($($msg)+));
+        }
+    };
+}
+
 pub mod cli;
+mod cli_live;
 
 /// Judges the rows of `testkit fields` (the samples' chosen fields) against
 /// the program's output.

@@ -127,11 +127,3 @@ pub fn parse(text: &str) -> J {
 pub fn try_parse(text: &str) -> Result<J, String> {
     serde_json::from_str(text).map_err(|e| format!("invalid JSON ({e}):\n{text:.2000}"))
 }
-
-/// Parses a stream of JSON values (one array per input).
-pub fn parse_stream(text: &str) -> Vec<J> {
-    serde_json::Deserializer::from_str(text)
-        .into_iter::<J>()
-        .map(|v| v.unwrap_or_else(|e| panic!("invalid JSON ({e})")))
-        .collect()
-}

@@ -39,10 +39,17 @@ pub fn programs() -> Vec<&'static Program> {
 }
 
 /// Every VM run with its program, in suite order.
+/// The VM runs of the manifest; with `EHK_ONLY=NAME,...` (tests/kernel/run.sh)
+/// only those, for working on one area (the suite runs them all).
 fn vm_runs() -> impl Iterator<Item = (&'static Program, &'static VmRun)> {
+    let only = std::env::var("EHK_ONLY").ok();
     PROGRAMS
         .iter()
         .flat_map(|p| p.vm.iter().map(move |r| (p, r)))
+        .filter(move |(_, r)| {
+            only.as_deref()
+                .map_or(true, |o| o.split(',').any(|n| n == r.name))
+        })
 }
 
 fn field(words: &[&str], sep: &str) -> String {

@@ -11,7 +11,8 @@
 //! - [`capture`]: capture files; [`decode`]: EventHeader events as text for
 //!   tests; [`layout`]: plain tracepoint payloads against their declared
 //!   fields; [`perf`]: perf.data files (EventHeader and plain tracepoints);
-//!   [`checks`]: the VM suite's checks of recorded samples (in
+//!   [`synth`]: perf.data recordings of given events, written without a
+//!   kernel; [`checks`]: the VM suite's checks of recorded samples (in
 //!   [`checks::cli`]: of the command-line tool); [`tpp`]: what the
 //!   tracepoint-provider.h programs declare and write;
 //! - [`json`]: JSON with ordered, possibly repeated members (decoders' output);
@@ -53,6 +54,7 @@ pub mod perf;
 pub mod run;
 pub mod sanitize;
 pub mod skips;
+pub mod synth;
 pub mod tpp;
 
 use std::path::{Path, PathBuf};

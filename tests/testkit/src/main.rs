@@ -26,7 +26,11 @@ usage: testkit COMMAND ...
   compare PERF CAPTURE [REFERENCE]
                               perf samples byte-identical to capture records
   summary PERF                NAME PID COUNT per (tracepoint, pid)
-  fields PERF FIELD...        NAME EVENT PID TID VALUES... per sample";
+  fields PERF FIELD...        NAME EVENT PID TID VALUES... per sample
+  reference-dir               prints where the reference data is
+  synth-perf OUT COUNT [KIND]  writes a perf.data of COUNT samples (testkit::synth):
+                              KIND reference (default): the reference capture's
+                              events, cycled; burst: cli_writer's Burst (u32 i)";
 
 /// Parsed `--key value` options and the remaining words.
 struct Args {
@@ -98,6 +102,21 @@ fn cmd_build(args: &[String]) -> Result<bool, String> {
         &a.path("--out")?,
         build::SanitizerRuntime::Compiler,
     )?;
+    Ok(true)
+}
+
+fn cmd_synth_perf(out: &str, count: &str, kind: &str) -> Result<bool, String> {
+    let count: usize = count.parse().map_err(|_| format!("not a count: {count}"))?;
+    let records: Vec<(String, Vec<u8>)> = match kind {
+        "reference" => capture::read(&testkit::reference_capture())?
+            .into_iter()
+            .map(|r| (r.name, r.event))
+            .collect(),
+        // Distinct values of i up to 65,536, then cycled.
+        "burst" => testkit::synth::burst_records(count.min(1 << 16) as u32),
+        _ => return Err(format!("unknown kind {kind} (reference, burst)")),
+    };
+    testkit::synth::write_perf_data(Path::new(out), &records, count, true);
     Ok(true)
 }
 
@@ -201,6 +220,12 @@ fn main() -> ExitCode {
         }
         ["summary", perf_data] => cmd_summary(perf_data),
         ["fields", perf_data, fields @ ..] => cmd_fields(perf_data, fields),
+        ["reference-dir"] => {
+            println!("{}", testkit::reference_dir().display());
+            return ExitCode::SUCCESS;
+        }
+        ["synth-perf", out, count] => cmd_synth_perf(out, count, "reference"),
+        ["synth-perf", out, count, kind] => cmd_synth_perf(out, count, kind),
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

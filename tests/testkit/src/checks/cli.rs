@@ -16,17 +16,9 @@ use std::process::Command;
 use tracepoint_decode as td;
 use tracepoint_perf as tp;
 
+use super::cli_live;
 use crate::json::{self, J};
 use crate::perf;
-
-/// `Err(message)` from the enclosing check unless `cond`.
-macro_rules! ensure {
-    ($cond:expr, $($msg:tt)+) => {
-        if !$cond {
-            return Err(format!($($msg)+));
-        }
-    };
-}
 
 /// The guest's steps and the exit statuses each may have.
 const STATUSES: &[(&str, &[i32])] = &[
@@ -57,7 +49,18 @@ const STATUSES: &[(&str, &[i32])] = &[
     ("err.nosuch", &[3]),
     ("err.usage", &[2]),
     ("err.cmdfail", &[7]),
-    ("err.nocmd", &[1]),
+    ("err.nocmd", &[7]),
+    ("live", &[0]),
+    ("live.level", &[0]),
+    ("live.keyword", &[0]),
+    ("live.event", &[0]),
+    ("live.pid", &[0]),
+    ("err.nofilter", &[3]),
+    // 6 = events lost; judged against the counts in `cli_live::live_burst`.
+    ("live.burst", &[0, 6]),
+    ("pipe.collect", &[0]),
+    ("pipe.perf-script", &[0]),
+    ("pipe.perf", &[0]),
 ];
 
 /// What the error steps must say on stderr.
@@ -83,10 +86,14 @@ const ERRORS: &[(&str, &str)] = &[
 ];
 
 /// Events each burst writes.
-const BURST: u64 = 100_000;
+pub(super) const BURST: u64 = 100_000;
+
+/// The metadata guest.sh asks decode and collect --live for when comparing
+/// with capture mode.
+pub(super) const EH_META: &str = "id,version,level,keyword,opcode,tag,activity,related";
 
 /// The guest script's results and the host's build of the tool.
-struct Results {
+pub(super) struct Results {
     dir: PathBuf,
     cli: PathBuf,
 }
@@ -106,7 +113,7 @@ pub fn judge(results: &Path, name: &str) -> Result<(String, Vec<String>), String
         dir,
         cli: crate::cli_binary()?,
     };
-    let checks: [(&str, Check); 10] = [
+    let checks: [(&str, Check); 14] = [
         ("exit statuses", statuses),
         ("errors", errors),
         ("register", register),
@@ -117,6 +124,10 @@ pub fn judge(results: &Path, name: &str) -> Result<(String, Vec<String>), String
         ("single-event perf record", single_event),
         ("persist", persist),
         ("bursts", bursts),
+        ("live", cli_live::live),
+        ("filters", cli_live::filters),
+        ("live burst", cli_live::live_burst),
+        ("pipes", cli_live::pipes),
     ];
     let mut lines = Vec::new();
     let mut problems = Vec::new();
@@ -140,18 +151,18 @@ pub fn judge(results: &Path, name: &str) -> Result<(String, Vec<String>), String
 }
 
 impl Results {
-    fn path(&self, file: &str) -> PathBuf {
+    pub(super) fn path(&self, file: &str) -> PathBuf {
         self.dir.join(file)
     }
 
-    fn read(&self, file: &str) -> Result<String, String> {
+    pub(super) fn read(&self, file: &str) -> Result<String, String> {
         let path = self.path(file);
         std::fs::read(&path)
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .map_err(|e| format!("{}: {e}", path.display()))
     }
 
-    fn statuses(&self) -> Result<BTreeMap<String, i32>, String> {
+    pub(super) fn statuses(&self) -> Result<BTreeMap<String, i32>, String> {
         Ok(self
             .read("status")?
             .lines()
@@ -164,7 +175,7 @@ impl Results {
 
     /// `eventheader decode --jsonl --meta META FILE` on this machine:
     /// (events, stderr).
-    fn decode_here(&self, file: &str, meta: &str) -> Result<(Vec<J>, String), String> {
+    pub(super) fn decode_here(&self, file: &str, meta: &str) -> Result<(Vec<J>, String), String> {
         let path = self.path(file);
         let out = Command::new(&self.cli)
             .args(["decode", "--jsonl", "--meta", meta])
@@ -182,23 +193,23 @@ impl Results {
     }
 }
 
-fn jsonl(text: &str) -> Result<Vec<J>, String> {
+pub(super) fn jsonl(text: &str) -> Result<Vec<J>, String> {
     text.lines()
         .filter(|l| !l.is_empty())
         .map(json::try_parse)
         .collect()
 }
 
-fn int(event: &J, key: &str) -> Option<i128> {
+pub(super) fn int(event: &J, key: &str) -> Option<i128> {
     event.get(key).and_then(J::as_int)
 }
 
-fn name(event: &J) -> &str {
+pub(super) fn name(event: &J) -> &str {
     event.get("n").and_then(J::as_str).unwrap_or("")
 }
 
 /// The number after `prefix` in `text` (e.g. "collect: 116 events").
-fn number_after(text: &str, prefix: &str) -> Option<u64> {
+pub(super) fn number_after(text: &str, prefix: &str) -> Option<u64> {
     text.split(prefix)
         .nth(1)?
         .split(|c: char| !c.is_ascii_digit())
@@ -651,6 +662,22 @@ fn samples_and_losses(path: &Path, tracepoint: &str) -> Result<(u64, u64), Strin
     Ok((samples, lost))
 }
 
+/// Checks one decoded event of a burst (`cli_writer burst`): a Burst with
+/// an `i` of the burst, seen once (`seen`: the `i`s so far).
+pub(super) fn burst_event(
+    seen: &mut BTreeSet<Option<i128>>,
+    e: &J,
+    run: &str,
+) -> Result<(), String> {
+    let i = int(e, "i");
+    ensure!(
+        name(e) == "CliBurst:Burst" && i.is_some_and(|i| (0..BURST as i128).contains(&i)),
+        "{run}: {e:?}"
+    );
+    ensure!(seen.insert(i), "{run}: event {i:?} twice");
+    Ok(())
+}
+
 /// 10^5 events under `collect`: every one is in the file or counted as lost
 /// (by collect, in the file, and as decode reports it), each recorded once;
 /// exit status 6 exactly when some were lost.
@@ -663,12 +690,7 @@ fn bursts(r: &Results) -> Result<String, String> {
         let (events, err) = r.decode_here(&file, "none")?;
         let mut seen = BTreeSet::new();
         for e in &events {
-            let i = int(e, "i");
-            ensure!(
-                name(e) == "CliBurst:Burst" && i.is_some_and(|i| (0..BURST as i128).contains(&i)),
-                "{run}: {e:?}"
-            );
-            ensure!(seen.insert(i), "{run}: event {i:?} twice");
+            burst_event(&mut seen, e, run)?;
         }
         let decoded = events.len() as u64;
         let decode_lost = number_after(&err, "the recording lost ").unwrap_or(0);

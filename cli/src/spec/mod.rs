@@ -18,100 +18,20 @@
 //! - `:[SYSTEM:]NAME`: an existing tracepoint only.
 //! - a NAME with `*` or `?` matches the existing tracepoints of its system.
 
+mod gather;
+mod names;
+
+pub use gather::gather;
+pub use names::{check_eventheader_name, split_eventheader_name, NAME_MAX};
+use names::{check_plain_name, is_space, trim};
+
 /// The arg spec of every EventHeader tracepoint (spec-notes §3). Any other
 /// spelling makes the kernel refuse a second registration of the same name.
 pub const EVENTHEADER_FIELDS: &str =
     "u8 eventheader_flags; u8 version; u16 id; u16 tag; u8 opcode; u8 level";
 
-/// Tracepoint names are shorter than this (`EVENTHEADER_NAME_MAX`; the
-/// library refuses longer names with `E2BIG`).
-pub const NAME_MAX: usize = 256;
-
 /// The system of user_events tracepoints.
 pub const USER_EVENTS: &str = "user_events";
-
-/// ASCII white space as C's `isspace`.
-fn is_space(c: char) -> bool {
-    c == ' ' || ('\t'..='\r').contains(&c)
-}
-
-fn trim(s: &str) -> &str {
-    s.trim_matches(is_space)
-}
-
-/// Checks an EventHeader tracepoint name, `Provider_L<level>K<keyword>[options]`
-/// with lowercase hexadecimal level and keyword and alphanumeric options.
-pub fn check_eventheader_name(name: &str) -> Result<(), String> {
-    if name.len() >= NAME_MAX {
-        return Err(format!(
-            "eventheader name \"{name}\" is too long ({} bytes, at most {})",
-            name.len(),
-            NAME_MAX - 1
-        ));
-    }
-    if name.contains(':') {
-        return Err(format!("eventheader name \"{name}\" contains ':'"));
-    }
-    if let Some(c) = name.chars().find(|&c| is_space(c) || c.is_control()) {
-        return Err(format!(
-            "eventheader name \"{name}\" contains the character {c:?}"
-        ));
-    }
-    let is_hex = |b: u8| b.is_ascii_digit() || (b'a'..=b'f').contains(&b);
-    let Some(us) = name.rfind('_') else {
-        return Err(format!(
-            "eventheader name \"{name}\" lacks the \"_L<level>K<keyword>\" suffix"
-        ));
-    };
-    if us == 0 {
-        return Err(format!(
-            "eventheader name \"{name}\" has an empty provider name"
-        ));
-    }
-    let suffix = &name.as_bytes()[us + 1..];
-    if suffix.len() < 2 || suffix[0] != b'L' || !is_hex(suffix[1]) {
-        return Err(format!(
-            "eventheader name \"{name}\" lacks the \"_L<level>\" suffix (level in lowercase hex)"
-        ));
-    }
-    let mut pos = 2;
-    while pos < suffix.len() && is_hex(suffix[pos]) {
-        pos += 1;
-    }
-    if suffix.get(pos) != Some(&b'K') || !suffix.get(pos + 1).is_some_and(|&b| is_hex(b)) {
-        return Err(format!(
-            "eventheader name \"{name}\" lacks the \"K<keyword>\" suffix (keyword in lowercase hex)"
-        ));
-    }
-    if let Some(&b) = suffix[pos + 2..]
-        .iter()
-        .find(|b| !b.is_ascii_alphanumeric())
-    {
-        return Err(format!(
-            "eventheader name \"{name}\" has {:?} in its options (only letters and digits)",
-            b as char
-        ));
-    }
-    Ok(())
-}
-
-/// Checks the name of a plain tracepoint (the part before its arg spec).
-fn check_plain_name(name: &str) -> Result<(), String> {
-    if name.is_empty() {
-        return Err("the tracepoint name is empty".into());
-    }
-    if name.len() >= NAME_MAX {
-        return Err(format!(
-            "tracepoint name \"{name}\" is too long ({} bytes, at most {})",
-            name.len(),
-            NAME_MAX - 1
-        ));
-    }
-    if let Some(c) = name.chars().find(|c| c.is_control()) {
-        return Err(format!("tracepoint name \"{name}\" contains {c:?}"));
-    }
-    Ok(())
-}
 
 /// A tracepoint to register: the string the kernel receives.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -274,66 +194,6 @@ pub fn parse_collect_spec(line: &str) -> Result<Option<CollectSpec>, String> {
     }
 }
 
-/// The items of the command line (`items`) and of the files `inputs`, in
-/// order, each parsed with `parse`: every malformed command-line item is
-/// reported (BadTracepoint) after the files are read, a file's first
-/// malformed line at once; none at all is a usage error ("no {what} given").
-pub fn gather<T>(
-    items: &[String],
-    inputs: &[String],
-    parse: impl Fn(&str) -> Result<Option<T>, String>,
-    what: &str,
-) -> Result<Vec<T>, crate::exit::Error> {
-    use crate::exit::{Error, Status};
-    let mut out = Vec::new();
-    let mut errors = Vec::new();
-    for item in items {
-        match parse(item) {
-            Ok(Some(parsed)) => out.push(parsed),
-            Ok(None) => {}
-            Err(e) => errors.push(e),
-        }
-    }
-    for path in inputs {
-        out.extend(read_lines(path, &parse)?);
-    }
-    if !errors.is_empty() {
-        return Err(Error::new(Status::BadTracepoint, errors.join("\n")));
-    }
-    if out.is_empty() {
-        return Err(Error::new(
-            Status::Usage,
-            format!("no {what} given (see --help)"),
-        ));
-    }
-    Ok(out)
-}
-
-/// Reads definitions from a file, one per line, with the line number in errors.
-fn read_lines<T>(
-    path: &str,
-    parse: impl Fn(&str) -> Result<Option<T>, String>,
-) -> Result<Vec<T>, crate::exit::Error> {
-    use crate::exit::{Error, Status};
-    let text = std::fs::read(path).map_err(|e| Error::io(&e, format!("reading {path}")))?;
-    let text = String::from_utf8(text)
-        .map_err(|_| Error::new(Status::BadTracepoint, format!("{path}: not UTF-8 text")))?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        match parse(line) {
-            Ok(Some(item)) => out.push(item),
-            Ok(None) => {}
-            Err(e) => {
-                return Err(Error::new(
-                    Status::BadTracepoint,
-                    format!("{path}:{}: {e}", i + 1),
-                ))
-            }
-        }
-    }
-    Ok(out)
-}
-
 /// Does `name` match `pattern` (`*` any run of characters, `?` one character)?
 pub fn glob_match(pattern: &str, name: &str) -> bool {
     let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
@@ -411,39 +271,6 @@ mod tests {
         assert_eq!(parse_registration("   \t").unwrap(), None);
         assert_eq!(parse_registration("# MyProvider_L5K1").unwrap(), None);
         assert_eq!(parse_collect_spec("  # x").unwrap(), None);
-    }
-
-    #[test]
-    fn invalid_eventheader_names_are_refused() {
-        for (name, why) in [
-            ("MyProvider", "_L<level>K<keyword>"),
-            ("MyProvider_K1", "_L<level>"),
-            ("MyProvider_L", "_L<level>"),
-            ("MyProvider_LAK1", "_L<level>"),
-            ("MyProvider_L5", "K<keyword>"),
-            ("MyProvider_L5K", "K<keyword>"),
-            ("MyProvider_L5KG", "K<keyword>"),
-            ("MyProvider_L5K1G-x", "options"),
-            ("My:Provider_L5K1:f", "':'"),
-            ("_L5K1", "empty provider"),
-        ] {
-            let e = parse_registration(name).unwrap_err();
-            assert!(e.contains(why), "{name}: {e}");
-        }
-        let long = format!("{}_L5K1", "p".repeat(251));
-        assert_eq!(long.len(), 256);
-        assert!(parse_registration(&long).unwrap_err().contains("too long"));
-        let ok = format!("{}_L5K1", "p".repeat(250));
-        assert_eq!(reg(&ok).name.len(), 255);
-    }
-
-    #[test]
-    fn invalid_plain_names_are_refused() {
-        let long = format!("{} u32 a", "n".repeat(256));
-        assert!(parse_registration(&long).unwrap_err().contains("too long"));
-        assert!(parse_registration(":flag u32 a")
-            .unwrap_err()
-            .contains("empty"));
     }
 
     #[test]

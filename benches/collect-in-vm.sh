@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# `eventheader collect` on a burst, against `perf record`, in the real-kernel
+# suite's VM (Linux 6.12 with user_events, QEMU; see tests/kernel/README.md):
+# cli_writer (cli/tests/vm) writes N events of CliBurst_L5K1 as fast as it
+# can, R rounds, alternating
+#   - eventheader collect -b 1024 (its default: 1 MiB per CPU),
+#   - perf record -m 256 (256 pages: 1 MiB per CPU),
+# and prints per round the events each recorded and lost; then collect's
+# system calls while it drains the ring buffers and writes the file (strace
+# -c on collect itself, not on the writer), in total and per recorded event.
+#
+#   benches/collect-in-vm.sh [-n N] [-r R] [--no-build]
+#
+# Needs what tests/kernel/run.sh installs (run it once first). Environment:
+# EHK_KERNEL_IMAGE, EHK_SHARED_KERNEL, EHK_VENV, EHK_KVM as for
+# benches/run-in-vm.sh. Results: printed, and kept in target/collect-vm/.
+set -euo pipefail
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OUT=$REPO/target/collect-vm
+N=${N:-100000}
+ROUNDS=${ROUNDS:-3}
+BUILD=1
+while [ $# -gt 0 ]; do
+    case $1 in
+        -n) N=$2; shift 2 ;;
+        -r) ROUNDS=$2; shift 2 ;;
+        --no-build) BUILD=0; shift ;;
+        --inside) shift; break ;;
+        *) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
+    esac
+done
+EH=$REPO/target/cli/eventheader
+W=$REPO/target/collect-vm-bin/cli_writer
+
+if [ "${1:-}" = inner ]; then
+    # In the VM, as root.
+    T=$(mktemp -d)
+    recorded() { # FILE: (samples lost) as decode counts them
+        "$EH" decode --jsonl --meta none "$1" 2>"$T/err" | grep -c '"CliBurst:Burst"' || true
+    }
+    lost_of() { sed -n 's/.*the recording lost \([0-9]*\) events.*/\1/p' "$T/err" | head -n 1; }
+    printf '%-6s %-26s %10s %10s\n' round recorder recorded lost
+    for ((r = 1; r <= ROUNDS; r++)); do
+        "$EH" collect -o "$T/c.data" CliBurst_L5K1 -- "$W" burst "$N" >/dev/null 2>&1 || true
+        n=$(recorded "$T/c.data")
+        printf '%-6s %-26s %10s %10s\n' "$r" "eventheader collect -b 1024" "$n" "$(lost_of)"
+        "$EH" register CliBurst_L5K1 >"$T/names" 2>/dev/null &
+        reg=$!
+        for _ in $(seq 100); do [ -s "$T/names" ] && break; sleep 0.1; done
+        perf record -q -m 256 --no-buildid --no-buildid-cache -e user_events:CliBurst_L5K1 \
+            -o "$T/p.data" -- "$W" burst "$N" >/dev/null 2>&1 || true
+        kill -TERM "$reg"
+        wait "$reg" || true
+        n=$(recorded "$T/p.data")
+        printf '%-6s %-26s %10s %10s\n' "$r" "perf record -m 256" "$n" "$(lost_of)"
+    done
+    strace -c -o "$T/strace" "$EH" collect -o "$T/s.data" CliBurst_L5K1 -- "$W" burst "$N" \
+        >/dev/null 2>"$T/collect.err" || true
+    n=$(recorded "$T/s.data")
+    echo
+    echo "collect's system calls (strace -c, the collector only) for $n recorded events:"
+    awk -v n="$n" '
+        $NF ~ /^[a-z_0-9]+$/ && $(NF-1) ~ /^[0-9]+$/ && $NF != "total" {
+            sys[$NF] = $4; total += $4
+        }
+        END {
+            for (s in sys) printf "  %-20s %8d  %.4f per event\n", s, sys[s], sys[s] / (n > 0 ? n : 1)
+            printf "  %-20s %8d  %.4f per event\n", "all", total, total / (n > 0 ? n : 1)
+        }' "$T/strace" | sort -k2 -n -r
+    rm -rf "$T"
+    exit 0
+fi
+
+# shellcheck source=benches/common.sh
+. "$REPO/benches/common.sh"
+bench_vm_ready collect-in-vm.sh
+if [ "$BUILD" = 1 ]; then
+    cargo build --quiet --locked --manifest-path "$REPO/Cargo.toml" --release --lib
+    cargo build --quiet --locked --manifest-path "$REPO/Cargo.toml" --profile cli -p eventheader-cli
+    cargo build --quiet --locked --manifest-path "$REPO/Cargo.toml" -p testkit
+    "$REPO/target/debug/testkit" build --lib "$REPO/target/release" --out "$(dirname "$W")" cli_writer
+fi
+[ -x "$EH" ] && [ -x "$W" ] || { echo "collect-in-vm: build first (no --no-build)" >&2; exit 1; }
+q() { printf '%q ' "$@"; }
+bench_vm collect-in-vm.sh "$OUT" "ROUNDS=$ROUNDS N=$N bash $(q "$REPO/benches/collect-in-vm.sh") --inside inner"

@@ -1,0 +1,232 @@
+//! Event filters for `decode` and `collect --live`: provider name, event
+//! name, level at most N, keyword mask, process id. Each given filter must
+//! match (and, within one filter given several times, one of its values).
+//!
+//! - EventHeader events: provider and event are the event's own names,
+//!   level and keyword its tracepoint's.
+//! - Other tracepoints: the provider is the tracepoint's system
+//!   (`user_events`, `sched`), the event its name; they have no level or
+//!   keyword, which filters do not apply to.
+//! - The pid is the sample's (perf.data and live); capture files carry no
+//!   pid, so with `--pid` none of their events match.
+//!
+//! `collect` pushes what it can into the kernel: it records only the
+//! tracepoints whose names can match (EventHeader names carry the provider,
+//! level and keyword), and hands the pid filter to the kernel's tracepoint
+//! filter (`common_pid == N`).
+
+use clap::Args;
+
+use crate::spec;
+
+#[derive(Args, Debug, Clone, Default)]
+pub struct FilterArgs {
+    /// Only events of this provider (EventHeader), or of this tracepoint
+    /// system (others). May be repeated.
+    #[arg(long, value_name = "NAME", help_heading = "Filters")]
+    pub provider: Vec<String>,
+
+    /// Only events of this name (EventHeader event name, or tracepoint
+    /// name). May be repeated.
+    #[arg(long, value_name = "NAME", help_heading = "Filters")]
+    pub event: Vec<String>,
+
+    /// Only EventHeader events of level N or lower (1 critical .. 5 verbose).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..), help_heading = "Filters")]
+    pub level: Option<u8>,
+
+    /// Only EventHeader events with a keyword bit of MASK (hex, 0x optional).
+    #[arg(long, value_name = "MASK", value_parser = parse_mask, help_heading = "Filters")]
+    pub keyword: Option<u64>,
+
+    /// Only events of this process id. May be repeated.
+    #[arg(long, value_name = "PID", help_heading = "Filters")]
+    pub pid: Vec<u32>,
+}
+
+fn parse_mask(s: &str) -> Result<u64, String> {
+    let hex = s
+        .strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .unwrap_or(s);
+    match u64::from_str_radix(hex, 16) {
+        Ok(0) => Err("a keyword mask of 0 matches nothing".into()),
+        Ok(v) => Ok(v),
+        Err(_) => Err(format!("not a hexadecimal keyword mask: {s}")),
+    }
+}
+
+/// What an event offers to the filters.
+pub struct Subject<'a> {
+    pub provider: &'a str,
+    /// The event name's bytes (EventHeader names need not be UTF-8).
+    pub event: &'a [u8],
+    /// Level and keyword (EventHeader events only).
+    pub level_keyword: Option<(u8, u64)>,
+    pub pid: Option<u32>,
+}
+
+/// The filters of one command.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    args: FilterArgs,
+}
+
+impl Filter {
+    pub fn new(args: &FilterArgs) -> Filter {
+        Filter { args: args.clone() }
+    }
+
+    /// No filter given.
+    pub fn is_empty(&self) -> bool {
+        let a = &self.args;
+        a.provider.is_empty()
+            && a.event.is_empty()
+            && a.level.is_none()
+            && a.keyword.is_none()
+            && a.pid.is_empty()
+    }
+
+    /// Needs the event's own name (EventHeader events: in their payload).
+    pub fn needs_event_name(&self) -> bool {
+        !self.args.event.is_empty()
+    }
+
+    fn level_keyword_match(&self, level: u8, keyword: u64) -> bool {
+        self.args.level.map_or(true, |max| level <= max)
+            && self.args.keyword.map_or(true, |mask| keyword & mask != 0)
+    }
+
+    /// Does the event pass every filter?
+    pub fn matches(&self, s: &Subject<'_>) -> bool {
+        let a = &self.args;
+        (a.provider.is_empty() || a.provider.iter().any(|p| p == s.provider))
+            && (a.event.is_empty() || a.event.iter().any(|e| e.as_bytes() == s.event))
+            && s.level_keyword
+                .map_or(true, |(l, k)| self.level_keyword_match(l, k))
+            && (a.pid.is_empty() || s.pid.is_some_and(|p| a.pid.contains(&p)))
+    }
+
+    /// Can events of the tracepoint `system:name` pass (decided from its
+    /// name: the provider, level and keyword of an EventHeader name, the
+    /// system of another)? `collect` records only those.
+    pub fn tracepoint_may_match(&self, system: &str, name: &str) -> bool {
+        let a = &self.args;
+        if system == spec::USER_EVENTS {
+            if let Some((provider, level, keyword)) = spec::split_eventheader_name(name) {
+                return (a.provider.is_empty() || a.provider.iter().any(|p| p == provider))
+                    && self.level_keyword_match(level, keyword);
+            }
+        }
+        a.provider.is_empty() || a.provider.iter().any(|p| p == system)
+    }
+
+    /// The kernel tracepoint filter for the pid filter, if any:
+    /// `common_pid == 1 || common_pid == 2`.
+    pub fn kernel_filter(&self) -> Option<String> {
+        if self.args.pid.is_empty() {
+            return None;
+        }
+        let terms: Vec<String> = self
+            .args
+            .pid
+            .iter()
+            .map(|p| format!("common_pid == {p}"))
+            .collect();
+        Some(terms.join(" || "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn filter(args: &[&str]) -> Filter {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            f: FilterArgs,
+        }
+        let mut all = vec!["x"];
+        all.extend_from_slice(args);
+        Filter::new(&<Cli as clap::Parser>::try_parse_from(all).unwrap().f)
+    }
+
+    fn eh<'a>(provider: &'a str, event: &'a str, level: u8, keyword: u64, pid: u32) -> Subject<'a> {
+        Subject {
+            provider,
+            event: event.as_bytes(),
+            level_keyword: Some((level, keyword)),
+            pid: Some(pid),
+        }
+    }
+
+    #[test]
+    fn every_filter_must_match() {
+        assert!(filter(&[]).is_empty());
+        assert!(filter(&[]).matches(&eh("P", "E", 5, 1, 7)));
+        let f = filter(&["--provider", "P", "--provider", "Q", "--level", "4"]);
+        assert!(f.matches(&eh("Q", "E", 4, 1, 7)));
+        assert!(!f.matches(&eh("Q", "E", 5, 1, 7)));
+        assert!(!f.matches(&eh("R", "E", 1, 1, 7)));
+        let f = filter(&["--keyword", "0x6", "--event", "E", "--pid", "7"]);
+        assert!(f.matches(&eh("P", "E", 5, 2, 7)));
+        assert!(!f.matches(&eh("P", "E", 5, 1, 7)));
+        assert!(!f.matches(&eh("P", "F", 5, 2, 7)));
+        assert!(!f.matches(&eh("P", "E", 5, 2, 8)));
+        // No pid (a capture file): --pid matches nothing.
+        let s = Subject {
+            pid: None,
+            ..eh("P", "E", 5, 2, 7)
+        };
+        assert!(!f.matches(&s));
+        // Plain tracepoints: no level or keyword to filter on.
+        let plain = Subject {
+            provider: "sched",
+            event: b"sched_switch",
+            level_keyword: None,
+            pid: Some(1),
+        };
+        assert!(filter(&["--level", "1", "--keyword", "8"]).matches(&plain));
+        assert!(filter(&["--provider", "sched"]).matches(&plain));
+    }
+
+    #[test]
+    fn tracepoints_chosen_by_name() {
+        let f = filter(&["--provider", "P", "--level", "4", "--keyword", "2"]);
+        assert!(f.tracepoint_may_match("user_events", "P_L4K2"));
+        assert!(f.tracepoint_may_match("user_events", "P_L3K3Gg"));
+        assert!(!f.tracepoint_may_match("user_events", "P_L5K2"));
+        assert!(!f.tracepoint_may_match("user_events", "P_L4K1"));
+        assert!(!f.tracepoint_may_match("user_events", "Q_L4K2"));
+        assert!(!f.tracepoint_may_match("sched", "sched_switch"));
+        assert!(filter(&["--level", "1"]).tracepoint_may_match("sched", "sched_switch"));
+        assert_eq!(filter(&[]).kernel_filter(), None);
+        assert_eq!(
+            filter(&["--pid", "3", "--pid", "9"])
+                .kernel_filter()
+                .unwrap(),
+            "common_pid == 3 || common_pid == 9"
+        );
+    }
+
+    #[test]
+    fn bad_values_are_usage_errors() {
+        #[derive(clap::Parser, Debug)]
+        struct Cli {
+            #[command(flatten)]
+            f: FilterArgs,
+        }
+        for args in [
+            &["x", "--level", "0"][..],
+            &["x", "--keyword", "0"],
+            &["x", "--keyword", "xyz"],
+            &["x", "--pid", "-1"],
+        ] {
+            assert!(
+                <Cli as clap::Parser>::try_parse_from(args).is_err(),
+                "{args:?}"
+            );
+        }
+    }
+}

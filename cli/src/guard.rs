@@ -1,0 +1,175 @@
+//! Guards around the decoding crates (`tracepoint_decode` 0.5.0), for input
+//! from anywhere:
+//!
+//! - [`JsonText`]: the crate writes UTF-32 text and char32/char16 values of
+//!   `\` without JSON escaping. Its UTF-32 path hands every character, ASCII
+//!   included, to the writer as "non-ASCII" (`write_char`), which its JSON
+//!   filter passes through; its char32 writer escapes values below `\` only
+//!   and writes `\` itself as a lone `"\"` string. This writer escapes what
+//!   JSON requires in both: the crate's own escapes always arrive whole
+//!   (`\"`, `\\`, `\n`, `\u001F`), so a character arriving alone by
+//!   `write_char`, or a lone backslash, is text to escape.
+//! - [`parse_format`]: the crate's tracefs format parser slices its text at
+//!   byte positions and panics on a multi-byte character (perf_field_format.rs
+//!   line 141); formats are handed over only as ASCII text.
+//! - [`contain`]: the last line. A panic in a decoding call (a bug not yet
+//!   known) becomes an error for that event or input instead of an abort.
+
+use std::cell::{Cell, RefCell};
+use std::fmt;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Once;
+
+use tracepoint_decode as td;
+
+/// A `fmt::Write` into a `String` that escapes the characters JSON forbids
+/// in strings when they arrive one by one (`write_char`), as the crate's
+/// UTF-32 writer delivers them, and a lone backslash (its char32 writer).
+/// Other text is the crate's own JSON (already escaped) and passes through.
+pub struct JsonText<'a>(pub &'a mut String);
+
+impl fmt::Write for JsonText<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        if s == "\\" {
+            self.0.push_str("\\\\");
+        } else {
+            self.0.push_str(s);
+        }
+        Ok(())
+    }
+
+    fn write_char(&mut self, c: char) -> fmt::Result {
+        push_escaped_char(self.0, c);
+        Ok(())
+    }
+}
+
+/// Appends `c` as it must appear inside a JSON string.
+pub fn push_escaped_char(out: &mut String, c: char) {
+    match c {
+        '"' => out.push_str("\\\""),
+        '\\' => out.push_str("\\\\"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        '\u{8}' => out.push_str("\\b"),
+        '\u{c}' => out.push_str("\\f"),
+        c if c < ' ' => {
+            const HEX: &[u8; 16] = b"0123456789ABCDEF";
+            out.push_str("\\u00");
+            out.push(HEX[(c as usize) >> 4] as char);
+            out.push(HEX[(c as usize) & 15] as char);
+        }
+        c => out.push(c),
+    }
+}
+
+/// Parses a tracefs format, if its text is ASCII (see the module's
+/// documentation) and the parser takes it.
+pub fn parse_format(long_is_64: bool, system: &str, text: &[u8]) -> Option<td::PerfEventFormat> {
+    if !text.is_ascii() {
+        return None;
+    }
+    let text = std::str::from_utf8(text).ok()?;
+    contain(|| td::PerfEventFormat::parse(long_is_64, system, text))
+        .ok()
+        .flatten()
+}
+
+/// Why [`parse_format`] refused `text`.
+pub fn format_problem(text: &[u8]) -> String {
+    match text.iter().position(|b| !b.is_ascii()) {
+        Some(at) => format!(
+            "its text is not ASCII (byte 0x{:02x} at offset {at})",
+            text[at]
+        ),
+        None => "it has no name, ID or fields".into(),
+    }
+}
+
+thread_local! {
+    /// Inside [`contain`]: the panic hook keeps the message here instead of
+    /// printing it.
+    static CONTAINING: Cell<bool> = const { Cell::new(false) };
+    static MESSAGE: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+fn install_hook() {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let default = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if CONTAINING.with(Cell::get) {
+                let at = info
+                    .location()
+                    .map_or(String::new(), |l| format!(" at {}:{}", l.file(), l.line()));
+                let what = info
+                    .payload()
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "panic".into());
+                MESSAGE.with(|m| *m.borrow_mut() = Some(format!("{what}{at}")));
+            } else {
+                default(info);
+            }
+        }));
+    });
+}
+
+/// Runs `f`; a panic inside it becomes `Err(message)` (with where it
+/// happened). Builds whose panics abort (the release profile of the
+/// library) cannot contain them: the CLI is built with unwinding (see
+/// Cargo.toml, profile `cli`).
+pub fn contain<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    install_hook();
+    let outer = CONTAINING.with(|c| c.replace(true));
+    let result = panic::catch_unwind(AssertUnwindSafe(f));
+    CONTAINING.with(|c| c.set(outer));
+    result.map_err(|_| {
+        MESSAGE
+            .with(|m| m.borrow_mut().take())
+            .unwrap_or_else(|| "panic".into())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fmt::Write as _;
+
+    #[test]
+    fn characters_written_one_by_one_are_escaped() {
+        let mut s = String::new();
+        let mut w = JsonText(&mut s);
+        w.write_str("\"a\\\"").unwrap();
+        w.write_str("\\").unwrap();
+        for c in ['x', '"', '\\', '\n', '\u{1}', '\u{1f}', 'é', '\u{7f}'] {
+            w.write_char(c).unwrap();
+        }
+        assert_eq!(s, "\"a\\\"\\\\x\\\"\\\\\\n\\u0001\\u001Fé\u{7f}");
+    }
+
+    #[test]
+    fn non_ascii_formats_are_refused_not_parsed() {
+        let good = "name: e\nID: 7\nformat:\n\tfield:int a;\toffset:0;\tsize:4;\tsigned:1;\n";
+        assert!(parse_format(true, "s", good.as_bytes()).is_some());
+        // The panic of tracepoint_decode 0.5.0: a multi-byte character in a
+        // field declaration.
+        let bad =
+            "name: e\nID: 7\nformat:\n\tfield:u8\u{d0}version;\toffset:0;\tsize:1;\tsigned:0;\n";
+        assert!(parse_format(true, "s", bad.as_bytes()).is_none());
+        assert!(format_problem(bad.as_bytes()).contains("byte 0xc3"));
+    }
+
+    #[test]
+    fn panics_are_contained_with_their_message() {
+        assert_eq!(contain(|| 5), Ok(5));
+        let e = contain(|| -> u8 { panic!("boom {}", 1) }).unwrap_err();
+        assert!(e.starts_with("boom 1 at "), "{e}");
+        assert!(e.contains("guard.rs"), "{e}");
+        // Nested: the inner one is contained, the outer goes on.
+        let r = contain(|| contain(|| -> u8 { panic!("inner") }).is_err());
+        assert_eq!(r, Ok(true));
+    }
+}

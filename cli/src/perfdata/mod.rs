@@ -1,0 +1,16 @@
+//! Reading perf.data (normal and pipe mode) without `tracepoint_perf`'s
+//! reader, which reads each record with two unbuffered reads (issue 26) and
+//! keeps every round in memory in time order: records come through one
+//! large buffer ([`source`]), metadata is parsed with every length checked
+//! ([`headers`]), and samples are attributed to their events ([`events`]).
+//! `tracepoint_decode` then decodes each event.
+
+pub mod events;
+pub mod headers;
+pub mod reader;
+pub mod sample;
+pub mod source;
+pub mod writer;
+
+pub use events::Events;
+pub use reader::{open_file, PerfReader};
