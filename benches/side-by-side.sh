@@ -321,9 +321,13 @@ if [ "$BUILD" = 1 ]; then
     fi
     build_all ours-shared "ours (shared)" "$PREFIX/include" -L"$lib" -Wl,-rpath,"$lib" \
         -leventheader-tracepoint -ltracepoint
+    # A static program has capture mode only when asked for: --capture needs
+    # it, and the same programs serve both backends (--no-build); the kernel
+    # path is the same with or without it.
     # shellcheck disable=SC2086 # native_libs is a list of flags
     build_all ours-static "ours (static)" "$PREFIX/include" -L"$lib" \
-        -Wl,-Bstatic -leventheader-tracepoint -ltracepoint -Wl,-Bdynamic $native_libs
+        -Wl,-Bstatic -leventheader-tracepoint -ltracepoint -Wl,-Bdynamic $native_libs \
+        -Wl,-u,tracepoint_set_capture_file
     quiet "build floor" "$CC" "${CFLAGS[@]}" "$src/floor.c" -o "$BIN/floor"
     columns+=("floor floor")
     printf '%s\n' "${columns[@]}" >"$BIN/columns"

@@ -1,9 +1,10 @@
 # Build step of the top-level CMakeLists.txt, run in script mode (cmake -P):
-# builds the Rust library with cargo, checks the system libraries the static
-# library needs against the ones the package files were configured with,
-# splits the shared library's debug info into a separate file, and stages the
-# installable lib/ tree (real files without debug info, SONAME and link-name
-# symlinks).
+# builds the Rust library with cargo (the shared library by LTO, the static
+# library module by module and split into members, see split-archive.cmake),
+# checks the system libraries the static library needs against the ones the
+# package files were configured with, splits the shared library's debug info
+# into a separate file, and stages the installable lib/ tree (real files
+# without debug info, SONAME and link-name symlinks).
 #
 # Variables (-D):
 #   CARGO             cargo executable
@@ -17,46 +18,102 @@
 #   NATIVE_LIBS       the system libraries the package files name (-l flags)
 #   STAGE_DIR         directory to stage lib/ into
 #   DEBUG_DIR         directory for the shared library's debug file (REAL_NAME.debug)
-#   OBJCOPY, STRIP    binutils
+#   OBJCOPY, STRIP, AR, NM, LD  binutils
 
 # Script mode starts with no policies set: IN_LIST below needs 3.3's.
 cmake_policy(VERSION 3.20)
 
 foreach(var CARGO MANIFEST CARGO_PROFILE CARGO_TARGET_DIR CARGO_OUTPUT_DIR SONAME REAL_NAME
-            NATIVE_LIBS STAGE_DIR DEBUG_DIR OBJCOPY STRIP)
+            NATIVE_LIBS STAGE_DIR DEBUG_DIR OBJCOPY STRIP AR NM LD)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
     message(FATAL_ERROR "cargo-build.cmake: ${var} is not set")
   endif()
 endforeach()
 
-# The release profile builds by LTO, which leaves out the unwind tables of
-# Rust's precompiled core and so needs no stand-in personality routine
-# (src/lib.rs): the shipped library has none.
+include("${CMAKE_CURRENT_LIST_DIR}/split-archive.cmake")
+
+# The release profile builds the shared library by LTO, which leaves out the
+# unwind tables of Rust's precompiled core and so needs no stand-in
+# personality routine (src/lib.rs): the shipped library has none. Its static
+# library links no code of core at all (split-archive.cmake checks).
 set(lto_cfg "")
+set(split FALSE)
 if(CARGO_PROFILE STREQUAL "release")
   set(lto_cfg --cfg eventheader_tracepoint_lto)
+  set(split TRUE)
 endif()
 
 # cargo rustc: the extra rustc arguments after "--" apply to this crate only,
 # so the SONAME goes on the cdylib alone (not on build scripts or the tests'
 # in-tree builds), and rustc reports the static library's system libraries.
 # cargo replays the note when the crate is already up to date.
+#
+# Release: the shared library by LTO (one object: small and fast); the static
+# library module by module, in a target directory of its own (other flags,
+# which would otherwise rebuild the crate each time), with ThinLTO across the
+# crate's modules, and with the cfg that makes its references to the
+# tracepoint.h functions weak (src/layer.rs); then split into members.
+# Other profiles: both from one build, the static library as rustc makes it.
+#
+# The static library's code generation: opt-level 2 without the parts that
+# trade bytes for speed (vectorizing, unrolling, inlining beyond what costs
+# nothing), which keeps what a TraceLogging program links at 8.3 KiB of code
+# (at opt-level 3: 11.5 KiB), while the write path, #[inline(always)] into the
+# entry points, compiles to the same instructions as in the shared library
+# (opt-level s would save 0.4 KiB more, but its register choices add two
+# moves to _eventheader_tlg_write).
+set(archive_codegen
+    -C lto=thin -C codegen-units=256 -C opt-level=2
+    -C no-vectorize-loops -C no-vectorize-slp
+    -C llvm-args=-inline-threshold=0 -C llvm-args=-unroll-threshold=0)
+set(cdylib_flags -C "link-arg=-Wl,-soname,${SONAME}" ${lto_cfg})
+set(staticlib_flags --print native-static-libs)
+if(split)
+  set(crate_types cdylib)
+else()
+  set(crate_types cdylib,staticlib)
+  list(APPEND cdylib_flags ${staticlib_flags})
+endif()
 execute_process(
   COMMAND "${CARGO}" rustc
           --manifest-path "${MANIFEST}"
-          --lib --crate-type cdylib,staticlib
+          --lib --crate-type ${crate_types}
           --profile "${CARGO_PROFILE}"
           --target-dir "${CARGO_TARGET_DIR}"
           ${CARGO_EXTRA_FLAGS}
           --
-          -C "link-arg=-Wl,-soname,${SONAME}"
-          ${lto_cfg}
-          --print native-static-libs
+          ${cdylib_flags}
   RESULT_VARIABLE result
   ERROR_VARIABLE cargo_stderr
   ECHO_ERROR_VARIABLE)
 if(NOT result EQUAL 0)
   message(FATAL_ERROR "cargo failed (${result})")
+endif()
+get_filename_component(profile_dir "${CARGO_OUTPUT_DIR}" NAME)
+set(archive "${CARGO_OUTPUT_DIR}/libeventheader_tracepoint.a")
+if(split)
+  set(archive_target_dir "${CARGO_TARGET_DIR}/archive")
+  execute_process(
+    COMMAND "${CARGO}" rustc
+            --manifest-path "${MANIFEST}"
+            --lib --crate-type staticlib
+            --profile "${CARGO_PROFILE}"
+            --target-dir "${archive_target_dir}"
+            ${CARGO_EXTRA_FLAGS}
+            --
+            ${archive_codegen}
+            --cfg eventheader_tracepoint_archive
+            ${lto_cfg}
+            ${staticlib_flags}
+    RESULT_VARIABLE result
+    ERROR_VARIABLE cargo_stderr
+    ECHO_ERROR_VARIABLE)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "cargo failed (${result})")
+  endif()
+  set(archive "${DEBUG_DIR}/split/libeventheader_tracepoint.a")
+  split_archive("${archive_target_dir}/${profile_dir}/libeventheader_tracepoint.a"
+                "${archive}" "${DEBUG_DIR}/split/work")
 endif()
 
 # Every system library rustc asks for must be in the configured list (which
@@ -78,7 +135,6 @@ else()
 endif()
 
 set(so "${CARGO_OUTPUT_DIR}/libeventheader_tracepoint.so")
-set(archive "${CARGO_OUTPUT_DIR}/libeventheader_tracepoint.a")
 foreach(artifact "${so}" "${archive}")
   if(NOT EXISTS "${artifact}")
     message(FATAL_ERROR "cargo did not produce ${artifact}")
@@ -98,7 +154,7 @@ foreach(step
     "${OBJCOPY};--only-keep-debug;${so};${debug_file}"
     "${STRIP};--strip-unneeded;-o;${work}/${REAL_NAME};${so}"
     "${OBJCOPY};--add-gnu-debuglink=${debug_file};${work}/${REAL_NAME}"
-    "${STRIP};--strip-debug;--enable-deterministic-archives;-o;${work}/libeventheader_tracepoint.a;${archive}")
+    "${STRIP};--strip-debug;--remove-section=.comment;--enable-deterministic-archives;-o;${work}/libeventheader_tracepoint.a;${archive}")
   execute_process(COMMAND ${step} RESULT_VARIABLE result ERROR_VARIABLE err)
   if(NOT result EQUAL 0)
     message(FATAL_ERROR "${step} failed (${result}): ${err}")

@@ -6,24 +6,34 @@
 #
 # Builds and installs the library (CMAKE_BUILD_TYPE=Release,
 # TRACEPOINT_INSTALL_DEBUG=ON) into a temporary prefix, then measures:
-#   - the static-program delta: the benchmark program benches/c/bench.c
-#     (TraceLogging API, gcc -O2), linked statically against our .a and
-#     stripped, minus the same program linked against our shared library and
-#     stripped. Both contain the same program code and the same (dynamic) C
-#     library; the shared-linked one only adds PLT entries and dynamic symbols
-#     for the library's 12 functions, so the difference is what the library's
-#     code and data add to a static program (a few hundred bytes
-#     underestimated, never over);
+#   - the static-program delta of a TraceLogging program: the benchmark
+#     program benches/c/bench.c (TraceLogging API, gcc -O2), linked
+#     statically against our .a and stripped, minus the same program linked
+#     against our shared library and stripped. Both contain the same program
+#     code and the same (dynamic) C library; the shared-linked one only adds
+#     PLT entries and dynamic symbols for the library's functions, so the
+#     difference is what the library's code and data add to a static program
+#     (a few hundred bytes underestimated, never over). Program files grow in
+#     4 KiB steps (the text and read-only segments start on page
+#     boundaries), so this moves by whole pages;
+#   - the same delta of a program with runtime-defined events
+#     (benches/c/dynamic.cpp, the C and C++ APIs, g++ -O2);
 #   - the installed shared library (installed stripped, checked to carry no
 #     .debug_* section) and the size `strip` leaves of it;
-#   - the installed static archive and the separate debug file.
-# It prints a table and fails (exit 1) when the static delta exceeds 64 KiB,
-# the stripped .so exceeds 96 KiB, a debug section is installed in the .so, or
-# `nm` finds Rust panic machinery in the installed .so (dynamic symbols), its
-# debug file (full symbol table of the same build) or the .a (every member).
+#   - the installed static archive (and each member) and the separate debug
+#     file.
+# The static programs link only the archive members they call: the capture
+# backend is linked for capture mode with -Wl,-u,tracepoint_set_capture_file
+# (a third build of bench.c, which must capture its event).
+# It prints a table and fails (exit 1) when the TraceLogging program's static
+# delta exceeds 12 KiB, the stripped .so exceeds 96 KiB, a debug section is
+# installed in the .so, or `nm` finds Rust panic machinery in the installed
+# .so (dynamic symbols), its debug file (full symbol table of the same
+# build) or the .a (every member).
 #
-# Environment: CC (default gcc); FOOTPRINT_CARGO_TARGET_DIR (default
-# <repo>/target/footprint, reused between runs so a rerun only relinks).
+# Environment: CC (default gcc), CXX (default g++); FOOTPRINT_CARGO_TARGET_DIR
+# (default <repo>/target/footprint, reused between runs so a rerun only
+# relinks).
 set -euo pipefail
 export LC_ALL=C
 
@@ -38,10 +48,11 @@ while [ $# -gt 0 ]; do
     shift
 done
 
-STATIC_DELTA_MAX=$((64 * 1024))
+STATIC_DELTA_MAX=$((12 * 1024))
 SO_STRIPPED_MAX=$((96 * 1024))
 CC=${CC:-gcc}
-for tool in cmake "$CC" strip nm readelf; do
+CXX=${CXX:-g++}
+for tool in cmake "$CC" "$CXX" strip nm readelf size ar; do
     command -v "$tool" >/dev/null || { echo "footprint.sh: $tool is not installed" >&2; exit 1; }
 done
 
@@ -78,37 +89,60 @@ debug=$lib/.debug/$(basename "$so").debug
 [ -f "$so" ] && [ -f "$debug" ] || { echo "footprint.sh: the install has no $so or $debug" >&2; exit 1; }
 native_libs=$(sed -n 's/^Libs.private: //p' "$lib/pkgconfig/tracepoint.pc")
 
-# The two programs, from the same source with the same flags.
+# Each program twice, from the same source with the same flags: against the
+# shared and against the static library (NAME-shared, NAME-static).
+link_both() { # name compiler flags... -- source [static-only flags...]
+    local name=$1 compiler=$2 flags=() source
+    shift 2
+    while [ "$1" != -- ]; do flags+=("$1"); shift; done
+    source=$2
+    shift 2
+    quiet "link $name against the shared library" "$compiler" "${flags[@]}" -o "$WORK/$name-shared" \
+        "$source" -L"$lib" -Wl,-rpath,"$lib" -leventheader-tracepoint -ltracepoint
+    # shellcheck disable=SC2086 # native_libs is a list of -l flags
+    quiet "link $name against the static library" "$compiler" "${flags[@]}" -o "$WORK/$name-static" \
+        "$source" -L"$lib" -Wl,-Bstatic -leventheader-tracepoint -ltracepoint -Wl,-Bdynamic \
+        $native_libs "$@"
+    if readelf -d "$WORK/$name-static" | grep -q 'eventheader_tracepoint'; then
+        echo "footprint.sh: the static $name needs the shared library" >&2
+        exit 1
+    fi
+    readelf -d "$WORK/$name-shared" | grep -q 'NEEDED.*libeventheader_tracepoint' ||
+        { echo "footprint.sh: the shared $name does not need the shared library" >&2; exit 1; }
+}
 cflags=(-std=gnu11 -O2 -Wall -Wextra -Werror -I"$prefix/include")
-bench=$REPO/benches/c/bench.c
-quiet "link bench against the shared library" "$CC" "${cflags[@]}" -o "$WORK/bench-shared" "$bench" \
-    -L"$lib" -Wl,-rpath,"$lib" -leventheader-tracepoint -ltracepoint
-# shellcheck disable=SC2086 # native_libs is a list of -l flags
-quiet "link bench against the static library" "$CC" "${cflags[@]}" -o "$WORK/bench-static" "$bench" \
-    -L"$lib" -Wl,-Bstatic -leventheader-tracepoint -ltracepoint -Wl,-Bdynamic $native_libs
-if readelf -d "$WORK/bench-static" | grep -q 'eventheader_tracepoint'; then
-    echo "footprint.sh: the static program needs the shared library" >&2
-    exit 1
-fi
-readelf -d "$WORK/bench-shared" | grep -q 'NEEDED.*libeventheader_tracepoint' ||
-    { echo "footprint.sh: the shared program does not need the shared library" >&2; exit 1; }
-# Both must work: one enabled event each, in capture mode.
-for p in shared static; do
-    TRACEPOINT_CAPTURE_FILE=$WORK/$p.dat quiet "running bench-$p" "$WORK/bench-$p" enabled5 1
-    [ -s "$WORK/$p.dat" ] || { echo "footprint.sh: bench-$p wrote no event" >&2; exit 1; }
+link_both bench "$CC" "${cflags[@]}" -- "$REPO/benches/c/bench.c"
+link_both dynamic "$CXX" -std=c++17 -O2 -Wall -Wextra -Werror -I"$prefix/include" -- \
+    "$REPO/benches/c/dynamic.cpp"
+link_both capture "$CC" "${cflags[@]}" -- "$REPO/benches/c/bench.c" -Wl,-u,tracepoint_set_capture_file
+# The TraceLogging program links neither the capture backend nor the
+# runtime-defined events.
+for sym in tracepoint_set_capture_file ehd_builder_new; do
+    if nm "$WORK/bench-static" | grep -q " $sym\$"; then
+        echo "footprint.sh: the static TraceLogging program has $sym" >&2
+        exit 1
+    fi
 done
-strip "$WORK/bench-shared" "$WORK/bench-static"
+# They work: one enabled event each, in capture mode (the static one with
+# the capture backend linked).
+for p in bench-shared capture-static; do
+    TRACEPOINT_CAPTURE_FILE=$WORK/$p.dat quiet "running $p" "$WORK/$p" enabled5 1
+    [ -s "$WORK/$p.dat" ] || { echo "footprint.sh: $p wrote no event" >&2; exit 1; }
+done
+strip "$WORK"/{bench,dynamic,capture}-{shared,static}
 strip -o "$WORK/so-stripped" "$so"
 
 size() { stat -c %s "$1"; }
 shared_prog=$(size "$WORK/bench-shared")
 static_prog=$(size "$WORK/bench-static")
 delta=$((static_prog - shared_prog))
+dynamic_delta=$(($(size "$WORK/dynamic-static") - $(size "$WORK/dynamic-shared")))
+capture_delta=$(($(size "$WORK/capture-static") - $(size "$WORK/capture-shared")))
 so_installed=$(size "$so")
 so_stripped=$(size "$WORK/so-stripped")
 archive_size=$(size "$archive")
-members=$(ar t "$archive" | wc -l)
-own_members=$(ar t "$archive" | grep -c '^eventheader_tracepoint\.' || true)
+# Each member's code and data (size's "dec": text + data + bss).
+member_sizes=$(command size "$archive" 2>/dev/null | awk 'NR > 1 { printf "%s%s %s", sep, $6, $4; sep = ", " }')
 debug_size=$(size "$debug")
 
 # The no-panic check. Each pattern is a symbol (demangled by nm -C) that
@@ -163,9 +197,11 @@ printf '| %s | %s | %s |\n' \
     "bench program, static against our .a, stripped" "$static_prog" "" \
     "bench program, shared against our .so, stripped" "$shared_prog" "" \
     "**bytes the library adds to the static program**" "**$delta**" "<= $STATIC_DELTA_MAX ($delta_verdict)" \
+    "bytes it adds to a static program with runtime-defined events (benches/c/dynamic.cpp, g++)" "$dynamic_delta" "" \
+    "bytes it adds to the static bench program with the capture backend (-Wl,-u,tracepoint_set_capture_file)" "$capture_delta" "" \
     "shared library as installed (no debug info: $debug_sections .debug_* sections)" "$so_installed" "" \
     "shared library stripped (\`strip\`)" "$so_stripped" "<= $SO_STRIPPED_MAX ($so_verdict)" \
-    "static archive as installed ($members members, $own_members of them the library's; the rest are Rust's compiler_builtins, linked only when referenced)" "$archive_size" "" \
+    "static archive as installed (members, each linked only when called; text + data + bss: $member_sizes)" "$archive_size" "" \
     "separate debug file (TRACEPOINT_INSTALL_DEBUG=ON)" "$debug_size" ""
 echo
 if [ -s "$panic_hits" ]; then

@@ -49,7 +49,7 @@ impl<const N: usize> CStrBuf<N> {
         let Some(dst) = self.bytes.get_mut(self.len..end) else {
             return Err(Full);
         };
-        dst.copy_from_slice(more);
+        crate::bytes::copy(dst, more);
         self.len = end;
         if let Some(nul) = self.bytes.get_mut(end) {
             *nul = 0;
@@ -79,6 +79,6 @@ impl<const N: usize> CStrBuf<N> {
     /// The text as a C string (up to its first NUL, if a pushed byte was one).
     pub fn as_c_str(&self) -> &CStr {
         let with_nul = self.bytes.get(..=self.len).unwrap_or_default();
-        CStr::from_bytes_until_nul(with_nul).unwrap_or_default()
+        crate::bytes::c_str_until_nul(with_nul)
     }
 }

@@ -12,7 +12,11 @@
 //!   below only through [`dynamic::lower`].
 //! - [`eventheader`]: the EventHeader layer: tracepoint names and
 //!   registration commands, opening and connecting EventHeader providers and
-//!   events, and assembling each event's vectors.
+//!   events, and assembling each event's vectors. It reaches the tracepoint
+//!   layer only through [`layer`].
+//! - [`layer`]: the tracepoint layer under the EventHeader layer: this
+//!   library's ([`provider`]), or the `tracepoint.h` functions a program
+//!   defines itself to replace it at link time.
 //! - [`provider`]: provider and tracepoint state: open, close, connect and the
 //!   write of a connected tracepoint, serialized by the library lock.
 //! - [`backend`]: where events go: [`backend::user_events`] (the kernel) or
@@ -39,10 +43,12 @@ extern crate std as _;
 
 pub mod abi;
 pub mod backend;
+pub mod bytes;
 pub mod cstr_buf;
 pub mod dynamic;
 pub mod eventheader;
 pub mod ffi;
+pub mod layer;
 mod lock;
 pub mod provider;
 mod sys;

@@ -18,12 +18,13 @@ use core::sync::atomic::Ordering;
 
 use libc::iovec;
 
-use crate::abi::{
-    TracepointDefinition, TracepointListNode, TracepointProviderState, TracepointState,
-};
+use crate::abi::{TracepointListNode, TracepointProviderState, TracepointState};
 use crate::backend::{self, Backend};
 use crate::lock::{lock, Guard};
 use crate::tracepoint_name::Command;
+
+mod definitions;
+pub use definitions::open_with_tracepoints;
 
 /// Opens `provider` on the current backend (the capture file if one is
 /// selected, else the kernel's user_events_data file).
@@ -51,40 +52,6 @@ pub unsafe fn open(provider: *mut TracepointProviderState) -> c_int {
         }
         Err(e) => e,
     }
-}
-
-/// Opens `provider`, then connects every tracepoint of `definitions`, which
-/// is sorted and de-duplicated in place first (NULLs moved to the end).
-/// Registration errors of single tracepoints are ignored (they stay
-/// disabled). Returns 0 or the errno of opening.
-///
-/// # Safety
-/// `provider` as for [`open`]; every non-NULL entry of `definitions` must
-/// point to a valid definition whose state (if not NULL) is valid as for
-/// [`connect`] and whose name (if not NULL) is a C string.
-pub unsafe fn open_with_tracepoints(
-    provider: *mut TracepointProviderState,
-    definitions: &mut [*const TracepointDefinition],
-) -> c_int {
-    // SAFETY: `provider` is a valid provider state (the caller's guarantee).
-    let err = unsafe { open(provider) };
-    if err != 0 {
-        return err;
-    }
-    let count = sort_unique_pointers(definitions);
-    for &definition in definitions.iter().take(count) {
-        // SAFETY: the first `count` entries are non-NULL, valid definitions.
-        let definition = unsafe { &*definition };
-        if definition.state.is_null() {
-            continue;
-        }
-        // SAFETY: a non-NULL name is a C string (the caller's guarantee).
-        let name_args = (!definition.tp_name_args.is_null())
-            .then(|| unsafe { CStr::from_ptr(definition.tp_name_args) });
-        // SAFETY: a non-NULL state is valid (the caller's guarantee).
-        unsafe { connect(definition.state, provider, name_args, 0) };
-    }
-    0
 }
 
 /// Closes `provider`: unregisters and resets every tracepoint connected to
@@ -192,27 +159,6 @@ pub unsafe fn write(tp: *const TracepointState, vecs: &mut [iovec]) -> c_int {
         .unwrap_or_default()
         .iter()
         .all(|v| v.iov_len == 0);
-    // SAFETY: `tp` is valid, `vecs` not empty and the payload buffers
-    // readable (the caller's guarantee).
-    unsafe { write_with_padding(tp, vecs, pad) }
-}
-
-/// [`write()`] for an event that has at least one byte (an EventHeader event
-/// always has its header).
-///
-/// # Safety
-/// As for [`write()`].
-#[inline(always)]
-pub unsafe fn write_nonempty(tp: *const TracepointState, vecs: &mut [iovec]) -> c_int {
-    // SAFETY: `tp` is valid, `vecs` not empty and the payload buffers
-    // readable (the caller's guarantee).
-    unsafe { write_with_padding(tp, vecs, false) }
-}
-
-/// # Safety
-/// As for [`write()`].
-#[inline(always)]
-unsafe fn write_with_padding(tp: *const TracepointState, vecs: &mut [iovec], pad: bool) -> c_int {
     // The write index alone says whether and where the tracepoint is
     // registered (see backend): -1 when it is not connected to an open
     // provider. Acquire: pairs with the Release store in `link`, after the

@@ -21,7 +21,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-use support::Toolchain;
+use support::{Build, Flavour, Toolchain};
+use testkit::build::Config;
+use testkit::manifest;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -329,6 +331,23 @@ fn installs_headers_libraries_and_package_files() {
         assert_eq!(actual, Path::new(target), "{link} should point at {target}");
     }
     assert_eq!(dynamic_entries(&lib.join(&real_name), "SONAME"), [SONAME]);
+    // The static library's members, each linked only by programs that call
+    // it (cmake/split-archive.cmake).
+    let members = stdout_of(
+        command("ar")
+            .arg("t")
+            .arg(lib.join("libeventheader_tracepoint.a")),
+    );
+    assert_eq!(
+        members.lines().collect::<Vec<_>>(),
+        [
+            "tracepoint-core.o",
+            "tracepoint.o",
+            "tracepoint-capture.o",
+            "eventheader.o",
+            "eventheader-dynamic.o"
+        ]
+    );
 
     // CMake packages.
     for package in [
@@ -663,7 +682,9 @@ fn cmake_consumer(linkage: Linkage) {
                 } else {
                     "OFF"
                 }
-            )));
+            ))
+            // A static program has capture mode only when asked.
+            .arg("-DTRACEPOINT_STATIC_CAPTURE=ON"));
         run(command("cmake").arg("--build").arg(&dir));
         let program = dir.join("cmake-consumer");
         check_linkage(&program, linkage, &install.prefix);
@@ -787,13 +808,18 @@ fn pkgconfig_consumer(linkage: Linkage) {
         for file in ["Makefile", "main.c"] {
             fs::copy(sample.join(file), dir.join(file)).unwrap();
         }
-        run(command("make")
-            .arg("-C")
+        let mut make = command("make");
+        make.arg("-C")
             .arg(&dir)
             .env("PKG_CONFIG_PATH", install.prefix.join("lib/pkgconfig"))
             .arg(format!("CC={cc}"))
             .arg("CFLAGS=-O2 -Wall -Wextra -Werror")
-            .arg(format!("LINK={}", linkage.name())));
+            .arg(format!("LINK={}", linkage.name()));
+        if linkage == Linkage::Static {
+            // A static program has capture mode only when asked.
+            make.arg("LDFLAGS=-Wl,-u,tracepoint_set_capture_file");
+        }
+        run(&mut make);
         let program = dir.join("pkgconfig-consumer");
         check_linkage(&program, linkage, &install.prefix);
         run_and_check_events(&program, &dir, PKGCONFIG_CONSUMER_EVENTS);
@@ -842,6 +868,87 @@ fn pkgconfig_consumer_shared() {
 #[test]
 fn pkgconfig_consumer_static() {
     pkgconfig_consumer(Linkage::Static);
+}
+
+/// A static program that did not ask for capture mode links no capture
+/// backend, so it cannot honour TRACEPOINT_CAPTURE_FILE: with the variable
+/// set, opening its provider fails with ENOSYS (the sample reports it and
+/// skips its events), nothing goes to the kernel and no capture file is
+/// created, instead of the events silently going elsewhere than where the
+/// user looks for them.
+#[test]
+fn a_static_program_without_capture_mode_refuses_the_capture_file() {
+    let install = install();
+    let dir = install.run_dir.join("pkgconfig-consumer-static-nocapture");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let sample = support::root().join("samples/pkgconfig-consumer");
+    for file in ["Makefile", "main.c"] {
+        fs::copy(sample.join(file), dir.join(file)).unwrap();
+    }
+    run(command("make")
+        .arg("-C")
+        .arg(&dir)
+        .env("PKG_CONFIG_PATH", install.prefix.join("lib/pkgconfig"))
+        .arg("LINK=static"));
+    let program = dir.join("pkgconfig-consumer");
+    check_linkage(&program, Linkage::Static, &install.prefix);
+    let nm = stdout_of(command("nm").arg(&program));
+    assert!(
+        !nm.contains("tracepoint_set_capture_file"),
+        "the program links the capture backend:\n{nm}"
+    );
+
+    let capture = dir.join("events.dat");
+    let output = run(command(&program).env("TRACEPOINT_CAPTURE_FILE", &capture));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr.trim_end(),
+        "registering the tracepoint: Function not implemented",
+        "stdout:\n{stdout}"
+    );
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("skipped ")).count(),
+        3,
+        "stdout:\n{stdout}"
+    );
+    assert!(!capture.exists(), "{} was created", capture.display());
+}
+
+/// The interposition test (tests/interpose.rs) on the installed libraries,
+/// whose static one is the CMake build's archive of members: a program that
+/// defines the tracepoint.h functions gets every event, and links none of
+/// the library's.
+#[test]
+fn a_replaced_tracepoint_layer_gets_every_event_from_the_installed_libraries() {
+    let install = install();
+    let lib = install.prefix.join("lib");
+    for toolchain in support::toolchains() {
+        let out = install.run_dir.join(format!("interpose-{}", toolchain.cc));
+        let build = |name: &str| {
+            let program = manifest::program(name);
+            let config = Config::first(program, toolchain, Flavour::Plain);
+            let exe = testkit::build::build(program, &config, &lib, &out)
+                .unwrap_or_else(|e| panic!("{e}"));
+            Build {
+                program,
+                config,
+                label: format!("{name} ({}) against the install", config.label(program)),
+                exe,
+            }
+        };
+        let want = build("interpose_capture").run("capture").records;
+        for name in ["interpose_shared", "interpose_static"] {
+            let b = build(name);
+            support::check_interposed(&b.label, &b.run("record"), &want);
+        }
+        let nm = stdout_of(command("nm").arg(out.join("interpose_static")));
+        assert!(
+            !nm.contains("_tracepoint_own_"),
+            "interpose_static links the library's tracepoint.o:\n{nm}"
+        );
+    }
 }
 
 /// The installed shared library is linked as an ordinary glibc library: it

@@ -80,21 +80,11 @@ fn decode_every_build(
     failures
 }
 
-/// What a build linked with the recorder registered (`{dir}/rec.cmd`) and wrote
-/// (`{dir}/rec.dat`) in run `mode`, and its stdout.
+/// What a build linked with the recorder registered and wrote in run `mode`
+/// (see `support::recorded`), and its stdout.
 fn run_recorder(b: &Build, mode: &str) -> (String, Vec<String>, Vec<Record>) {
     let ran = b.run(mode);
-    let cmd = std::fs::read_to_string(ran.dir.path().join("rec.cmd"))
-        .unwrap_or_default()
-        .lines()
-        .map(str::to_string)
-        .collect();
-    let dat = ran.dir.path().join("rec.dat");
-    let records = if dat.exists() {
-        support::read_capture(&dat)
-    } else {
-        Vec::new()
-    };
+    let (cmd, records) = support::recorded(&ran);
     (ran.stdout, cmd, records)
 }
 

@@ -1,6 +1,11 @@
-/* recorder.c: a test-only implementation of <tracepoint/tracepoint.h>, linked
- * instead of the library to see exactly what tracepoint-provider.h hands to
- * the tracepoint layer. With TPP_RECORD_PREFIX=P in the environment:
+/* recorder.c: a test-only implementation of <tracepoint/tracepoint.h> that
+ * writes down what it is handed, built on <tracepoint/tracepoint-impl.h>.
+ * Linked instead of the library, it shows exactly what tracepoint-provider.h
+ * hands to the tracepoint layer; linked in front of the library (the
+ * reference's interceptor pattern: the tracepoint layer replaced at link
+ * time), it receives every event of the library's EventHeader layer,
+ * TraceLogging and runtime-defined events too. With TPP_RECORD_PREFIX=P in
+ * the environment:
  *
  *   P.cmd  one line per registration, in call order: "flags<TAB>name_args",
  *          the string the kernel would receive in DIAG_IOCSREG (a connect to
@@ -12,14 +17,19 @@
  *          vecs[1..count], exactly as given (no padding of empty events).
  *
  * Every connected tracepoint of an open provider is enabled. The semantics
- * follow tracepoint.h's documentation: open fails with EALREADY when open;
- * open_provider_with_tracepoints sorts its array by descending address,
- * drops duplicates and NULLs, then connects each entry; close disconnects the
- * provider's tracepoints and resets them; write returns EBADF unless the
- * tracepoint is enabled. Not thread-safe (the test programs are not
+ * follow tracepoint.h's documentation: open fails with EALREADY when open and
+ * resets the tracepoints connected while it was closed; open_provider_with_
+ * tracepoints sorts its array by descending address, drops duplicates and
+ * NULLs, then connects each entry; close disconnects the provider's
+ * tracepoints and resets them; write returns EBADF unless the tracepoint is
+ * enabled. tracepoint_connect2 is the library's addition: the EventHeader
+ * layer does not call it. Not thread-safe (the test programs are not
  * threaded). */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <tracepoint/tracepoint.h>
+#include <tracepoint/tracepoint-impl.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,16 +38,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_CONNECTED 1024
+#define MAX_REGISTERED 4096
 
-struct connection {
-    tracepoint_state *tp;
-    tracepoint_provider_state *provider;
-    const char *name_args;
-};
-
-static struct connection g_conn[MAX_CONNECTED];
-static int g_write_index;
+/* The name of each registration, by write index. */
+static char *g_names[MAX_REGISTERED];
+static int g_registered;
 
 /* Opens P.<suffix> for appending, or exits: a recording that silently
  * records nothing would make the test compare nothing. */
@@ -73,86 +78,55 @@ static void write_all(int fd, const void *data, size_t size)
     }
 }
 
-static struct connection *find(const tracepoint_state *tp)
-{
-    for (int i = 0; i < MAX_CONNECTED; i++) {
-        if (g_conn[i].tp == tp)
-            return &g_conn[i];
-    }
-    return NULL;
-}
-
-static void reset(tracepoint_state *tp)
-{
-    tracepoint_state init = TRACEPOINT_STATE_INIT;
-    *tp = init;
-}
-
-static void disconnect(tracepoint_state *tp)
-{
-    struct connection *c = find(tp);
-    if (c != NULL)
-        memset(c, 0, sizeof(*c));
-    reset(tp);
-}
-
 int tracepoint_open_provider(tracepoint_provider_state *provider)
 {
     if (provider == NULL)
         return EINVAL;
     if (provider->data_file != -1)
         return EALREADY;
-    /* As in the library: tracepoints connected while closed are reset. */
-    for (int i = 0; i < MAX_CONNECTED; i++) {
-        if (g_conn[i].tp != NULL && g_conn[i].provider == provider)
-            disconnect(g_conn[i].tp);
-    }
-    provider->data_file = open_record("dat");
+    tracepoint_open_provider_impl(provider, open_record("dat"));
     return 0;
 }
 
 void tracepoint_close_provider(tracepoint_provider_state *provider)
 {
+    int fd;
     if (provider == NULL)
         return;
-    for (int i = 0; i < MAX_CONNECTED; i++) {
-        if (g_conn[i].tp != NULL && g_conn[i].provider == provider)
-            disconnect(g_conn[i].tp);
-    }
-    if (provider->data_file != -1)
-        close(provider->data_file);
-    provider->data_file = -1;
+    fd = provider->data_file;
+    tracepoint_close_provider_impl(provider);
+    if (fd != -1)
+        close(fd);
 }
 
 int tracepoint_connect2(tracepoint_state *tp, tracepoint_provider_state *provider,
                         const char *name_args, unsigned flags)
 {
-    struct connection *c;
+    char line[32];
+    int fd;
     if (tp == NULL || (provider != NULL && name_args == NULL))
         return EINVAL;
-    disconnect(tp);
-    if (provider == NULL)
+    if (provider == NULL || provider->data_file == -1) {
+        tracepoint_connect_impl(tp, provider, -1);
         return 0;
-    c = find(NULL);
-    if (c == NULL) {
-        fprintf(stderr, "recorder: more than %d tracepoints\n", MAX_CONNECTED);
+    }
+    if (g_registered == MAX_REGISTERED) {
+        fprintf(stderr, "recorder: more than %d registrations\n", MAX_REGISTERED);
         exit(97);
     }
-    c->tp = tp;
-    c->provider = provider;
-    c->name_args = name_args;
-    tp->provider_state = provider;
-    if (provider->data_file != -1) {
-        char line[32];
-        int fd = open_record("cmd");
-        snprintf(line, sizeof(line), "%u\t", flags);
-        write_all(fd, line, strlen(line));
-        write_all(fd, name_args, strlen(name_args));
-        write_all(fd, "\n", 1);
-        close(fd);
-        tp->write_index = g_write_index++;
-        __atomic_store_n(&tp->status_word, 1u, __ATOMIC_RELAXED);
+    g_names[g_registered] = strndup(name_args, strcspn(name_args, " "));
+    if (g_names[g_registered] == NULL) {
+        fprintf(stderr, "recorder: out of memory\n");
+        exit(97);
     }
+    fd = open_record("cmd");
+    snprintf(line, sizeof(line), "%u\t", flags);
+    write_all(fd, line, strlen(line));
+    write_all(fd, name_args, strlen(name_args));
+    write_all(fd, "\n", 1);
+    close(fd);
+    tracepoint_connect_impl(tp, provider, g_registered++);
+    __atomic_store_n(&tp->status_word, 1u, __ATOMIC_RELAXED);
     return 0;
 }
 
@@ -161,59 +135,39 @@ int tracepoint_connect(tracepoint_state *tp, tracepoint_provider_state *provider
     return tracepoint_connect2(tp, provider, name_args, 0);
 }
 
-static int compare_desc(const void *a, const void *b)
-{
-    const void *x = *(const void *const *)a;
-    const void *y = *(const void *const *)b;
-    return x < y ? 1 : x > y ? -1 : 0;
-}
-
 int tracepoint_open_provider_with_tracepoints(tracepoint_provider_state *provider,
                                               const tracepoint_definition **start,
                                               const tracepoint_definition **stop)
 {
-    size_t count, kept = 0;
-    int err;
-    if ((start == NULL) != (stop == NULL) || stop < start)
+    if (provider == NULL || (start == NULL) != (stop == NULL) || stop < start)
         return EINVAL;
-    err = tracepoint_open_provider(provider);
-    if (err != 0)
-        return err;
-    count = (size_t)(stop - start);
-    if (count > 0)
-        qsort((void *)start, count, sizeof(*start), compare_desc);
-    for (size_t i = 0; i < count && start[i] != NULL; i++) {
-        if (kept == 0 || start[kept - 1] != start[i])
-            start[kept++] = start[i];
-    }
-    for (size_t i = kept; i < count; i++)
-        start[i] = NULL;
-    for (size_t i = 0; i < kept; i++)
-        tracepoint_connect2(start[i]->state, provider, start[i]->tp_name_args, 0);
-    return 0;
+    return tracepoint_open_provider_with_tracepoints_impl(provider, start, stop);
 }
 
 int tracepoint_write(const tracepoint_state *tp, unsigned count, struct iovec *vecs)
 {
-    const struct connection *c;
+    const tracepoint_provider_state *provider;
+    const char *name;
     size_t name_len, size;
     unsigned char size_le[4];
+    int index;
     if (tp == NULL || count == 0 || vecs == NULL)
         return EINVAL;
-    c = find(tp);
-    if (c == NULL || __atomic_load_n(&tp->status_word, __ATOMIC_RELAXED) == 0 ||
-        c->provider->data_file == -1)
+    provider = tp->provider_state;
+    index = tp->write_index;
+    if (__atomic_load_n(&tp->status_word, __ATOMIC_RELAXED) == 0 || provider == NULL ||
+        provider->data_file == -1 || index < 0 || index >= g_registered)
         return EBADF;
-    name_len = strcspn(c->name_args, " ");
+    name = g_names[index];
+    name_len = strlen(name);
     size = 4 + name_len + 1;
     for (unsigned i = 1; i < count; i++)
         size += vecs[i].iov_len;
     for (int i = 0; i < 4; i++)
         size_le[i] = (unsigned char)(size >> (8 * i));
-    write_all(c->provider->data_file, size_le, 4);
-    write_all(c->provider->data_file, c->name_args, name_len);
-    write_all(c->provider->data_file, "", 1);
+    write_all(provider->data_file, size_le, 4);
+    write_all(provider->data_file, name, name_len + 1);
     for (unsigned i = 1; i < count; i++)
-        write_all(c->provider->data_file, vecs[i].iov_base, vecs[i].iov_len);
+        write_all(provider->data_file, vecs[i].iov_base, vecs[i].iov_len);
     return 0;
 }

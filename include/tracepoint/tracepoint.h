@@ -38,7 +38,10 @@ void tracepoint_close_provider(tracepoint_provider_state *provider_state);
 // Opens the provider. Returns 0 for success or an errno: EINVAL for NULL,
 // EALREADY if it is already open, or the error of opening the kernel's
 // user_events_data file (e.g. EOPNOTSUPP without tracefs, ENOENT without
-// user_events, EACCES) or the capture file. On failure the provider stays
+// user_events, EACCES) or the capture file; ENOSYS if
+// TRACEPOINT_CAPTURE_FILE is set but the program, linked statically, has no
+// capture mode (it neither calls tracepoint_set_capture_file nor was linked
+// with -Wl,-u,tracepoint_set_capture_file). On failure the provider stays
 // closed and its tracepoints stay disabled.
 //
 // On success, tracepoints connected to the provider while it was closed are

@@ -37,13 +37,11 @@ use core::sync::atomic::{AtomicI32, Ordering};
 
 use libc::iovec;
 
+use super::capture_link::{environment_path, CaptureBackend};
 use super::capture_names;
 use crate::cstr_buf::CStrBuf;
 use crate::lock::{capture_write, lock, Guard, Locked};
-use crate::sys::{errno, secure_getenv};
-
-/// The environment variable that selects a capture file.
-pub const ENV_VAR: &CStr = c"TRACEPOINT_CAPTURE_FILE";
+use crate::sys::errno;
 
 /// Longest tracepoint name (without the NUL) a capture record may carry.
 pub const MAX_NAME: usize = crate::tracepoint_name::MAX;
@@ -78,6 +76,23 @@ enum Selection {
 
 static SELECTION: Locked<Selection> = Locked::new(Selection::EnvUnread);
 
+/// This backend's functions, for the rest of the library (see
+/// [`super::capture_link`]), published under a hidden, weak alias.
+static BACKEND: CaptureBackend = CaptureBackend {
+    fd,
+    selected_fd,
+    register,
+    write,
+    release,
+};
+
+core::arch::global_asm!(
+    ".weak _tracepoint_capture_backend",
+    ".hidden _tracepoint_capture_backend",
+    ".set _tracepoint_capture_backend, {backend}",
+    backend = sym BACKEND,
+);
+
 /// The capture descriptor (-1 if no capture file was ever opened).
 #[inline(always)]
 pub fn fd() -> c_int {
@@ -87,10 +102,11 @@ pub fn fd() -> c_int {
 /// The descriptor a provider opened now should capture to, or None for the
 /// kernel. Opens the selected file if it is not open yet.
 pub fn selected_fd(guard: &mut Guard) -> Result<Option<c_int>, c_int> {
-    let selection = SELECTION.get(guard);
-    if let Selection::EnvUnread = selection {
-        *selection = from_environment();
+    if let Selection::EnvUnread = SELECTION.get(guard) {
+        let selection = from_environment(guard);
+        *SELECTION.get(guard) = selection;
     }
+    let selection = SELECTION.get(guard);
     match selection {
         Selection::EnvUnread | Selection::Kernel => Ok(None),
         Selection::Open => Ok(Some(fd())),
@@ -105,20 +121,10 @@ pub fn selected_fd(guard: &mut Guard) -> Result<Option<c_int>, c_int> {
 
 /// The selection TRACEPOINT_CAPTURE_FILE asks for (copied: the environment
 /// may change later).
-fn from_environment() -> Selection {
-    // SAFETY: ENV_VAR is a valid C string.
-    let value = unsafe { secure_getenv(ENV_VAR.as_ptr()) };
-    if value.is_null() {
+fn from_environment(guard: &Guard) -> Selection {
+    let Some(value) = environment_path(guard) else {
         return Selection::Kernel;
-    }
-    // SAFETY: a non-NULL result of secure_getenv is a C string in the
-    // environment, read before anything can change it (we hold the lock;
-    // changing the environment concurrently is the caller's race, as for
-    // any getenv).
-    let value = unsafe { CStr::from_ptr(value) }.to_bytes();
-    if value.is_empty() {
-        return Selection::Kernel;
-    }
+    };
     let mut path = CStrBuf::new();
     match path.push(value) {
         Ok(()) => Selection::Pending(path),
@@ -274,11 +280,11 @@ unsafe fn write_record<const N: usize>(
 ) -> c_int {
     let mut head = [0u8; N];
     let (size, rest) = head.split_at_mut(4);
-    size.copy_from_slice(&record_len.to_le_bytes());
+    crate::bytes::copy(size, &record_len.to_le_bytes());
     let (Some(name_dst), Some(first)) = (rest.get_mut(..name.len()), vecs.first_mut()) else {
         return libc::EINVAL;
     };
-    name_dst.copy_from_slice(name);
+    crate::bytes::copy(name_dst, name);
     // The padding byte of an empty event, if any, is already 0.
     *first = iovec {
         iov_base: head.as_mut_ptr().cast(),

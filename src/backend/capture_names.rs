@@ -100,7 +100,7 @@ fn publish(next: usize, name: &[u8], len: u8) -> Result<(), c_int> {
         *first = len;
         if let Some((last, text)) = rest.split_last_mut() {
             *last = 0;
-            text.copy_from_slice(name);
+            crate::bytes::copy(text, name);
         }
     }
     // SAFETY: non-NULL, published above, never freed.

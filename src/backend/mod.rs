@@ -3,8 +3,9 @@
 //! A provider's backend is fixed when it opens: its `data_file` is either the
 //! process's user_events_data descriptor or the capture descriptor
 //! ([`capture::fd`]); [`Backend::of`] tells them apart by comparing the two
-//! integers, for registration. Each backend numbers its registrations in its
-//! own range of write indexes (the kernel's from 0, capture's from
+//! integers, for registration. The capture backend is reached through
+//! [`capture_link`], so that static programs link it only if they use it.
+//! Each backend numbers its registrations in its own range of write indexes (the kernel's from 0, capture's from
 //! [`CAPTURE_INDEX_BASE`]), and neither descriptor ever changes once open,
 //! so a write needs the tracepoint's write index alone: one unsigned compare
 //! ([`Backend::of_index`]) both rejects an unregistered tracepoint and
@@ -14,6 +15,7 @@
 //! not the provider and tracepoint state blocks.
 
 pub mod capture;
+pub mod capture_link;
 mod capture_names;
 pub mod user_events;
 
@@ -24,6 +26,7 @@ use libc::iovec;
 
 use crate::lock::Guard;
 use crate::tracepoint_name::Command;
+use capture_link::capture;
 
 /// The backend of an open provider.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,7 +52,7 @@ impl Backend {
     pub fn of(fd: c_int) -> Option<Backend> {
         if fd < 0 {
             None
-        } else if fd == capture::fd() {
+        } else if capture().is_some_and(|c| fd == (c.fd)()) {
             Some(Backend::Capture)
         } else if fd == user_events::fd() {
             Some(Backend::UserEvents)
@@ -92,7 +95,10 @@ impl Backend {
                 }
                 Ok(index)
             }
-            Backend::Capture => Ok(capture::register(guard, command.name)? + CAPTURE_INDEX_BASE),
+            Backend::Capture => match capture() {
+                Some(c) => Ok((c.register)(guard, command.name)? + CAPTURE_INDEX_BASE),
+                None => Err(libc::EBADF),
+            },
         }
     }
 
@@ -120,7 +126,9 @@ impl Backend {
 /// (see [`crate::lock::for_unload`]).
 extern "C" fn unload() {
     if let Some(mut guard) = crate::lock::for_unload() {
-        capture::release(&mut guard);
+        if let Some(c) = capture() {
+            (c.release)(&mut guard);
+        }
         user_events::release(&mut guard);
     }
 }
@@ -131,14 +139,24 @@ static UNLOAD: extern "C" fn() = unload;
 
 /// The descriptor a provider opened now writes to: the capture file if one
 /// is selected (programmatically or by TRACEPOINT_CAPTURE_FILE), else
-/// user_events_data. Errors are errno values. The lock also guards the
-/// capture selection and the lazily opened user_events_data descriptor (so
-/// `fork()` never copies them mid-update).
+/// user_events_data. Errors are errno values: ENOSYS when
+/// TRACEPOINT_CAPTURE_FILE names a file but the program has no capture
+/// backend (a static program that did not ask for it, see
+/// [`capture_link`]), so that its events are not mistaken for captured
+/// ones. The lock also guards the capture selection and the lazily opened
+/// user_events_data descriptor (so `fork()` never copies them mid-update).
 pub fn open_for_provider(guard: &mut Guard) -> Result<c_int, c_int> {
-    match capture::selected_fd(guard)? {
-        Some(fd) => Ok(fd),
-        None => user_events::user_events_data(guard),
+    match capture() {
+        Some(c) => {
+            if let Some(fd) = (c.selected_fd)(guard)? {
+                capture_link::note_opened(c);
+                return Ok(fd);
+            }
+        }
+        None if capture_link::environment_path(guard).is_some() => return Err(libc::ENOSYS),
+        None => {}
     }
+    user_events::user_events_data(guard)
 }
 
 /// Writes one event for the tracepoint registered as `index` (-1: not
@@ -155,10 +173,21 @@ pub unsafe fn write(index: c_int, vecs: &mut [iovec], pad: bool) -> c_int {
     match Backend::of_index(index) {
         // SAFETY: the caller guarantees `vecs` and the payload buffers.
         Some(Backend::UserEvents) => unsafe { user_events::write(index, vecs, pad) },
-        Some(Backend::Capture) => {
-            // SAFETY: the caller guarantees the payload buffers.
-            unsafe { capture::write(index - CAPTURE_INDEX_BASE, vecs, pad) }
-        }
-        None => libc::EBADF,
+        // SAFETY: the caller guarantees `vecs` and the payload buffers.
+        _ => unsafe { write_not_kernel(index, vecs, pad) },
+    }
+}
+
+/// [`write`] for an index that is not the kernel's: capture mode's, or -1.
+///
+/// # Safety
+/// As for [`write`].
+#[inline(always)]
+pub unsafe fn write_not_kernel(index: c_int, vecs: &mut [iovec], pad: bool) -> c_int {
+    if index >= CAPTURE_INDEX_BASE {
+        // SAFETY: the caller guarantees the payload buffers.
+        unsafe { capture_link::write(index - CAPTURE_INDEX_BASE, vecs, pad) }
+    } else {
+        libc::EBADF
     }
 }

@@ -15,6 +15,7 @@ pub use crate::abi::{
     EventHeader, EventHeaderExtension, EventHeaderTracepoint, TracepointListNode,
     TracepointProviderState, TracepointState,
 };
+pub use crate::bytes::{c_str_until_nul, find_nul, has_nul};
 pub use crate::eventheader::event::Activity;
 pub use crate::eventheader::registration::ProviderRef;
 use crate::eventheader::{event, registration};
@@ -31,7 +32,7 @@ pub fn open_provider(provider: &ProviderRef<'_>) -> c_int {
 /// connected to it.
 pub fn close_provider(provider: &ProviderRef<'_>) {
     // SAFETY: as for open_provider.
-    unsafe { crate::provider::close(provider.state) }
+    unsafe { registration::close(provider.state) }
 }
 
 /// Connects an event (its state, level and keyword) to a provider,

@@ -163,7 +163,7 @@ impl Provider {
         let p = unsafe { &mut *provider.as_ptr() };
         // Names with a NUL cannot come from C strings, but the Rust API
         // allows them: they would be cut short, so refuse them.
-        p.open_errno = if !readable || name.contains(&0) || options.contains(&0) {
+        p.open_errno = if !readable || lower::has_nul(name) || lower::has_nul(options) {
             libc::EINVAL
         } else {
             lower::open_provider(&p.eventheader_provider())
@@ -183,7 +183,7 @@ impl Provider {
 
     /// The name, without options.
     pub fn name(&self) -> &CStr {
-        CStr::from_bytes_until_nul(self.text.as_slice()).unwrap_or_default()
+        lower::c_str_until_nul(self.text.as_slice())
     }
 
     /// The options string.
@@ -191,8 +191,7 @@ impl Provider {
         self.text
             .as_slice()
             .get(self.options_at..)
-            .and_then(|rest| CStr::from_bytes_until_nul(rest).ok())
-            .unwrap_or_default()
+            .map_or(c"", lower::c_str_until_nul)
     }
 
     /// 0, or the errno of opening the provider.

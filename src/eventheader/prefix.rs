@@ -6,6 +6,7 @@ use crate::abi::eventheader_format::{EventHeaderExtensionKind as Kind, EventHead
 use core::mem::MaybeUninit;
 
 use crate::abi::EventHeader;
+use crate::bytes::copy;
 
 /// Header + extension header + activity id + related activity id.
 pub const PREFIX_MAX: usize = 8 + 4 + 32;
@@ -81,12 +82,12 @@ pub fn pack_prefix(
             KIND_ACTIVITY_ID
         };
         let size: u16 = if related.is_some() { 32 } else { 16 };
-        out[8..10].copy_from_slice(&size.to_ne_bytes());
-        out[10..12].copy_from_slice(&kind.to_ne_bytes());
-        out[12..28].copy_from_slice(id);
+        copy(&mut out[8..10], &size.to_ne_bytes());
+        copy(&mut out[10..12], &kind.to_ne_bytes());
+        copy(&mut out[12..28], id);
         len = 28;
         if let Some(related) = related {
-            out[28..44].copy_from_slice(related);
+            copy(&mut out[28..44], related);
             len = 44;
         }
         flags |= FLAG_EXTENSION;
@@ -96,8 +97,8 @@ pub fn pack_prefix(
     }
     out[0] = flags;
     out[1] = header.version;
-    out[2..4].copy_from_slice(&header.id.to_ne_bytes());
-    out[4..6].copy_from_slice(&header.tag.to_ne_bytes());
+    copy(&mut out[2..4], &header.id.to_ne_bytes());
+    copy(&mut out[4..6], &header.tag.to_ne_bytes());
     out[6] = header.opcode;
     out[7] = header.level;
     len

@@ -12,7 +12,6 @@ use super::pointer_range;
 use crate::abi::eventheader_definitions::EVENTHEADER_PREFIX_DATAVEC_COUNT_NO_METADATA;
 use crate::abi::{EventHeaderProvider, EventHeaderTracepoint, TracepointState};
 use crate::eventheader::{event, registration, registration::ProviderRef};
-use crate::provider;
 
 /// The provider argument as the layers below see it; None (EINVAL) for
 /// NULL, or a NULL state or name.
@@ -59,7 +58,7 @@ pub unsafe extern "C" fn eventheader_close_provider(provider: *const EventHeader
     };
     if !p.state.is_null() {
         // SAFETY: a valid provider's state is valid (this function's contract).
-        unsafe { provider::close(p.state) }
+        unsafe { registration::close(p.state) }
     }
 }
 

@@ -11,6 +11,29 @@ use super::{optional_c_str, pointer_range};
 use crate::abi::{TracepointDefinition, TracepointProviderState, TracepointState};
 use crate::provider;
 
+// Hidden aliases of the four functions the EventHeader layer calls, which
+// tell `crate::layer` whether the names resolve to these (see there). Weak
+// and hidden as `crate::layer` references them; here, in the object (and
+// archive member) of the functions themselves.
+core::arch::global_asm!(
+    ".weak _tracepoint_own_open_provider",
+    ".hidden _tracepoint_own_open_provider",
+    ".set _tracepoint_own_open_provider, {open_provider}",
+    ".weak _tracepoint_own_close_provider",
+    ".hidden _tracepoint_own_close_provider",
+    ".set _tracepoint_own_close_provider, {close_provider}",
+    ".weak _tracepoint_own_connect",
+    ".hidden _tracepoint_own_connect",
+    ".set _tracepoint_own_connect, {connect}",
+    ".weak _tracepoint_own_write",
+    ".hidden _tracepoint_own_write",
+    ".set _tracepoint_own_write, {write}",
+    open_provider = sym tracepoint_open_provider,
+    close_provider = sym tracepoint_close_provider,
+    connect = sym tracepoint_connect,
+    write = sym tracepoint_write,
+);
+
 /// Closes the provider: unregisters every tracepoint connected to it and
 /// resets them to TRACEPOINT_STATE_INIT. Closing a closed provider, or NULL,
 /// is a safe no-op.
@@ -28,7 +51,10 @@ pub unsafe extern "C" fn tracepoint_close_provider(provider_state: *mut Tracepoi
 /// Opens the provider. Returns 0 for success or an errno: EINVAL for NULL,
 /// EALREADY if it is already open, or the error of opening the kernel's
 /// user_events_data file (e.g. EOPNOTSUPP without tracefs, ENOENT without
-/// user_events, EACCES) or the capture file. On failure the provider stays
+/// user_events, EACCES) or the capture file; ENOSYS if
+/// TRACEPOINT_CAPTURE_FILE is set but the program, linked statically, has no
+/// capture mode (it neither calls tracepoint_set_capture_file nor was linked
+/// with -Wl,-u,tracepoint_set_capture_file). On failure the provider stays
 /// closed and its tracepoints stay disabled.
 ///
 /// On success, tracepoints connected to the provider while it was closed are

@@ -192,6 +192,56 @@ impl Build {
     }
 }
 
+/// What a build linked with `c-tests/tpp/recorder.c` registered
+/// (`{dir}/rec.cmd`, one line each) and wrote (`{dir}/rec.dat`) in `ran`.
+pub fn recorded(ran: &Ran) -> (Vec<String>, Vec<Record>) {
+    let cmd = std::fs::read_to_string(ran.dir.path().join("rec.cmd"))
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let dat = ran.dir.path().join("rec.dat");
+    let records = if dat.exists() {
+        read_capture(&dat)
+    } else {
+        Vec::new()
+    };
+    (cmd, records)
+}
+
+/// The interposition check (tests/interpose.rs, tests/install.rs):
+/// `recorded`, a run of `interpose_shared` or `interpose_static` (the
+/// recorder's tracepoint.h in front of the library), handed the recorder
+/// exactly `want`, the records `interpose_capture` wrote in capture mode,
+/// and the library's own capture file nothing.
+pub fn check_interposed(label: &str, recorded_run: &Ran, want: &[Record]) {
+    let (registered, records) = recorded(recorded_run);
+    assert_eq!(recorded_run.stdout, "events 10\n", "{label}");
+    assert_eq!(want.len(), 10, "{label}: capture mode wrote {want:?}");
+    assert!(
+        recorded_run.records.is_empty(),
+        "{label}: the library's own tracepoint layer wrote {} records",
+        recorded_run.records.len()
+    );
+    // One registration per tracepoint state: 3 TraceLogging call sites at
+    // TraceLoggingRegister and the handle's at its first run, 1 eventheader,
+    // 2 tracepoint-provider.h, 1 runtime-defined set.
+    assert_eq!(registered.len(), 8, "{label}: {registered:#?}");
+    let names = |r: &[Record]| r.iter().map(|r| r.name.clone()).collect::<Vec<_>>();
+    assert_eq!(
+        names(&records),
+        names(want),
+        "{label}: the recorder's records, and capture mode's"
+    );
+    for (i, (got, want)) in records.iter().zip(want).enumerate() {
+        assert_eq!(
+            got.event, want.event,
+            "{label}: record {i} ({}): the recorder's bytes, and capture mode's",
+            got.name
+        );
+    }
+}
+
 /// Reads and parses a capture file; panics on a malformed one.
 pub fn read_capture(path: &Path) -> Vec<Record> {
     testkit::capture::read(path).unwrap_or_else(|e| panic!("{e}"))

@@ -10,6 +10,8 @@
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+use crate::dynamic::lower::find_nul;
+
 /// Encoding values (low 5 bits of the encoding byte, spec-notes §4).
 pub mod encoding {
     pub const STRUCT: u8 = 1;
@@ -125,31 +127,14 @@ pub fn has_nul(bytes: &[u8]) -> bool {
     match len {
         8..=16 => match (<[u8; 8]>::try_from(head(8)), <[u8; 8]>::try_from(tail(8))) {
             (Ok(h), Ok(t)) => zero64(u64::from_ne_bytes(h)) || zero64(u64::from_ne_bytes(t)),
-            _ => bytes.contains(&0),
+            _ => find_nul(bytes).is_some(),
         },
         4..=7 => match (<[u8; 4]>::try_from(head(4)), <[u8; 4]>::try_from(tail(4))) {
             (Ok(h), Ok(t)) => zero32(u32::from_ne_bytes(h)) || zero32(u32::from_ne_bytes(t)),
-            _ => bytes.contains(&0),
+            _ => find_nul(bytes).is_some(),
         },
-        0..=3 => bytes.contains(&0),
-        _ => find_zero(bytes).is_some(),
-    }
-}
-
-/// The index of the first zero byte of `bytes`, by `memchr` (vectorized in
-/// libc: long strings cost a fraction of an instruction per byte).
-#[inline]
-pub fn find_zero(bytes: &[u8]) -> Option<usize> {
-    if bytes.is_empty() {
-        return None;
-    }
-    // SAFETY: `bytes` is readable for its length; memchr reads no further.
-    let found = unsafe { libc::memchr(bytes.as_ptr().cast(), 0, bytes.len()) };
-    if found.is_null() {
-        None
-    } else {
-        // The match is within `bytes`, at or after its start.
-        Some((found as usize).wrapping_sub(bytes.as_ptr() as usize))
+        0..=3 => [0, 1, 2].iter().any(|&i| bytes.get(i) == Some(&0)),
+        _ => find_nul(bytes).is_some(),
     }
 }
 
@@ -158,7 +143,7 @@ pub fn find_zero(bytes: &[u8]) -> Option<usize> {
 #[inline]
 pub fn zstring_len(chars: &[u8], unit: usize) -> usize {
     match unit {
-        1 => find_zero(chars).unwrap_or(chars.len()),
+        1 => find_nul(chars).unwrap_or(chars.len()),
         _ => {
             let mut at: usize = 0;
             while let Some(ch) = chars.get(at..at.saturating_add(unit)) {

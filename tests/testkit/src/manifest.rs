@@ -380,6 +380,36 @@ const TPP_RECORDER: &str = "c-tests/tpp/recorder.c";
 /// Where the recorder writes: `{dir}/rec.cmd` and `{dir}/rec.dat`.
 const TPP_RECORD: &[(&str, &str)] = &[("TPP_RECORD_PREFIX", "{dir}/rec")];
 
+/// The interposition test's program (tests/interpose.rs).
+const INTERPOSE_EVENTS: &str = "c-tests/interpose/events.c";
+
+/// C, and the same sources compiled as C++.
+const INTERPOSE_STANDARDS: &[Standard] = &[std("c11", "c++17"), std("c++17", "c++17")];
+
+/// The interposed builds' run: the recorder records, and a capture file is
+/// selected, which must stay empty.
+const INTERPOSE_RUNS: &[Run] = &[Run {
+    name: "record",
+    env: TPP_RECORD,
+    ..RUN
+}];
+
+/// The static build's run, which the sanitizer passes leave out: they link
+/// cargo's release archive, one LTO object that also holds the tracepoint.h
+/// functions, which a program defining them cannot link (the archive in
+/// members is the CMake build's; tests/install.rs runs this program against
+/// it, and the shared build runs under every sanitizer).
+const INTERPOSE_STATIC_RUNS: &[Run] = &[Run {
+    not_under: &[
+        (Flavour::Asan, INTERPOSE_ONE_OBJECT),
+        (Flavour::Valgrind, INTERPOSE_ONE_OBJECT),
+    ],
+    ..INTERPOSE_RUNS[0]
+}];
+
+const INTERPOSE_ONE_OBJECT: &str =
+    "the sanitizer builds link cargo's release archive, one object with the tracepoint.h functions";
+
 /// The TPP programs' guest script: `tpp.sh PROGRAM REGS` (REGS relative to
 /// the repository).
 const TPP_SCRIPT: &str = "tests/kernel/tpp.sh";
@@ -805,6 +835,35 @@ pub static PROGRAMS: &[Program] = &[
         name: "dyn_sample_cpp",
         sources: &["samples/dynamic/sample.cpp"],
         runs: &[RUN],
+        ..BASE
+    },
+    // --- c-tests/interpose: the tracepoint layer replaced at link time -------
+    // Every kind of event (TraceLogging, eventheader_write,
+    // tracepoint-provider.h, runtime-defined) in capture mode: the bytes the
+    // recorded builds below must hand their own tracepoint layer.
+    Program {
+        name: "interpose_capture",
+        sources: &[INTERPOSE_EVENTS],
+        standards: INTERPOSE_STANDARDS,
+        runs: &[RUN],
+        ..BASE
+    },
+    // The same program with the recorder's tracepoint.h, which the library
+    // must use instead of its own for every event (its capture file stays
+    // empty), against the shared and the static library.
+    Program {
+        name: "interpose_shared",
+        sources: &[INTERPOSE_EVENTS, TPP_RECORDER],
+        standards: INTERPOSE_STANDARDS,
+        runs: INTERPOSE_RUNS,
+        ..BASE
+    },
+    Program {
+        name: "interpose_static",
+        sources: &[INTERPOSE_EVENTS, TPP_RECORDER],
+        link: Link::Static,
+        standards: INTERPOSE_STANDARDS,
+        runs: INTERPOSE_STATIC_RUNS,
         ..BASE
     },
     // --- c-tests/dynamic: runtime-defined events (eventheader-dynamic.h, ----
