@@ -19,6 +19,10 @@
 #                          -Wl,-u,tracepoint_set_capture_file).
 #   eventheader.o          the EventHeader layer and TraceLogging's write
 #                          entry points.
+#   eventheader-activity.o the activity ids of TraceLoggingActivity.h (a new
+#                          id; the thread's id, its thread-local slot and the
+#                          write hook that reads it): only programs that use
+#                          its classes link them.
 #   eventheader-dynamic.o  runtime-defined events (ehd_*, and the _ehd_builder_*
 #                          entry points of the C++ header).
 #
@@ -30,7 +34,7 @@
 # Checks that fail the build: every symbol a member needs from rustc's archive
 # is defined by a member; no member references tracepoint.o or
 # tracepoint-capture.o (weak references aside: they pull nothing), nor a layer
-# above its own (core < eventheader < eventheader-dynamic); tracepoint.o
+# above its own (core < eventheader < eventheader-activity, eventheader-dynamic); tracepoint.o
 # defines the six tracepoint.h functions.
 #
 #   split_archive(<rustc archive> <output archive> <work directory>)
@@ -52,6 +56,8 @@ function(_split_archive_member defined out_var)
       set(this tracepoint)
     elseif(sym MATCHES "^_?ehd_|${crate}7dynamic|${crate}3ffi11dynamic_api")
       set(this eventheader-dynamic)
+    elseif(sym MATCHES "^_eventheader_tlg_(activity_id_create|thread_activity_get|thread_activity_set|thread_slot)$|${crate}3ffi12activity_api|${crate}11eventheader11activity_id|${crate}11eventheader15thread_activity")
+      set(this eventheader-activity)
     elseif(sym MATCHES "^eventheader_[a-z0-9_]+$|^_eventheader_tlg_|^_tracepoint_layer_probe$|${crate}11eventheader|${crate}5layer|${crate}3ffi15eventheader_api|${crate}3ffi16tracelogging_api")
       set(this eventheader)
     else()
@@ -110,12 +116,13 @@ function(split_archive archive output work)
       message(FATAL_ERROR "split_archive: ${var} is not set")
     endif()
   endforeach()
-  set(members tracepoint-core tracepoint tracepoint-capture eventheader eventheader-dynamic)
+  set(members tracepoint-core tracepoint tracepoint-capture eventheader eventheader-activity eventheader-dynamic)
   # Which member may reference which (strongly): a layer only those below it.
   set(allowed_tracepoint-core tracepoint-core)
   set(allowed_tracepoint tracepoint-core)
   set(allowed_tracepoint-capture tracepoint-core)
   set(allowed_eventheader tracepoint-core)
+  set(allowed_eventheader-activity tracepoint-core eventheader)
   set(allowed_eventheader-dynamic tracepoint-core eventheader)
 
   file(REMOVE_RECURSE "${work}")

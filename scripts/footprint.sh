@@ -111,14 +111,26 @@ link_both() { # name compiler flags... -- source [static-only flags...]
         { echo "footprint.sh: the shared $name does not need the shared library" >&2; exit 1; }
 }
 cflags=(-std=gnu11 -O2 -Wall -Wextra -Werror -I"$prefix/include")
-link_both bench "$CC" "${cflags[@]}" -- "$REPO/benches/c/bench.c"
+# The TraceLogging-only program: bench.c without the thread activity id of
+# TraceLoggingActivity.h's classes (BENCH_TRACELOGGING_ONLY); "activity" is
+# bench.c with it.
+link_both bench "$CC" "${cflags[@]}" -DBENCH_TRACELOGGING_ONLY -- "$REPO/benches/c/bench.c"
+link_both activity "$CC" "${cflags[@]}" -- "$REPO/benches/c/bench.c"
 link_both dynamic "$CXX" -std=c++17 -O2 -Wall -Wextra -Werror -I"$prefix/include" -- \
     "$REPO/benches/c/dynamic.cpp"
-link_both capture "$CC" "${cflags[@]}" -- "$REPO/benches/c/bench.c" -Wl,-u,tracepoint_set_capture_file
-# The TraceLogging program links neither the capture backend nor the
-# runtime-defined events.
-for sym in tracepoint_set_capture_file ehd_builder_new; do
-    if nm "$WORK/bench-static" | grep -q " $sym\$"; then
+link_both capture "$CC" "${cflags[@]}" -DBENCH_TRACELOGGING_ONLY -- "$REPO/benches/c/bench.c" \
+    -Wl,-u,tracepoint_set_capture_file
+# The TraceLogging program links neither the capture backend, nor the
+# runtime-defined events, nor the activity ids and their thread-local slot;
+# the activity program links the activity ids.
+# (nm's output to a file first: with pipefail, grep -q's early exit would
+# fail the pipeline through nm's SIGPIPE.)
+nm "$WORK/activity-static" >"$WORK/activity-static.nm"
+nm "$WORK/bench-static" >"$WORK/bench-static.nm"
+grep -q ' _eventheader_tlg_thread_activity_set$' "$WORK/activity-static.nm" ||
+    { echo "footprint.sh: the static activity program lacks the thread activity id" >&2; exit 1; }
+for sym in tracepoint_set_capture_file ehd_builder_new _eventheader_tlg_thread_activity_set _eventheader_tlg_thread_slot; do
+    if grep -q " $sym\$" "$WORK/bench-static.nm"; then
         echo "footprint.sh: the static TraceLogging program has $sym" >&2
         exit 1
     fi
@@ -129,7 +141,7 @@ for p in bench-shared capture-static; do
     TRACEPOINT_CAPTURE_FILE=$WORK/$p.dat quiet "running $p" "$WORK/$p" enabled5 1
     [ -s "$WORK/$p.dat" ] || { echo "footprint.sh: $p wrote no event" >&2; exit 1; }
 done
-strip "$WORK"/{bench,dynamic,capture}-{shared,static}
+strip "$WORK"/{bench,activity,dynamic,capture}-{shared,static}
 strip -o "$WORK/so-stripped" "$so"
 
 size() { stat -c %s "$1"; }
@@ -138,6 +150,7 @@ static_prog=$(size "$WORK/bench-static")
 delta=$((static_prog - shared_prog))
 dynamic_delta=$(($(size "$WORK/dynamic-static") - $(size "$WORK/dynamic-shared")))
 capture_delta=$(($(size "$WORK/capture-static") - $(size "$WORK/capture-shared")))
+activity_delta=$(($(size "$WORK/activity-static") - $(size "$WORK/activity-shared")))
 so_installed=$(size "$so")
 so_stripped=$(size "$WORK/so-stripped")
 archive_size=$(size "$archive")
@@ -181,11 +194,13 @@ check_symbols "$(basename "$archive") (all members)" "$archive"
     { echo "footprint.sh: the installed files have fewer symbols than the library exports" >&2; exit 1; }
 
 status=0
-verdict() { # value limit -> "ok" or "OVER"
-    if [ "$1" -le "$2" ]; then echo ok; else echo "OVER"; status=1; fi
+# Sets <name>_verdict to "ok" or "OVER" (and status to 1 when over); not a
+# command substitution, whose subshell would lose the status.
+verdict() { # name value limit
+    if [ "$2" -le "$3" ]; then printf -v "$1_verdict" ok; else printf -v "$1_verdict" OVER; status=1; fi
 }
-delta_verdict=$(verdict "$delta" "$STATIC_DELTA_MAX")
-so_verdict=$(verdict "$so_stripped" "$SO_STRIPPED_MAX")
+verdict delta "$delta" "$STATIC_DELTA_MAX"
+verdict so "$so_stripped" "$SO_STRIPPED_MAX"
 debug_sections=$(readelf -S "$so" | grep -c '\.debug_' || true)
 [ "$debug_sections" = 0 ] || status=1
 
@@ -199,6 +214,7 @@ printf '| %s | %s | %s |\n' \
     "**bytes the library adds to the static program**" "**$delta**" "<= $STATIC_DELTA_MAX ($delta_verdict)" \
     "bytes it adds to a static program with runtime-defined events (benches/c/dynamic.cpp, g++)" "$dynamic_delta" "" \
     "bytes it adds to the static bench program with the capture backend (-Wl,-u,tracepoint_set_capture_file)" "$capture_delta" "" \
+    "bytes it adds to the static bench program with the thread activity id of TraceLoggingActivity.h" "$activity_delta" "" \
     "shared library as installed (no debug info: $debug_sections .debug_* sections)" "$so_installed" "" \
     "shared library stripped (\`strip\`)" "$so_stripped" "<= $SO_STRIPPED_MAX ($so_verdict)" \
     "static archive as installed (members, each linked only when called; text + data + bss: $member_sizes)" "$archive_size" "" \

@@ -217,7 +217,7 @@ fn private_declarations_match_the_library(
 #[test]
 fn tracelogging_private_declarations_match_the_library() {
     private_declarations_match_the_library(
-        &["src/ffi/tracelogging_api.rs"],
+        &["src/ffi/tracelogging_api.rs", "src/ffi/activity_api.rs"],
         "_eventheader_tlg_",
         5,
         "eventheader/TraceLoggingProvider.h",

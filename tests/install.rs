@@ -345,6 +345,7 @@ fn installs_headers_libraries_and_package_files() {
             "tracepoint.o",
             "tracepoint-capture.o",
             "eventheader.o",
+            "eventheader-activity.o",
             "eventheader-dynamic.o"
         ]
     );

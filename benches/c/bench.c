@@ -100,8 +100,10 @@ __attribute__((noinline)) static int run_activity5(unsigned n)
 }
 
 /* Built against this library (the one with tracepoint-capture.h): the
-   thread's activity id. */
-#if defined(__has_include)
+   thread's activity id, unless BENCH_TRACELOGGING_ONLY (scripts/footprint.sh's
+   TraceLogging-only program: thread5 then writes as against another
+   implementation). */
+#if defined(__has_include) && !defined(BENCH_TRACELOGGING_ONLY)
 #if __has_include(<tracepoint/tracepoint-capture.h>)
 #define BENCH_THREAD_ACTIVITY 1
 #endif

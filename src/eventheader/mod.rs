@@ -3,7 +3,8 @@
 //! providers and events ([`registration`]), and the vectors of each event
 //! ([`event`], with the header and activity id prefix from [`prefix`]);
 //! the activity ids of `TraceLoggingActivity.h`: new ones ([`activity_id`])
-//! and the calling thread's ([`thread_activity`]).
+//! and the calling thread's ([`thread_activity`]), which the write path
+//! reaches through [`thread_hook`] once a thread has set one.
 
 pub mod activity_id;
 pub mod event;
@@ -11,6 +12,7 @@ pub mod names;
 pub mod prefix;
 pub mod registration;
 pub mod thread_activity;
+pub mod thread_hook;
 
 /// The arg spec every EventHeader tracepoint registers with; byte-identical
 /// to the reference's, so processes using either library can share

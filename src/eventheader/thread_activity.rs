@@ -3,12 +3,16 @@
 //! `TraceLoggingThreadActivityIdSetter`), carried by every TraceLogging
 //! event the thread writes without an activity id of its own.
 //!
+//! The first `set` installs [`write_with_thread_id`] as the write path's
+//! hook ([`thread_hook`](super::thread_hook)): until then a TraceLogging
+//! write costs nothing more than the test of that hook (three
+//! instructions), and a static program that never sets an id links none of
+//! this module.
+//!
 //! Stable Rust has no thread-local statics without the standard library,
 //! so the slot is:
 //! - on x86_64, a 24-byte initial-exec TLS variable defined in assembly
-//!   (hidden: private to the library). Whether it is set costs the write
-//!   path three instructions: the load of its offset from the GOT (an
-//!   immediate in a static program), a compare with zero, a branch.
+//!   (hidden: private to the library), read `%fs`-relative.
 //! - elsewhere, a pthread key whose value is the thread's slot, allocated
 //!   the first time the thread sets an id and freed when it exits.
 //!
@@ -16,6 +20,14 @@
 //! activity may move, end on another thread or outlive its nesting, and the
 //! slot never refers to memory that may be gone.
 #![deny(clippy::multiple_unsafe_ops_per_block)]
+
+use core::ffi::c_int;
+
+use libc::iovec;
+
+use super::event;
+use super::thread_hook::{self, ThreadWrite};
+use crate::abi::EventHeaderTracepoint;
 
 /// The thread's activity id, if `set` is non-zero.
 #[repr(C)]
@@ -25,9 +37,41 @@ struct Slot {
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-pub use self::key::{dispatch, get, set};
+use self::key as slot;
 #[cfg(target_arch = "x86_64")]
-pub use self::tls::{dispatch, get, set};
+use self::tls as slot;
+
+pub use self::slot::get;
+
+/// Sets (or with None clears) the calling thread's activity id; setting one
+/// makes TraceLogging writes look for it from then on.
+pub fn set(id: Option<&[u8; 16]>) {
+    if id.is_some() {
+        thread_hook::install(&WRITE_WITH_THREAD_ID);
+    }
+    slot::set(id);
+}
+
+static WRITE_WITH_THREAD_ID: ThreadWrite = ThreadWrite {
+    write: write_with_thread_id,
+};
+
+/// `_eventheader_tlg_write` once a thread has set an activity id: the event
+/// with the calling thread's activity id, or without one if it has none.
+///
+/// # Safety
+/// As for `_eventheader_tlg_write`: the event has metadata, and
+/// `data_count` (3..=1024) vectors with a readable payload.
+unsafe fn write_with_thread_id(
+    ev: &EventHeaderTracepoint,
+    data_vecs: *mut iovec,
+    data_count: u32,
+) -> c_int {
+    let id = get();
+    let activity = id.as_ref().map(|id| (id, None));
+    // SAFETY: the caller's guarantee.
+    unsafe { event::write_macro_event(ev, activity, data_vecs, data_count) }
+}
 
 #[cfg(target_arch = "x86_64")]
 mod tls {
@@ -49,28 +93,11 @@ mod tls {
     );
     const _: () = assert!(core::mem::size_of::<super::Slot>() == 24);
 
-    /// `none()` if the calling thread has no activity id, else `some()`.
-    #[inline(always)]
-    pub fn dispatch<R>(none: impl FnOnce() -> R, some: impl FnOnce() -> R) -> R {
-        // SAFETY: reads the calling thread's slot (the word `set`), which is
-        // allocated for every thread of a process that loaded the library.
-        unsafe {
-            asm!(
-                "mov {t}, qword ptr [rip + _eventheader_tlg_thread_slot@GOTTPOFF]",
-                "cmp qword ptr fs:[{t}], 0",
-                "jne {has}",
-                t = out(reg) _,
-                has = label { return some(); },
-                options(nostack, readonly),
-            );
-        }
-        none()
-    }
-
     /// The calling thread's activity id.
     pub fn get() -> Option<[u8; 16]> {
         let (set, lo, hi): (u64, u64, u64);
-        // SAFETY: reads the calling thread's slot (see `dispatch`).
+        // SAFETY: reads the calling thread's slot, which is allocated for
+        // every thread of a process that loaded the library.
         unsafe {
             asm!(
                 "mov {t}, qword ptr [rip + _eventheader_tlg_thread_slot@GOTTPOFF]",
@@ -94,8 +121,9 @@ mod tls {
             Some(id) => (1u64, u128::from_le_bytes(*id)),
             None => (0, 0),
         };
-        // SAFETY: writes the calling thread's slot (see `dispatch`), which
-        // nothing else writes.
+        // SAFETY: writes the calling thread's slot (allocated for every
+        // thread of a process that loaded the library), which nothing else
+        // writes.
         unsafe {
             asm!(
                 "mov {t}, qword ptr [rip + _eventheader_tlg_thread_slot@GOTTPOFF]",
@@ -149,6 +177,21 @@ mod key {
         }
     }
 
+    /// When the library is unloaded (`dlclose`), the key goes: a thread
+    /// that exits later must not call `free_slot`, which is unmapped by
+    /// then. (The slots of threads still running stay allocated, 24 bytes
+    /// each.)
+    extern "C" fn delete_key() {
+        if let Some(k) = existing_key() {
+            // SAFETY: a valid key, no longer used once the library is gone.
+            unsafe { libc::pthread_key_delete(k) };
+        }
+    }
+
+    #[used]
+    #[link_section = ".fini_array"]
+    static DELETE_KEY: extern "C" fn() = delete_key;
+
     extern "C" fn free_slot(slot: *mut c_void) {
         // SAFETY: the key's values are slots from malloc.
         unsafe { libc::free(slot) };
@@ -160,13 +203,6 @@ mod key {
             // SAFETY: a valid key.
             Some(k) => unsafe { libc::pthread_getspecific(k) }.cast(),
             None => core::ptr::null_mut(),
-        }
-    }
-
-    pub fn dispatch<R>(none: impl FnOnce() -> R, some: impl FnOnce() -> R) -> R {
-        match get() {
-            None => none(),
-            Some(_) => some(),
         }
     }
 
@@ -215,23 +251,17 @@ mod key {
 mod tests {
     use super::*;
 
-    /// `get`, `set` and `dispatch` of one implementation: each thread sees
-    /// only its own id, and a new thread none.
-    fn check(
-        get: fn() -> Option<[u8; 16]>,
-        set: fn(Option<&[u8; 16]>),
-        dispatch: fn(&dyn Fn() -> u8, &dyn Fn() -> u8) -> u8,
-    ) {
+    /// `get` and `set` of one implementation: each thread sees only its own
+    /// id, and a new thread none.
+    fn check(get: fn() -> Option<[u8; 16]>, set: fn(Option<&[u8; 16]>)) {
         let threads: Vec<_> = (1..=4u8)
             .map(|t| {
                 std::thread::spawn(move || {
                     assert_eq!(get(), None);
-                    assert_eq!(dispatch(&|| 0, &|| 1), 0);
                     for round in 0..1000u32 {
                         let id = [t; 16];
                         set(Some(&id));
                         assert_eq!(get(), Some(id), "thread {t} round {round}");
-                        assert_eq!(dispatch(&|| 0, &|| 1), 1);
                         set(None);
                         assert_eq!(get(), None);
                     }
@@ -248,11 +278,26 @@ mod tests {
 
     #[test]
     fn each_thread_has_its_own_id() {
-        check(get, set, |n, s| dispatch(n, s));
+        check(get, set);
     }
 
     #[test]
     fn the_pthread_key_slot_too() {
-        check(key::get, key::set, |n, s| key::dispatch(n, s));
+        check(key::get, key::set);
+    }
+
+    /// Setting an id installs the write path's hook, clearing one keeps it
+    /// (other threads may still have ids).
+    #[test]
+    fn setting_an_id_installs_the_hook() {
+        std::thread::spawn(|| {
+            set(Some(&[7; 16]));
+            let hook = thread_hook::installed().expect("installed");
+            assert!(core::ptr::eq(hook, &WRITE_WITH_THREAD_ID));
+            set(None);
+            assert!(thread_hook::installed().is_some());
+        })
+        .join()
+        .unwrap();
     }
 }

@@ -5,7 +5,9 @@
 //! `eventheader/eventheader-dynamic.h`. The headers are generated from these
 //! files and their types in `src/abi/` by cbindgen (see `tests/headers.rs`).
 //! `tracelogging_api.rs` is the write entry point private to
-//! `eventheader/TraceLoggingProvider.h`, which declares it itself, and
+//! `eventheader/TraceLoggingProvider.h`, which declares it itself,
+//! `activity_api.rs` the activity ids private to
+//! `windows-compat/TraceLoggingActivity.h` (declared there too), and
 //! `dynamic_api/cpp.rs` the builder entry points private to
 //! `eventheader/EventHeaderDynamic.h`, which declares them itself.
 //!
@@ -21,6 +23,7 @@
 //! can unwind into C and there is nothing to catch.
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 
+pub mod activity_api;
 pub mod capture_api;
 pub mod dynamic_api;
 pub mod eventheader_api;

@@ -6,10 +6,10 @@
 //! compile-time count of at least `EVENTHEADER_PREFIX_DATAVEC_COUNT` and at
 //! most 1024 (UIO_MAXIOV), and the macro calls the activity variant only
 //! with an activity id.
-//!
-//! And the activity ids of `TraceLoggingActivity.h`, which the header's
-//! classes use: a new id, and the calling thread's id, which every event
-//! written without an id of its own carries.
+//! Every event written without an activity id of its own carries the
+//! calling thread's id when it has one (`TraceLoggingActivity.h` sets it
+//! through `activity_api.rs`; the write reaches it through
+//! `eventheader::thread_hook` once some thread has set one).
 //!
 //! No generated header declares them: `TraceLoggingProvider.h` does itself
 //! (`tests/headers.rs` checks its declarations against these functions).
@@ -22,7 +22,8 @@ use core::ffi::{c_int, c_void};
 use libc::iovec;
 
 use crate::abi::EventHeaderTracepoint;
-use crate::eventheader::{activity_id, event, thread_activity};
+use crate::eventheader::event;
+use crate::eventheader::thread_hook::{self, ThreadWrite};
 
 /// Writes an enabled TraceLogging event without activity ids of its own:
 /// sets `data_vecs[1]` (the header, with the calling thread's activity id
@@ -44,31 +45,30 @@ pub unsafe extern "C" fn _eventheader_tlg_write(
 ) -> c_int {
     // SAFETY: a valid event (this function's contract).
     let ev = unsafe { &*event };
-    thread_activity::dispatch(
+    match thread_hook::installed() {
         // SAFETY: the event has metadata, and `data_count` >= 3 vectors with
         // a readable payload (this function's contract).
-        || unsafe { event::write_macro_event(ev, None, data_vecs, data_count) },
+        None => unsafe { event::write_macro_event(ev, None, data_vecs, data_count) },
         // SAFETY: as above.
-        || unsafe { write_in_thread_activity(ev, data_vecs, data_count) },
-    )
+        Some(hook) => unsafe { write_hooked(hook, ev, data_vecs, data_count) },
+    }
 }
 
-/// [`_eventheader_tlg_write`] on a thread with an activity id.
+/// [`_eventheader_tlg_write`] once a thread has set an activity id (off the
+/// common path).
 ///
 /// # Safety
 /// As for [`_eventheader_tlg_write`].
 #[cold]
 #[inline(never)]
-unsafe fn write_in_thread_activity(
+unsafe fn write_hooked(
+    hook: &ThreadWrite,
     ev: &EventHeaderTracepoint,
     data_vecs: *mut iovec,
     data_count: u32,
 ) -> c_int {
-    let id = thread_activity::get();
-    let activity = id.as_ref().map(|id| (id, None));
-    // SAFETY: the event has metadata, and `data_count` >= 3 vectors with a
-    // readable payload (the caller's guarantee).
-    unsafe { event::write_macro_event(ev, activity, data_vecs, data_count) }
+    // SAFETY: the caller's guarantee, which is the hook's contract.
+    unsafe { (hook.write)(ev, data_vecs, data_count) }
 }
 
 /// [`_eventheader_tlg_write`] with an activity id (16 bytes, not NULL) and
@@ -95,42 +95,4 @@ pub unsafe extern "C" fn _eventheader_tlg_write_activity(
     // SAFETY: the event has metadata, and `data_count` >= 3 vectors with a
     // readable payload (this function's contract).
     unsafe { event::write_macro_event(ev, Some((id, related)), data_vecs, data_count) }
-}
-
-/// Stores a new activity id (16 bytes, random, never zero) at `id`.
-///
-/// # Safety
-/// `id` must point at 16 writable bytes.
-#[no_mangle]
-pub unsafe extern "C" fn _eventheader_tlg_activity_id_create(id: *mut c_void) {
-    // SAFETY: 16 writable bytes (this function's contract).
-    unsafe { id.cast::<[u8; 16]>().write(activity_id::create()) };
-}
-
-/// Copies the calling thread's activity id to `id` and returns 1, or
-/// returns 0 if the thread has none (leaving `id` unchanged).
-///
-/// # Safety
-/// `id` must point at 16 writable bytes.
-#[no_mangle]
-pub unsafe extern "C" fn _eventheader_tlg_thread_activity_get(id: *mut c_void) -> c_int {
-    match thread_activity::get() {
-        Some(current) => {
-            // SAFETY: 16 writable bytes (this function's contract).
-            unsafe { id.cast::<[u8; 16]>().write(current) };
-            1
-        }
-        None => 0,
-    }
-}
-
-/// Sets the calling thread's activity id to the 16 bytes at `id`, or with
-/// NULL leaves the thread without one.
-///
-/// # Safety
-/// `id` must be NULL or point at 16 readable bytes.
-#[no_mangle]
-pub unsafe extern "C" fn _eventheader_tlg_thread_activity_set(id: *const c_void) {
-    // SAFETY: NULL or 16 readable bytes (this function's contract).
-    thread_activity::set(unsafe { id.cast::<[u8; 16]>().as_ref() });
 }
