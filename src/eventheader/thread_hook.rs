@@ -30,6 +30,13 @@ pub fn install(hook: &'static ThreadWrite) {
     word::store(core::ptr::from_ref(hook).cast_mut());
 }
 
+/// `none()` until a hook is installed, then `some()`: on x86_64 a compare
+/// of the word with zero and a branch.
+#[inline(always)]
+pub fn dispatch<R>(none: impl FnOnce() -> R, some: impl FnOnce() -> R) -> R {
+    word::dispatch(none, some)
+}
+
 /// The installed hook, if any: one load.
 #[inline(always)]
 pub fn installed() -> Option<&'static ThreadWrite> {
@@ -76,6 +83,20 @@ mod word {
         hook
     }
 
+    #[inline(always)]
+    pub fn dispatch<R>(none: impl FnOnce() -> R, some: impl FnOnce() -> R) -> R {
+        // SAFETY: reads the library's own 8-byte word, defined above.
+        unsafe {
+            asm!(
+                "cmp qword ptr [rip + _eventheader_tlg_thread_hook], 0",
+                "jne {some}",
+                some = label { return some(); },
+                options(nostack, readonly),
+            );
+        }
+        none()
+    }
+
     pub fn store(hook: *mut ThreadWrite) {
         // SAFETY: writes the library's own 8-byte word, defined above.
         unsafe {
@@ -99,6 +120,15 @@ mod word {
     #[inline(always)]
     pub fn load() -> *mut ThreadWrite {
         HOOK.load(Ordering::Relaxed)
+    }
+
+    #[inline(always)]
+    pub fn dispatch<R>(none: impl FnOnce() -> R, some: impl FnOnce() -> R) -> R {
+        if load().is_null() {
+            none()
+        } else {
+            some()
+        }
     }
 
     pub fn store(hook: *mut ThreadWrite) {

@@ -23,7 +23,7 @@ use libc::iovec;
 
 use crate::abi::EventHeaderTracepoint;
 use crate::eventheader::event;
-use crate::eventheader::thread_hook::{self, ThreadWrite};
+use crate::eventheader::thread_hook;
 
 /// Writes an enabled TraceLogging event without activity ids of its own:
 /// sets `data_vecs[1]` (the header, with the calling thread's activity id
@@ -43,32 +43,40 @@ pub unsafe extern "C" fn _eventheader_tlg_write(
     data_vecs: *mut iovec,
     data_count: u32,
 ) -> c_int {
-    // SAFETY: a valid event (this function's contract).
-    let ev = unsafe { &*event };
-    match thread_hook::installed() {
-        // SAFETY: the event has metadata, and `data_count` >= 3 vectors with
-        // a readable payload (this function's contract).
-        None => unsafe { event::write_macro_event(ev, None, data_vecs, data_count) },
-        // SAFETY: as above.
-        Some(hook) => unsafe { write_hooked(hook, ev, data_vecs, data_count) },
-    }
+    thread_hook::dispatch(
+        || {
+            // SAFETY: a valid event (this function's contract).
+            let ev = unsafe { &*event };
+            // SAFETY: the event has metadata, and `data_count` >= 3 vectors
+            // with a readable payload (this function's contract).
+            unsafe { event::write_macro_event(ev, None, data_vecs, data_count) }
+        },
+        // SAFETY: this function's contract, which is write_hooked's.
+        || unsafe { write_hooked(event, data_vecs, data_count) },
+    )
 }
 
 /// [`_eventheader_tlg_write`] once a thread has set an activity id (off the
-/// common path).
+/// common path, with the same arguments, so that the common path passes
+/// them on unmoved).
 ///
 /// # Safety
 /// As for [`_eventheader_tlg_write`].
 #[cold]
 #[inline(never)]
 unsafe fn write_hooked(
-    hook: &ThreadWrite,
-    ev: &EventHeaderTracepoint,
+    event: *const EventHeaderTracepoint,
     data_vecs: *mut iovec,
     data_count: u32,
 ) -> c_int {
-    // SAFETY: the caller's guarantee, which is the hook's contract.
-    unsafe { (hook.write)(ev, data_vecs, data_count) }
+    // SAFETY: a valid event (the caller's guarantee).
+    let ev = unsafe { &*event };
+    match thread_hook::installed() {
+        // SAFETY: the caller's guarantee, which is the hook's contract.
+        Some(hook) => unsafe { (hook.write)(ev, data_vecs, data_count) },
+        // SAFETY: as above (the hook is never removed: not reached).
+        None => unsafe { event::write_macro_event(ev, None, data_vecs, data_count) },
+    }
 }
 
 /// [`_eventheader_tlg_write`] with an activity id (16 bytes, not NULL) and
