@@ -49,8 +49,7 @@ int main(int argc, char** argv)
     int const must_write = !kernel || (expect != NULL && strcmp(expect, "1") == 0);
     CHECK(loops > 0);
 
-    int fds_first = -1, fds_last = -1;
-    long rss_first = -1, rss_last = -1;
+    struct h_growth growth = H_GROWTH_INIT;
     for (int round = 0; round < loops; round += 1) {
         void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
         if (lib == NULL) {
@@ -74,19 +73,9 @@ int main(int argc, char** argv)
             fprintf(stderr, "round %d: library still loaded after dlclose\n", round);
             return 1;
         }
-        if (round == 9 || (round == loops - 1 && fds_first < 0)) {
-            fds_first = h_count_fds();
-            rss_first = h_rss_kib();
-        }
-        if (round == loops - 1) {
-            fds_last = h_count_fds();
-            rss_last = h_rss_kib();
-        }
+        h_growth_sample(&growth, round, loops);
     }
-    printf("rounds %d fds %d %d rss_kib %ld %ld\n", loops, fds_first, fds_last, rss_first,
-           rss_last);
-    CHECK_EQ_INT(fds_first, fds_last);
-    h_check_rss(rss_first, rss_last);
+    h_growth_check(&growth, loops);
 
     if (forget) {
         /* The library is still fully usable. */

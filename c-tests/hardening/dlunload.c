@@ -93,8 +93,8 @@ static void check_write(int kernel, int err)
 
 static int mode_self(int loops, int kernel)
 {
-    int fds_first = -1, fds_last = -1, forks = 0;
-    long rss_first = -1, rss_last = -1;
+    struct h_growth growth = H_GROWTH_INIT;
+    int forks = 0;
     for (int round = 0; round < loops; round += 1) {
         void* lib = dlopen(TEST_LIBRARY_PATH, RTLD_NOW | RTLD_LOCAL);
         if (lib == NULL) {
@@ -120,19 +120,9 @@ static int mode_self(int loops, int kernel)
             fork_once();
             forks += 1;
         }
-        if (round == 9 || (round == loops - 1 && fds_first < 0)) {
-            fds_first = h_count_fds();
-            rss_first = h_rss_kib();
-        }
-        if (round == loops - 1) {
-            fds_last = h_count_fds();
-            rss_last = h_rss_kib();
-        }
+        h_growth_sample(&growth, round, loops);
     }
-    printf("rounds %d fds %d %d rss_kib %ld %ld\n", loops, fds_first, fds_last, rss_first,
-           rss_last);
-    CHECK_EQ_INT(fds_first, fds_last);
-    h_check_rss(rss_first, rss_last);
+    h_growth_check(&growth, loops);
     printf("forks %d ok\n", forks);
     printf("done\n");
     return 0;

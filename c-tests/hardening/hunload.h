@@ -1,7 +1,8 @@
 /*
  * What the dlopen/dlclose programs (dlclose_loop.c, dlunload.c) share: the
- * process's open descriptors and resident memory, the bound they hold the
- * memory to, and dlsym that exits on a missing symbol.
+ * process's open descriptors and resident memory, sampled over the loop and
+ * checked (the bound they hold the memory to), and dlsym that exits on a
+ * missing symbol.
  *
  * Memory bound: from round 10 to the last, VmRSS may grow by at most
  * HARDENING_RSS_SLACK_KIB (default 1024). Under ASan and valgrind
@@ -54,6 +55,37 @@ static inline void h_check_rss(long first, long last)
     char const* slack_env = getenv("HARDENING_RSS_SLACK_KIB");
     long const slack = slack_env != NULL ? atol(slack_env) : 1024;
     CHECK(last - first <= slack);
+}
+
+/* Descriptors and VmRSS at round 10 (the last round, if there are fewer)
+   and at the last round of a load/unload loop. */
+struct h_growth {
+    int fds_first, fds_last;
+    long rss_first, rss_last;
+};
+#define H_GROWTH_INIT { -1, -1, -1, -1 }
+
+/* Samples at the end of round `round` of `loops`. */
+static inline void h_growth_sample(struct h_growth* g, int round, int loops)
+{
+    if (round == 9 || (round == loops - 1 && g->fds_first < 0)) {
+        g->fds_first = h_count_fds();
+        g->rss_first = h_rss_kib();
+    }
+    if (round == loops - 1) {
+        g->fds_last = h_count_fds();
+        g->rss_last = h_rss_kib();
+    }
+}
+
+/* Prints the samples, then checks that the descriptors did not grow and
+   VmRSS stayed within the bound. */
+static inline void h_growth_check(struct h_growth const* g, int loops)
+{
+    printf("rounds %d fds %d %d rss_kib %ld %ld\n", loops, g->fds_first, g->fds_last,
+           g->rss_first, g->rss_last);
+    CHECK_EQ_INT(g->fds_first, g->fds_last);
+    h_check_rss(g->rss_first, g->rss_last);
 }
 
 /* dlsym, or exit(1) with dlerror(). */
