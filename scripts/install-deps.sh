@@ -24,6 +24,9 @@
 #                  scripts/check-links.sh), pinned, in $EHK_VENV
 #                  (default ~/.cache/eventheader-tracepoint/venv)
 #   cargo          cargo-fuzz (fuzz/run.sh), when missing
+#   cross          Debian's Rust toolchain with the arm64 standard library, the
+#                  aarch64 gcc/g++ cross compilers and qemu-user-static
+#                  (scripts/cross/install.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -113,3 +116,6 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
     echo "install-deps: cargo install cargo-fuzz"
     cargo install cargo-fuzz --locked --quiet
 fi
+
+# Cross-building and running for aarch64 (scripts/cross/install.sh).
+bash scripts/cross/install.sh arm64

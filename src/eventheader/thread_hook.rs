@@ -112,6 +112,7 @@ mod word {
 /// The hook's word elsewhere: an atomic pointer (relaxed, as above).
 #[cfg(not(target_arch = "x86_64"))]
 mod word {
+    use core::sync::atomic::{AtomicPtr, Ordering};
 
     use super::ThreadWrite;
 

@@ -1,0 +1,50 @@
+# Sourced: sets up cargo, rustc and the C/C++ compilers to build for another
+# architecture with the toolchain scripts/cross/install.sh installed.
+#
+#   . scripts/cross/env.sh
+#   cross_env arm64 || echo "arm64: $CROSS_WHY"
+#   "$CROSS_CARGO" build --target "$CROSS_RUST_TARGET" ...
+#   $CROSS_RUN ./program         # runs a target binary under qemu-user
+#
+# cross_env ARCH exports RUSTC/RUSTDOC (Debian's), the target's linker and
+# runner for cargo (CARGO_TARGET_<TRIPLE>_LINKER/_RUNNER), and sets
+# CROSS_CARGO, CROSS_CC, CROSS_CXX, CROSS_CLANG (clang --target=...), CROSS_RUN,
+# CROSS_SYSROOT. It returns 1, with the reason in CROSS_WHY, when the
+# architecture is not installed.
+_cross_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$_cross_here/targets.sh"
+
+cross_env() {
+    CROSS_WHY=
+    if ! cross_target "$1"; then
+        CROSS_WHY="unknown architecture $1"
+        return 1
+    fi
+    if [ -f "$CROSS_STATE/$1.unavailable" ]; then
+        CROSS_WHY=$(cat "$CROSS_STATE/$1.unavailable")
+        return 1
+    fi
+    local libdir
+    libdir=$(/usr/bin/rustc --print target-libdir --target "$CROSS_RUST_TARGET" 2>/dev/null) || libdir=
+    if [ -z "$libdir" ] || ! ls "$libdir"/libcore-*.rlib >/dev/null 2>&1; then
+        CROSS_WHY="no Rust standard library for $CROSS_RUST_TARGET (bash scripts/cross/install.sh $1)"
+        return 1
+    fi
+    if ! command -v "$CROSS_TRIPLE-gcc" >/dev/null || ! command -v "$CROSS_QEMU" >/dev/null; then
+        CROSS_WHY="$CROSS_TRIPLE-gcc or $CROSS_QEMU missing (bash scripts/cross/install.sh $1)"
+        return 1
+    fi
+    local t
+    t=$(printf '%s' "$CROSS_RUST_TARGET" | tr 'a-z-' 'A-Z_')
+    export RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc
+    export "CARGO_TARGET_${t}_LINKER=$CROSS_TRIPLE-gcc"
+    CROSS_SYSROOT=/usr/$CROSS_TRIPLE
+    CROSS_RUN="$CROSS_QEMU -L $CROSS_SYSROOT"
+    export "CARGO_TARGET_${t}_RUNNER=$CROSS_RUN"
+    CROSS_CARGO=/usr/bin/cargo
+    CROSS_CC=$CROSS_TRIPLE-gcc
+    CROSS_CXX=$CROSS_TRIPLE-g++
+    CROSS_CLANG="clang --target=$CROSS_TRIPLE"
+    export CROSS_TRIPLE CROSS_RUST_TARGET CROSS_QEMU CROSS_SYSROOT CROSS_RUN CROSS_CARGO CROSS_CC \
+        CROSS_CXX CROSS_CLANG
+}
