@@ -15,6 +15,15 @@ mod session;
 mod snapshot;
 mod trigger;
 
+/// The circular mode's readers of untrusted bytes and text, for the fuzz
+/// target `circular` (fuzz/).
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use super::backward::copy_records;
+    pub use super::snapshot::time_order;
+    pub use super::trigger::parse_spec;
+}
+
 use std::os::fd::AsFd;
 use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, Ordering};
