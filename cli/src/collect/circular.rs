@@ -369,8 +369,9 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
     }
     let t = &writer.totals;
     eprintln!(
-        "eventheader: collect: {} snapshots, {} events in {:.1} s",
+        "eventheader: collect: {} snapshot{}, {} events in {:.1} s",
         t.snapshots,
+        if t.snapshots == 1 { "" } else { "s" },
         t.samples,
         started.elapsed().as_secs_f64()
     );

@@ -142,6 +142,7 @@ Examples:
   eventheader collect -d 10 MyProvider_L4K1 MyProvider_L5K1
   eventheader collect --live --level 4 'MyProvider_*'
   eventheader collect -o - 'MyProvider_*' | eventheader decode -
+  eventheader collect -c -b 8M --snapshot-on level=1 -o crash.data 'MyProvider_*'
 
 Filters: collect records only the tracepoints whose names can pass them
 (EventHeader names carry provider, level and keyword) and gives --pid to the
@@ -157,6 +158,11 @@ events appear in the stream as { \"lost\": N, \"meta\": { \"time\": ..., \"cpu\"
 Recording is system-wide, every online CPU; needs root (or CAP_PERFMON and
 read access to tracefs). The file carries the tracefs formats, so it decodes
 anywhere: eventheader decode trace.data, perf script -i trace.data.
+
+--circular keeps the newest events in overwriting buffers and writes
+NAME.0001.ext, NAME.0002.ext, ... (from -o NAME.ext) on SIGUSR1, on an event
+passing --snapshot-on, and when it stops; each snapshot holds the events
+written since the previous one (none twice), as far back as the buffers go.
 
 Events the kernel drops because a ring buffer was full are reported on
 stderr and make the exit status 6 (the file is still complete otherwise);
