@@ -161,6 +161,8 @@ impl BackwardRing {
                 self.data_size,
             )
         };
+        // At most what is new, at once: no doubling of `out` as it grows.
+        out.reserve(avail.min(self.data_size as u64) as usize);
         let (records, _) = copy_records(ring, head, avail, out);
         self.last_head = head;
         (records, avail > self.data_size as u64)
