@@ -72,11 +72,68 @@ fn usage_errors_exit_2() {
         &["collect", "--live", "--level", "0", "X_L5K1"],
         &["decode", "--keyword", "0", "x"],
         &["decode", "--pid", "x", "x"],
+        // Circular mode: not with --live or -o -; its options need it;
+        // buffers of 4 KiB to 2 GiB; a --snapshot-on filter that parses.
+        &["collect", "-c", "--live", "X_L5K1"],
+        &["collect", "-c", "-o", "-", "X_L5K1"],
+        &["collect", "--max-snapshots", "2", "X_L5K1"],
+        &["collect", "--snapshot-on", "level=1", "X_L5K1"],
+        &["collect", "-c", "--after", "1", "X_L5K1"],
+        &["collect", "-c", "--max-snapshots", "0", "X_L5K1"],
+        &["collect", "-c", "-b", "3G", "X_L5K1"],
+        &["collect", "-c", "--snapshot-on", "level", "X_L5K1"],
+        &["collect", "-c", "--snapshot-on", "colour=red", "X_L5K1"],
     ] {
         let (rc, _, err) = code(args);
         assert_eq!(rc, 2, "{args:?}: {err}");
         assert!(!err.is_empty(), "{args:?}: says why");
     }
+}
+
+/// What circular mode's refusals say.
+#[test]
+fn circular_refusals_say_why() {
+    for (args, says) in [
+        (
+            &["collect", "-c", "--live", "X_L5K1"][..],
+            "--circular writes only on snapshots",
+        ),
+        (&["collect", "-c", "-o", "-", "X_L5K1"], "cannot hold them"),
+        (
+            &["collect", "-c", "-b", "3G", "X_L5K1"],
+            "a ring buffer is 4 KiB to 2 GiB",
+        ),
+        (
+            &["collect", "-c", "--snapshot-on", "colour=red", "X_L5K1"],
+            "unknown filter \"colour\"",
+        ),
+        (
+            &["collect", "-c", "--snapshot-on", "level=0", "X_L5K1"],
+            "invalid value",
+        ),
+    ] {
+        let (rc, _, err) = code(args);
+        assert_eq!(rc, 2, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    // Without user_events here: circular mode says so as collect does.
+    assert_no_tracefs();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t.data");
+    let (rc, _, err) = code(&[
+        "collect",
+        "-c",
+        "-d",
+        "1",
+        "-o",
+        out.to_str().unwrap(),
+        "X_L5K1",
+    ]);
+    assert_eq!(rc, 4, "{err}");
+    assert!(
+        std::fs::read_dir(dir.path()).unwrap().next().is_none(),
+        "no file written"
+    );
 }
 
 /// Invalid names are refused before anything touches the kernel (status 3),

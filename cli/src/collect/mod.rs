@@ -5,11 +5,24 @@
 //! SIGINT/SIGTERM, after `--duration`, or when the command given after `--`
 //! exits.
 
+mod backward;
+mod circular;
 mod live;
 mod metadata;
 mod output;
 mod resolve;
 mod session;
+mod snapshot;
+mod trigger;
+
+/// The circular mode's readers of untrusted bytes and text, for the fuzz
+/// target `circular` (fuzz/).
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use super::backward::copy_records;
+    pub use super::snapshot::time_order;
+    pub use super::trigger::parse_spec;
+}
 
 use std::os::fd::AsFd;
 use std::process::{Child, Command};
@@ -64,9 +77,10 @@ pub struct CollectArgs {
     )]
     pub meta: Vec<Meta>,
 
-    /// Size of each CPU's ring buffer in KiB (rounded up to a power of two).
-    #[arg(short, long, value_name = "KIB", default_value_t = 1024,
-          value_parser = clap::value_parser!(u32).range(4..=1 << 21))]
+    /// Size of each CPU's ring buffer in KiB, or with a suffix K, M or G
+    /// (8M); 4 KiB to 2 GiB, rounded up to a power of two.
+    #[arg(short, long, value_name = "KIB", default_value = "1024",
+          value_parser = parse_buffer_size)]
     pub buffer_size: u32,
 
     /// Stop after this many seconds (decimals allowed).
@@ -84,6 +98,32 @@ pub struct CollectArgs {
 
     #[command(flatten)]
     pub filter: FilterArgs,
+
+    /// Flight recorder: overwriting ring buffers, written to a new file
+    /// (-o NAME gives NAME.0001.ext, ...) only on a snapshot: SIGUSR1, an
+    /// event passing --snapshot-on, and when recording stops.
+    #[arg(short, long, help_heading = "Circular mode")]
+    pub circular: bool,
+
+    /// With --circular: keep only the newest N snapshot files (older ones
+    /// this run wrote are deleted).
+    #[arg(long, value_name = "N", requires = "circular", help_heading = "Circular mode",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_snapshots: Option<u32>,
+
+    /// With --circular: a snapshot when an event passing FILTER is written;
+    /// FILTER is decode's filters as NAME=VALUE pairs separated by commas
+    /// (provider, event, level, keyword, pid), e.g. level=1,provider=MyProv.
+    #[arg(long, value_name = "FILTER", requires = "circular", help_heading = "Circular mode",
+          value_parser = trigger::parse_spec)]
+    pub snapshot_on: Option<FilterArgs>,
+
+    /// With --snapshot-on: take the snapshot this many seconds after the
+    /// event, so that it holds what followed too (the buffers must hold
+    /// both).
+    #[arg(long, value_name = "SECONDS", requires = "snapshot_on", help_heading = "Circular mode",
+          value_parser = parse_seconds)]
+    pub after: Option<Duration>,
 }
 
 const COLLECT_AFTER_HELP: &str = concat!(
@@ -102,6 +142,7 @@ Examples:
   eventheader collect -d 10 MyProvider_L4K1 MyProvider_L5K1
   eventheader collect --live --level 4 'MyProvider_*'
   eventheader collect -o - 'MyProvider_*' | eventheader decode -
+  eventheader collect -c -b 8M --snapshot-on level=1 -o crash.data 'MyProvider_*'
 
 Filters: collect records only the tracepoints whose names can pass them
 (EventHeader names carry provider, level and keyword) and gives --pid to the
@@ -117,6 +158,11 @@ events appear in the stream as { \"lost\": N, \"meta\": { \"time\": ..., \"cpu\"
 Recording is system-wide, every online CPU; needs root (or CAP_PERFMON and
 read access to tracefs). The file carries the tracefs formats, so it decodes
 anywhere: eventheader decode trace.data, perf script -i trace.data.
+
+--circular keeps the newest events in overwriting buffers and writes
+NAME.0001.ext, NAME.0002.ext, ... (from -o NAME.ext) on SIGUSR1, on an event
+passing --snapshot-on, and when it stops; each snapshot holds the events
+written since the previous one (none twice), as far back as the buffers go.
 
 Events the kernel drops because a ring buffer was full are reported on
 stderr and make the exit status 6 (the file is still complete otherwise);
@@ -134,6 +180,32 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
         return Err(format!("duration out of range: {s}"));
     }
     Ok(Duration::from_secs_f64(v))
+}
+
+/// `--buffer-size`: KiB, or a number with K, M or G (KiB, MiB, GiB); 4 KiB
+/// to 2 GiB (the kernel's rings are a power of two of pages).
+fn parse_buffer_size(s: &str) -> Result<u32, String> {
+    let (digits, unit) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => s.split_at(i),
+        None => (s, ""),
+    };
+    let shift = match unit.to_ascii_uppercase().as_str() {
+        "" | "K" | "KIB" => 0,
+        "M" | "MIB" => 10,
+        "G" | "GIB" => 20,
+        _ => return Err(format!("not a size in KiB (or with K, M, G): {s}")),
+    };
+    let kib = digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_shl(shift).filter(|k| k >> shift == n))
+        .ok_or_else(|| format!("not a size in KiB (or with K, M, G): {s}"))?;
+    if !(4..=1 << 21).contains(&kib) {
+        return Err(format!(
+            "{s}: a ring buffer is 4 KiB to 2 GiB (2097152 KiB) per CPU"
+        ));
+    }
+    Ok(kib as u32)
 }
 
 fn collect_specs(args: &CollectArgs) -> Result<Vec<CollectSpec>, Error> {
@@ -186,6 +258,18 @@ fn check_args(args: &CollectArgs) -> Result<(), Error> {
             "--live prints to standard output: -o - cannot write there too",
         ));
     }
+    if args.circular && args.live {
+        return Err(Error::new(
+            Status::Usage,
+            "--circular writes only on snapshots, --live prints events as they arrive: choose one",
+        ));
+    }
+    if args.circular && args.output.as_deref() == Some("-") {
+        return Err(Error::new(
+            Status::Usage,
+            "--circular writes one file per snapshot: -o - (one stream) cannot hold them",
+        ));
+    }
     if !args.live && !args.filter.event.is_empty() {
         return Err(Error::new(
             Status::Usage,
@@ -195,8 +279,30 @@ fn check_args(args: &CollectArgs) -> Result<(), Error> {
     Ok(())
 }
 
+/// What the files say about each of `tracepoints`, given its ids and
+/// attribute.
+fn recorded(tracepoints: &[resolve::Tracepoint], descs: Vec<session::EventIds>) -> Vec<Recorded> {
+    tracepoints
+        .iter()
+        .zip(descs)
+        .map(|(tp, (ids, attr))| Recorded {
+            info: EventInfo {
+                ids,
+                attr,
+                name: tp.full_name(),
+                system: tp.system.clone(),
+                format: tp.format_text.clone(),
+            },
+            format: Arc::clone(&tp.format),
+        })
+        .collect()
+}
+
 pub fn run(args: &CollectArgs) -> Result<Status, Error> {
     check_args(args)?;
+    if args.circular {
+        return circular::run(args);
+    }
     let specs = collect_specs(args)?;
     let filter = Filter::new(&args.filter);
     let output = match &args.output {
@@ -422,5 +528,82 @@ mod tests {
         assert!(parse_seconds("-1").is_err());
         assert!(parse_seconds("x").is_err());
         assert!(parse_seconds("inf").is_err());
+    }
+
+    #[test]
+    fn buffer_sizes() {
+        assert_eq!(parse_buffer_size("1024"), Ok(1024));
+        assert_eq!(parse_buffer_size("4"), Ok(4));
+        assert_eq!(parse_buffer_size("8M"), Ok(8 << 10));
+        assert_eq!(parse_buffer_size("8mib"), Ok(8 << 10));
+        assert_eq!(parse_buffer_size("2G"), Ok(1 << 21));
+        assert_eq!(parse_buffer_size("64k"), Ok(64));
+        for bad in [
+            "3",
+            "0",
+            "3G",
+            "2097153",
+            "",
+            "M",
+            "1.5M",
+            "8T",
+            "-8",
+            "99999999999999999999G",
+        ] {
+            assert!(parse_buffer_size(bad).is_err(), "{bad}");
+        }
+        assert!(parse_buffer_size("3G")
+            .unwrap_err()
+            .contains("4 KiB to 2 GiB"));
+    }
+
+    fn parse(args: &[&str]) -> Result<CollectArgs, clap::Error> {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            c: CollectArgs,
+        }
+        let mut all = vec!["collect"];
+        all.extend_from_slice(args);
+        <Cli as clap::Parser>::try_parse_from(all).map(|c| c.c)
+    }
+
+    #[test]
+    fn circular_arguments() {
+        let a = parse(&[
+            "-c",
+            "--max-snapshots",
+            "3",
+            "--snapshot-on",
+            "level=1",
+            "--after",
+            "0.5",
+            "P_L5K1",
+        ])
+        .unwrap();
+        assert!(a.circular);
+        assert_eq!(a.max_snapshots, Some(3));
+        assert_eq!(a.snapshot_on.unwrap().level, Some(1));
+        assert_eq!(a.after, Some(Duration::from_millis(500)));
+        // Options of circular mode need it; --after needs --snapshot-on.
+        for bad in [
+            &["--max-snapshots", "3", "P_L5K1"][..],
+            &["--snapshot-on", "level=1", "P_L5K1"],
+            &["-c", "--after", "1", "P_L5K1"],
+            &["-c", "--max-snapshots", "0", "P_L5K1"],
+            &["-c", "--snapshot-on", "level=9x", "P_L5K1"],
+            &["-c", "-b", "4G", "P_L5K1"],
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?}");
+        }
+        // Refused combinations: usage errors (status 2).
+        for bad in [
+            &["-c", "--live", "P_L5K1"][..],
+            &["-c", "-o", "-", "P_L5K1"],
+        ] {
+            let e = check_args(&parse(bad).unwrap()).unwrap_err();
+            assert_eq!(e.status, Status::Usage, "{bad:?}");
+        }
+        assert!(check_args(&parse(&["-c", "-o", "t.data", "P_L5K1"]).unwrap()).is_ok());
     }
 }

@@ -14,6 +14,7 @@ use crate::spec::{glob_match, CollectSpec, USER_EVENTS};
 use crate::tracefs::Tracefs;
 
 /// A tracepoint to record.
+#[derive(Clone)]
 pub struct Tracepoint {
     pub system: String,
     pub name: String,

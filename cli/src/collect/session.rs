@@ -133,7 +133,7 @@ fn parse_cpu_list(s: &str) -> Vec<usize> {
     out
 }
 
-fn perf_open_error(e: &std::io::Error, what: &str) -> Error {
+pub(super) fn perf_open_error(e: &std::io::Error, what: &str) -> Error {
     match e.raw_os_error() {
         Some(libc::EACCES) | Some(libc::EPERM) => Error::new(
             Status::PermissionDenied,
@@ -150,7 +150,7 @@ fn perf_open_error(e: &std::io::Error, what: &str) -> Error {
 }
 
 /// The perf.data attribute of an event, from what the kernel was given.
-fn file_attr(b: &Builder<'_>, sample_period: u64, wakeup: u32) -> td::PerfEventAttr {
+pub(super) fn file_attr(b: &Builder<'_>, sample_period: u64, wakeup: u32) -> td::PerfEventAttr {
     let a = b.attrs();
     td::PerfEventAttr {
         attr_type: td::PerfEventAttrType(a.type_),
@@ -404,7 +404,11 @@ impl Session {
 }
 
 /// Sets a kernel tracepoint filter (ftrace syntax) on a perf event.
-fn set_filter(counter: &Counter, filter: &std::ffi::CStr, what: &str) -> Result<(), Error> {
+pub(super) fn set_filter(
+    counter: &Counter,
+    filter: &std::ffi::CStr,
+    what: &str,
+) -> Result<(), Error> {
     // SAFETY: the descriptor is an open perf event owned by the session;
     // `filter` is a NUL-terminated string the kernel copies during the call.
     let rc = unsafe {

@@ -8,6 +8,9 @@
  *                            activity start/stop pair (level 4, keyword 1)
  *   cli_writer single N      N x One (u32 i) on CliSingle_L5K1
  *   cli_writer burst N       N x Burst (u32 i) on CliBurst_L5K1, as fast as possible
+ *   cli_writer crit N M      N x Verbose (u32 i = 0..N-1) on CliCrit_L5K1, one
+ *                            Critical (u32 i = N) on CliCrit_L1K1, then M x Verbose
+ *                            (i = N+1..N+M), as fast as possible
  *   cli_writer tpp CMD DAT   registers every "flags<TAB>name args" line of CMD with
  *                            tracepoint_connect2 and writes every record of the
  *                            capture-format file DAT for those tracepoints with
@@ -34,6 +37,8 @@ TRACELOGGING_DEFINE_PROVIDER(CliSingle, "CliSingle",
     (0x1a2b3c4d, 0x0001, 0x0002, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0b));
 TRACELOGGING_DEFINE_PROVIDER(CliBurst, "CliBurst",
     (0x1a2b3c4d, 0x0001, 0x0002, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0c));
+TRACELOGGING_DEFINE_PROVIDER(CliCrit, "CliCrit",
+    (0x1a2b3c4d, 0x0001, 0x0002, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0d));
 
 static long count_arg(const char *s)
 {
@@ -100,6 +105,26 @@ static int burst(long n)
             TraceLoggingKeyword(1), TraceLoggingUInt32((uint32_t)i, "i"));
     TraceLoggingUnregister(CliBurst);
     printf("wrote %ld\n", n);
+    return 0;
+}
+
+static int crit(long n, long m)
+{
+    int rc = TraceLoggingRegister(CliCrit);
+    if (rc != 0) {
+        fprintf(stderr, "cli_writer: TraceLoggingRegister: %d\n", rc);
+        return 1;
+    }
+    for (long i = 0; i < n + 1 + m; i++) {
+        if (i == n)
+            TraceLoggingWrite(CliCrit, "Critical", TraceLoggingLevel(event_level_critical_error),
+                TraceLoggingKeyword(1), TraceLoggingUInt32((uint32_t)i, "i"));
+        else
+            TraceLoggingWrite(CliCrit, "Verbose", TraceLoggingLevel(event_level_verbose),
+                TraceLoggingKeyword(1), TraceLoggingUInt32((uint32_t)i, "i"));
+    }
+    TraceLoggingUnregister(CliCrit);
+    printf("wrote %ld\n", n + 1 + m);
     return 0;
 }
 
@@ -198,8 +223,10 @@ int main(int argc, char **argv)
         return single(count_arg(argv[2]));
     if (argc == 3 && !strcmp(argv[1], "burst"))
         return burst(count_arg(argv[2]));
+    if (argc == 4 && !strcmp(argv[1], "crit"))
+        return crit(count_arg(argv[2]), count_arg(argv[3]));
     if (argc == 4 && !strcmp(argv[1], "tpp"))
         return tpp(argv[2], argv[3]);
-    fprintf(stderr, "usage: cli_writer eh N | single N | burst N | tpp CMD DAT\n");
+    fprintf(stderr, "usage: cli_writer eh N | single N | burst N | crit N M | tpp CMD DAT\n");
     return 2;
 }

@@ -1245,6 +1245,14 @@ pub static PROGRAMS: &[Program] = &[
                 judge: Some(checks::cli::judge),
             },
             ..VM
+        }, VmRun {
+            name: "cli_circular",
+            args: &["{eventheader}"],
+            check: VmCheck::Script {
+                script: "cli/tests/vm/circular.sh",
+                judge: Some(checks::cli_circular::judge),
+            },
+            ..VM
         }],
         ..KERNEL
     },

@@ -1,0 +1,393 @@
+//! `collect --circular`: a flight recorder. Events go to overwrite-mode
+//! ring buffers ([`super::backward`]) and nothing is written until a
+//! snapshot, which saves what the rings hold to a new perf.data file
+//! ([`super::snapshot`]).
+//!
+//! Snapshots: SIGUSR1 (and recording goes on); an event passing
+//! `--snapshot-on` ([`super::trigger`]), `--after` seconds later; and a
+//! last one when recording stops (SIGINT/SIGTERM, `--duration`, the
+//! command's exit).
+//!
+//! Windows: a snapshot holds, per CPU, the events written since the
+//! previous snapshot, as far back as the ring still holds them. No event
+//! is in two snapshots, and none is missing between two snapshots unless
+//! the ring wrapped (more was written than it holds: the snapshot says so)
+//! or it arrived while the rings were paused for the copy (the kernel
+//! counts those: PERF_RECORD_LOST in the next snapshot, status 6).
+//!
+//! Memory: the rings, plus during a snapshot one copy of the new records
+//! (at most the rings' size) and 24 bytes of index per record, freed once
+//! the file is written.
+
+use std::os::fd::AsRawFd;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use perf_event::events::Tracepoint as TracepointEvent;
+use perf_event::{Builder, Clock, Counter, ReadFormat, SampleFlag};
+
+use super::backward::{self, BackwardRing};
+use super::output::Recorded;
+use super::resolve::Tracepoint;
+use super::session::{self, EventIds};
+use super::snapshot::{self, Files, Summary};
+use super::trigger::Trigger;
+use super::{metadata, resolve, CollectArgs};
+use crate::exit::{Error, Status};
+use crate::filter::Filter;
+use crate::perfdata::writer::Metadata;
+use crate::tracefs::Tracefs;
+
+/// The time between a trigger event and its snapshot when `--after` is
+/// not given: the trigger's perf event and the recording's are written one
+/// after the other by the writer's system call; let it finish.
+const TRIGGER_SETTLE: Duration = Duration::from_millis(20);
+
+/// The overwrite rings and every event writing into them.
+struct Rings {
+    rings: Vec<BackwardRing>,
+    redirected: Vec<Counter>,
+    /// The new records of a snapshot (emptied once written).
+    copy: Vec<u8>,
+}
+
+impl Rings {
+    /// Opens the events (disabled) of `tracepoints` on `cpus` in overwrite
+    /// mode, each CPU's into one ring of `data_bytes`.
+    fn open(
+        tracepoints: &[Tracepoint],
+        cpus: &[usize],
+        data_bytes: usize,
+        filter: Option<&str>,
+    ) -> Result<(Rings, Vec<EventIds>), Error> {
+        let filter = filter
+            .map(std::ffi::CString::new)
+            .transpose()
+            .map_err(|_| Error::new(Status::Usage, "a filter with a NUL character"))?;
+        let mut rings: Vec<BackwardRing> = Vec::new();
+        let mut redirected = Vec::new();
+        let mut descs = Vec::new();
+        for tp in tracepoints {
+            let mut b = Builder::new(TracepointEvent::with_id(u64::from(tp.format.id())));
+            b.any_pid()
+                .sample_period(1)
+                .sample(
+                    SampleFlag::IDENTIFIER
+                        | SampleFlag::TID
+                        | SampleFlag::TIME
+                        | SampleFlag::CPU
+                        | SampleFlag::RAW,
+                )
+                .read_format(ReadFormat::ID)
+                .sample_id_all(true)
+                .include_kernel()
+                .exclude_hv(true)
+                .clockid(Clock::MONOTONIC)
+                .enabled(false);
+            // The kernel's overwrite mode: records written backward into a
+            // ring mapped read-only.
+            b.attrs_mut().set_write_backward(1);
+            let mut ids = Vec::new();
+            for &cpu in cpus {
+                b.one_cpu(cpu);
+                let counter = match b.build() {
+                    Ok(c) => c,
+                    Err(e) if e.raw_os_error() == Some(libc::ENODEV) => continue,
+                    Err(e) => return Err(session::perf_open_error(&e, &tp.full_name())),
+                };
+                if let Some(f) = &filter {
+                    session::set_filter(&counter, f, &tp.full_name())?;
+                }
+                ids.push(counter.id());
+                match rings.iter().find(|r| r.cpu == cpu) {
+                    Some(ring) => {
+                        // SAFETY: both descriptors are open perf events on the
+                        // same CPU, both backward, owned by this session;
+                        // SET_OUTPUT only redirects the first's records.
+                        let rc = unsafe {
+                            perf_event_open_sys::ioctls::SET_OUTPUT(
+                                counter.as_raw_fd(),
+                                ring.counter.as_raw_fd(),
+                            )
+                        };
+                        if rc != 0 {
+                            return Err(Error::kernel(
+                                &std::io::Error::last_os_error(),
+                                format!("redirecting {} on CPU {cpu}", tp.full_name()),
+                            ));
+                        }
+                        redirected.push(counter);
+                    }
+                    None => rings.push(BackwardRing::map(cpu, counter, data_bytes)?),
+                }
+            }
+            if ids.is_empty() {
+                return Err(Error::new(Status::Failure, "no CPU could be opened"));
+            }
+            descs.push((ids, session::file_attr(&b, 1, 0)));
+        }
+        Ok((
+            Rings {
+                rings,
+                redirected,
+                copy: Vec::new(),
+            },
+            descs,
+        ))
+    }
+
+    fn enable(&mut self) -> Result<(), Error> {
+        let all = self
+            .rings
+            .iter_mut()
+            .map(|r| &mut r.counter)
+            .chain(self.redirected.iter_mut());
+        for c in all {
+            c.enable()
+                .map_err(|e| Error::kernel(&e, "enabling perf events"))?;
+        }
+        Ok(())
+    }
+
+    fn disable(&mut self) {
+        let all = self
+            .rings
+            .iter_mut()
+            .map(|r| &mut r.counter)
+            .chain(self.redirected.iter_mut());
+        for c in all {
+            let _ = c.disable();
+        }
+    }
+
+    /// Copies the records new since the previous snapshot, every ring
+    /// paused during the copy (so that the copies end at one instant).
+    /// Returns the CPUs whose ring wrapped.
+    fn take(&mut self) -> Result<Vec<usize>, Error> {
+        self.copy.clear();
+        for r in &self.rings {
+            r.pause(true)?;
+        }
+        let mut wrapped = Vec::new();
+        for r in &mut self.rings {
+            if r.take_new(&mut self.copy).1 {
+                wrapped.push(r.cpu);
+            }
+        }
+        for r in &self.rings {
+            r.pause(false)?;
+        }
+        Ok(wrapped)
+    }
+}
+
+/// What the run has written.
+#[derive(Default)]
+struct Totals {
+    snapshots: u64,
+    samples: u64,
+    lost: u64,
+}
+
+struct Writer<'a> {
+    files: Files,
+    meta: &'a Metadata,
+    recorded: &'a [Recorded],
+    totals: Totals,
+}
+
+impl Writer<'_> {
+    /// Takes a snapshot for `why` and writes it (none if nothing is new).
+    fn snapshot(&mut self, rings: &mut Rings, why: &str) -> Result<Option<Summary>, Error> {
+        let wrapped = rings.take()?;
+        if rings.copy.is_empty() {
+            eprintln!("eventheader: collect: nothing new to save ({why})");
+            return Ok(None);
+        }
+        let path = self.files.next_path();
+        let summary = snapshot::write(&path, self.meta, self.recorded, &rings.copy)?;
+        // Free the copy: between snapshots only the rings take memory.
+        rings.copy = Vec::new();
+        let span = summary
+            .first_time
+            .map_or(0.0, |f| (summary.last_time - f) as f64 / 1e9);
+        let mut line = format!(
+            "eventheader: collect: snapshot {path}: {} events over {span:.3} s ({why})",
+            summary.samples
+        );
+        if !wrapped.is_empty() {
+            line += &format!(
+                "; the buffers of CPUs {wrapped:?} wrapped: older events of the window overwritten"
+            );
+        }
+        if summary.lost > 0 {
+            line += &format!(
+                "; {} events lost while the buffers were paused",
+                summary.lost
+            );
+        }
+        eprintln!("{line}");
+        for old in self.files.written(path) {
+            eprintln!("eventheader: collect: deleted {old} (--max-snapshots)");
+        }
+        self.totals.snapshots += 1;
+        self.totals.samples += summary.samples;
+        self.totals.lost += summary.lost;
+        Ok(Some(summary))
+    }
+}
+
+pub fn run(args: &CollectArgs) -> Result<Status, Error> {
+    let specs = super::collect_specs(args)?;
+    let filter = Filter::new(&args.filter);
+    let output = args.output.clone().unwrap_or_else(|| "perf.data".into());
+    snapshot::check_dir(&output)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let usr1 = Arc::new(AtomicBool::new(false));
+    for (sig, flag) in [
+        (libc::SIGINT, &stop),
+        (libc::SIGTERM, &stop),
+        (libc::SIGUSR1, &usr1),
+    ] {
+        signal_hook::flag::register(sig, Arc::clone(flag))
+            .map_err(|e| Error::io(&e, "installing signal handlers"))?;
+    }
+    let tracefs = Tracefs::find()?;
+    let (tracepoints, registrations) = resolve::resolve(&tracefs, &specs, &filter, args.verbose)?;
+    let cpus = session::online_cpus();
+    // SAFETY: sysconf has no preconditions.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as usize;
+    let data_bytes = backward::data_bytes(args.buffer_size as usize * 1024, page);
+    let kernel_filter = filter.kernel_filter();
+    let (mut rings, descs) =
+        Rings::open(&tracepoints, &cpus, data_bytes, kernel_filter.as_deref())?;
+    let meta = metadata::gather(&tracefs, cpus.len());
+    let recorded = super::recorded(&tracepoints, descs);
+    let mut trigger = match &args.snapshot_on {
+        Some(f) => Some(Trigger::open(&tracepoints, &cpus, &Filter::new(f), &meta)?),
+        None => None,
+    };
+    if args.verbose {
+        eprintln!(
+            "eventheader: circular: {} tracepoints, {} CPUs x {} KiB overwrite buffers{}",
+            tracepoints.len(),
+            cpus.len(),
+            data_bytes >> 10,
+            if trigger.is_some() {
+                format!(
+                    ", trigger buffers {} KiB per CPU",
+                    super::trigger::TRIGGER_RING_BYTES >> 10
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
+    let mut writer = Writer {
+        files: Files::new(&output, args.max_snapshots.map(|n| n as usize)),
+        meta: &meta,
+        recorded: &recorded,
+        totals: Totals::default(),
+    };
+    rings.enable()?;
+    if let Some(t) = trigger.as_mut() {
+        t.enable()?;
+    }
+    let started = Instant::now();
+    let deadline = args.duration.map(|d| started + d);
+    let after = args.after.unwrap_or(TRIGGER_SETTLE).max(TRIGGER_SETTLE);
+    let mut child = if args.command.is_empty() {
+        None
+    } else {
+        Some(super::spawn(&args.command, false)?)
+    };
+    let mut child_status = None;
+    // A trigger event seen: its snapshot's time and what it was.
+    let mut pending: Option<(Instant, String)> = None;
+    let stop_reason = loop {
+        match trigger.as_ref() {
+            Some(t) => t.wait(50),
+            // SAFETY: poll on no descriptors is a sleep that a signal ends.
+            None => unsafe {
+                libc::poll(std::ptr::null_mut(), 0, 50);
+            },
+        }
+        if usr1.swap(false, Ordering::Relaxed) {
+            writer.snapshot(&mut rings, "SIGUSR1")?;
+        }
+        if let Some(t) = trigger.as_mut() {
+            if let Some(event) = t.check() {
+                if pending.is_none() {
+                    pending = Some((Instant::now() + after, event));
+                }
+            }
+        }
+        if pending
+            .as_ref()
+            .is_some_and(|(at, _)| Instant::now() >= *at)
+        {
+            let (_, event) = pending.take().expect("pending");
+            writer.snapshot(&mut rings, &format!("on {event}"))?;
+        }
+        if let Some(c) = child.as_mut() {
+            if let Some(st) = c
+                .try_wait()
+                .map_err(|e| Error::io(&e, "waiting for the command"))?
+            {
+                child_status = Some(st);
+                break "the command exited";
+            }
+        }
+        if stop.load(Ordering::Relaxed) {
+            break "signalled to stop";
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break "--duration";
+        }
+    };
+    rings.disable();
+    if let Some(t) = trigger.as_mut() {
+        t.disable();
+        // A trigger event written just before the stop still has its own
+        // snapshot: the final one holds it.
+        if pending.is_none() {
+            pending = t.check().map(|e| (Instant::now(), e));
+        }
+    }
+    let why = match &pending {
+        Some((_, event)) => format!("{stop_reason}, on {event}"),
+        None => stop_reason.to_string(),
+    };
+    writer.snapshot(&mut rings, &why)?;
+    drop(registrations);
+    if let (Some(mut c), None) = (child, child_status) {
+        // SAFETY: kill has no memory-safety preconditions; the pid is our
+        // child's, not yet reaped.
+        unsafe { libc::kill(c.id() as libc::pid_t, libc::SIGTERM) };
+        child_status = c.wait().ok();
+    }
+    let t = &writer.totals;
+    eprintln!(
+        "eventheader: collect: {} snapshot{}, {} events in {:.1} s",
+        t.snapshots,
+        if t.snapshots == 1 { "" } else { "s" },
+        t.samples,
+        started.elapsed().as_secs_f64()
+    );
+    let mut status = Status::Success;
+    if t.lost > 0 {
+        eprintln!(
+            "eventheader: collect: the kernel lost {} events while the buffers were paused for snapshots",
+            t.lost
+        );
+        status = status.worst(Status::EventsLost);
+    }
+    if let Some(st) = child_status {
+        if !st.success() {
+            eprintln!("eventheader: collect: {} {st}", args.command[0]);
+            status = status.worst(Status::CommandFailed);
+        }
+    }
+    Ok(status)
+}

@@ -1,0 +1,219 @@
+//! `collect --circular --snapshot-on FILTER`: a snapshot when an event
+//! passing FILTER (decode's filters, written `level=1,provider=P`) is
+//! written.
+//!
+//! The overwrite rings cannot be watched (reading them needs a pause), so
+//! the tracepoints whose names can pass the filter get a second perf event
+//! per CPU, into a small ordinary ring per CPU ([`TRIGGER_RING_BYTES`]),
+//! drained every pass; each of its samples is decoded and the whole filter
+//! (the event name and provider in an EventHeader payload too) applied.
+//! Memory stays bounded: these rings are fixed and small, and a pass holds
+//! at most one ring's worth of records.
+
+use clap::Parser;
+use tracepoint_decode as td;
+
+use super::resolve::Tracepoint;
+use super::session::Session;
+use crate::decode::{Formatter, Outcome};
+use crate::exit::{Error, Status};
+use crate::filter::{Filter, FilterArgs};
+use crate::perfdata::writer::Metadata;
+use crate::perfdata::Events;
+
+/// Each CPU's ring for the trigger events.
+pub const TRIGGER_RING_BYTES: usize = 64 << 10;
+
+const PERF_RECORD_SAMPLE: u32 = 9;
+
+/// The filter names `--snapshot-on` accepts (decode's filter options).
+const KEYS: &[&str] = &["provider", "event", "level", "keyword", "pid"];
+
+/// Parses `--snapshot-on`'s value: `NAME=VALUE` pairs separated by commas
+/// (or spaces), NAME one of provider, event, level, keyword, pid, each
+/// with decode's rules for its option; a name given twice matches either
+/// value (provider, event, pid).
+pub fn parse_spec(spec: &str) -> Result<FilterArgs, String> {
+    #[derive(Parser)]
+    #[command(no_binary_name = true)]
+    struct Spec {
+        #[command(flatten)]
+        filter: FilterArgs,
+    }
+    let mut args = Vec::new();
+    for pair in spec
+        .split(|c: char| c == ',' || c.is_ascii_whitespace())
+        .filter(|p| !p.is_empty())
+    {
+        let (key, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("\"{pair}\" is not NAME=VALUE"))?;
+        if !KEYS.contains(&key) {
+            return Err(format!(
+                "unknown filter \"{key}\" (expected one of {})",
+                KEYS.join(", ")
+            ));
+        }
+        if value.is_empty() {
+            return Err(format!("\"{pair}\" has no value"));
+        }
+        args.push(format!("--{key}"));
+        args.push(value.to_string());
+    }
+    if args.is_empty() {
+        return Err(format!(
+            "no filter given (NAME=VALUE pairs, NAME one of {})",
+            KEYS.join(", ")
+        ));
+    }
+    match Spec::try_parse_from(&args) {
+        Ok(s) => Ok(s.filter),
+        Err(e) => {
+            // clap's first line says what is wrong ("invalid value ...").
+            let text = e.to_string();
+            let line = text.lines().next().unwrap_or("").trim();
+            Err(line.strip_prefix("error: ").unwrap_or(line).to_string())
+        }
+    }
+}
+
+/// The trigger events and what decodes their samples.
+pub struct Trigger {
+    session: Session,
+    events: Events,
+    fmt: Formatter,
+    json: String,
+}
+
+impl Trigger {
+    /// Opens the trigger events for those of `tracepoints` whose names can
+    /// pass `filter` (none: status 3).
+    pub fn open(
+        tracepoints: &[Tracepoint],
+        cpus: &[usize],
+        filter: &Filter,
+        meta: &Metadata,
+    ) -> Result<Trigger, Error> {
+        let chosen: Vec<Tracepoint> = tracepoints
+            .iter()
+            .filter(|tp| filter.tracepoint_may_match(&tp.system, &tp.name))
+            .cloned()
+            .collect();
+        if chosen.is_empty() {
+            return Err(Error::new(
+                Status::BadTracepoint,
+                "--snapshot-on: no recorded tracepoint can match the filter",
+            ));
+        }
+        let kernel_filter = filter.kernel_filter();
+        let (session, descs) = Session::open(
+            &chosen,
+            cpus,
+            TRIGGER_RING_BYTES,
+            TRIGGER_RING_BYTES,
+            kernel_filter.as_deref(),
+        )?;
+        let recorded = super::recorded(&chosen, descs);
+        Ok(Trigger {
+            session,
+            events: super::live_events(meta, &recorded),
+            fmt: Formatter::new(td::PerfMetaOptions::Default, filter.clone()),
+            json: String::new(),
+        })
+    }
+
+    pub fn enable(&mut self) -> Result<(), Error> {
+        self.session.enable()
+    }
+
+    pub fn disable(&mut self) {
+        self.session.disable()
+    }
+
+    /// Waits up to `timeout_ms` for trigger events.
+    pub fn wait(&self, timeout_ms: i32) {
+        self.session.wait(timeout_ms)
+    }
+
+    /// The first event that passes the filter among those arrived, as
+    /// decode prints it; the rest of them are dropped. At most a few
+    /// passes: a writer as fast as the drain cannot hold the loop.
+    pub fn check(&mut self) -> Option<String> {
+        let mut found = None;
+        for _ in 0..4 {
+            let pass = self.session.drain();
+            if !pass.any {
+                break;
+            }
+            if found.is_none() {
+                found = first_match(
+                    &self.session.batch,
+                    &self.events,
+                    &mut self.fmt,
+                    &mut self.json,
+                );
+            }
+        }
+        found
+    }
+}
+
+/// The first sample in `batch` that `fmt`'s filter passes, decoded.
+fn first_match(
+    batch: &[u8],
+    events: &Events,
+    fmt: &mut Formatter,
+    json: &mut String,
+) -> Option<String> {
+    let mut at = 0;
+    while at + 8 <= batch.len() {
+        let size = usize::from(u16::from_ne_bytes([batch[at + 6], batch[at + 7]]));
+        if size < 8 || at + size > batch.len() {
+            break;
+        }
+        let rec = &batch[at..at + size];
+        at += size;
+        if u32::from_ne_bytes(rec[0..4].try_into().expect("a header")) != PERF_RECORD_SAMPLE {
+            continue;
+        }
+        let Ok(info) = events.sample_info(rec) else {
+            continue;
+        };
+        json.clear();
+        if matches!(fmt.perf_sample(json, &info), Outcome::Decoded) {
+            return Some(json.clone());
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs() {
+        let f = parse_spec("level=1").unwrap();
+        assert_eq!(f.level, Some(1));
+        let f = parse_spec("provider=A, provider=B event=E,keyword=0x6,pid=7").unwrap();
+        assert_eq!(f.provider, vec!["A", "B"]);
+        assert_eq!(f.event, vec!["E"]);
+        assert_eq!(f.keyword, Some(6));
+        assert_eq!(f.pid, vec![7]);
+        for (bad, says) in [
+            ("", "no filter given"),
+            (" , ", "no filter given"),
+            ("level", "is not NAME=VALUE"),
+            ("lvl=1", "unknown filter \"lvl\""),
+            ("level=", "has no value"),
+            ("level=0", "invalid value"),
+            ("level=1,level=2", "cannot be used multiple times"),
+            ("keyword=0", "matches nothing"),
+            ("pid=x", "invalid value"),
+            ("--level=1", "unknown filter"),
+        ] {
+            let e = parse_spec(bad).unwrap_err();
+            assert!(e.contains(says), "{bad:?}: {e}");
+        }
+    }
+}
