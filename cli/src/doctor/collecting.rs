@@ -55,10 +55,17 @@ pub fn check_perf(p: &Privileges) -> Check {
         Some(Some(n)) => format!("perf_event_paranoid {n}"),
     };
     if has(CAP_PERFMON) {
-        Check::ok(name, format!("{who} has CAP_PERFMON ({paranoid} does not apply)"))
+        Check::ok(
+            name,
+            format!("{who} has CAP_PERFMON ({paranoid} does not apply)"),
+        )
     } else if has(CAP_SYS_ADMIN) {
-        Check::ok(name, format!("{who} has CAP_SYS_ADMIN ({paranoid} does not apply)"))
-    } else if p.paranoid == Some(Some(-1)) || p.paranoid.is_some_and(|n| n.is_some_and(|n| n < -1)) {
+        Check::ok(
+            name,
+            format!("{who} has CAP_SYS_ADMIN ({paranoid} does not apply)"),
+        )
+    } else if p.paranoid == Some(Some(-1)) || p.paranoid.is_some_and(|n| n.is_some_and(|n| n < -1))
+    {
         Check::ok(
             name,
             format!("{paranoid}: every user may record tracepoint data"),
@@ -75,7 +82,7 @@ pub fn check_perf(p: &Privileges) -> Check {
             name,
             format!(
                 "{paranoid} and {who} has neither CAP_PERFMON nor CAP_SYS_ADMIN: the kernel \
-                 refuses to record tracepoint data (collect and perf record fail with EACCES)"
+                 refuses to record tracepoint data (collect and perf record are refused)"
             ),
             FIX,
         )
@@ -88,14 +95,21 @@ pub fn check_tracefs_read(sys: &Sys, tracefs: &Path) -> Check {
     match sys.access(&events, libc::R_OK | libc::X_OK) {
         Ok(()) => Check::ok(
             "tracefs read",
-            format!("{} readable: a collector finds the tracepoints", events.display()),
+            format!(
+                "{} readable: a collector finds the tracepoints",
+                events.display()
+            ),
         ),
         Err(e) => {
-            let mode = sys
-                .metadata(&events)
-                .or_else(|_| sys.metadata(tracefs))
-                .map(|m| format!(" ({})", describe_mode(&m)))
-                .unwrap_or_default();
+            // The directory in the way: events/, or tracefs itself when
+            // events/ cannot even be looked at.
+            let mode = match sys.metadata(&events) {
+                Ok(m) => format!(" ({})", describe_mode(&m)),
+                Err(_) => sys
+                    .metadata(tracefs)
+                    .map(|m| format!(" ({}: {})", tracefs.display(), describe_mode(&m)))
+                    .unwrap_or_default(),
+            };
             Check::fail(
                 Status::CollectNotPermitted,
                 "tracefs read",
@@ -126,11 +140,17 @@ mod tests {
     fn capabilities_and_paranoid() {
         let perfmon = 1u64 << CAP_PERFMON;
         let admin = 1u64 << CAP_SYS_ADMIN;
-        assert_eq!(check_perf(&p(Some(perfmon), Some(Some(2)))).state, State::Ok);
+        assert_eq!(
+            check_perf(&p(Some(perfmon), Some(Some(2)))).state,
+            State::Ok
+        );
         assert_eq!(check_perf(&p(Some(admin), Some(Some(4)))).state, State::Ok);
         assert_eq!(check_perf(&p(Some(0), Some(Some(-1)))).state, State::Ok);
         let c = check_perf(&p(Some(0), Some(Some(2))));
-        assert_eq!((c.state, c.status), (State::Fail, Status::CollectNotPermitted));
+        assert_eq!(
+            (c.state, c.status),
+            (State::Fail, Status::CollectNotPermitted)
+        );
         assert!(c.found.contains("perf_event_paranoid 2"), "{}", c.found);
         assert!(c.fix.unwrap().contains("CAP_PERFMON"));
         assert_eq!(check_perf(&p(Some(0), Some(Some(0)))).state, State::Fail);

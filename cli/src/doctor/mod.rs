@@ -63,9 +63,9 @@ When several apply: the first of 2, 4, 5, 8, 3, 9, 1.";
 pub fn checks(args: &DoctorArgs) -> Result<Vec<Check>, Error> {
     let sys = Sys::new(args.root.as_deref());
     let program = match &args.program {
-        Some(p) => Some(
-            std::fs::read(p).map_err(|e| Error::io(&e, format!("reading {}", p.display())))?,
-        ),
+        Some(p) => {
+            Some(std::fs::read(p).map_err(|e| Error::io(&e, format!("reading {}", p.display())))?)
+        }
         None => None,
     };
     let config = system::kernel_config(&sys);
@@ -100,20 +100,24 @@ pub fn checks(args: &DoctorArgs) -> Result<Vec<Check>, Error> {
     let mut providers = args.providers.clone();
     if let (Some(bytes), Some(path)) = (&program, &args.program) {
         let found = tracepoints::providers_of_program(bytes, &reg);
-        let name = format!("program {}", path.display());
+        let name = "program";
         if found.is_empty() {
             all.push(Check::fail(
                 Status::BadTracepoint,
                 name,
                 format!(
-                    "none of the {} registered user_events tracepoints has a provider named in it",
+                    "{}: none of the {} registered user_events tracepoints has a provider named in it",
+                    path.display(),
                     reg.entries.len()
                 ),
                 "start the program (it registers its tracepoints when it starts, \
                  TraceLoggingRegister) and run doctor again, or name its provider with --provider",
             ));
         } else {
-            all.push(Check::ok(name, format!("providers {}", found.join(", "))));
+            all.push(Check::ok(
+                name,
+                format!("{}: providers {}", path.display(), found.join(", ")),
+            ));
             providers.extend(found);
         }
     }

@@ -250,7 +250,10 @@ mod tests {
     fn config_values() {
         let text = "# comment\nCONFIG_TRACING=y\n# CONFIG_USER_EVENTS is not set\n\
                     CONFIG_USER_EVENTS_X=y\nCONFIG_FOO=m\nCONFIG_BAR=\"x\"\n";
-        assert_eq!(config_value(text, "CONFIG_USER_EVENTS"), ConfigValue::NotSet);
+        assert_eq!(
+            config_value(text, "CONFIG_USER_EVENTS"),
+            ConfigValue::NotSet
+        );
         assert_eq!(config_value(text, "CONFIG_TRACING"), ConfigValue::Yes);
         assert_eq!(config_value(text, "CONFIG_FOO"), ConfigValue::Module);
         assert_eq!(
@@ -287,7 +290,10 @@ mod tests {
         // Damaged: cut short, or garbage after the magic bytes.
         assert_eq!(config_text(&bytes[..bytes.len() / 2]), None);
         assert_eq!(config_text(&[0x1f, 0x8b, 0, 0, 0]), None);
-        assert_eq!(config_text(b"CONFIG_A=y\xff").unwrap(), "CONFIG_A=y\u{fffd}");
+        assert_eq!(
+            config_text(b"CONFIG_A=y\xff").unwrap(),
+            "CONFIG_A=y\u{fffd}"
+        );
     }
 
     #[test]

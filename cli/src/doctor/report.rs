@@ -91,9 +91,7 @@ pub fn verdict(status: Status) -> &'static str {
         Status::PermissionDenied => {
             "programs run as this user cannot write events: they are dropped"
         }
-        Status::CollectNotPermitted => {
-            "events can be written, but this user may not collect them"
-        }
+        Status::CollectNotPermitted => "events can be written, but this user may not collect them",
         Status::BadTracepoint => "the tracepoints asked about are not registered",
         Status::NotEnabled => {
             "the tracepoints asked about are registered, but no collector has enabled them"

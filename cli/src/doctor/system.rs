@@ -87,7 +87,11 @@ pub fn user_name(uid: u32) -> String {
         if pw.is_null() || (*pw).pw_name.is_null() {
             None
         } else {
-            Some(std::ffi::CStr::from_ptr((*pw).pw_name).to_string_lossy().into_owned())
+            Some(
+                std::ffi::CStr::from_ptr((*pw).pw_name)
+                    .to_string_lossy()
+                    .into_owned(),
+            )
         }
     };
     name.unwrap_or_else(|| uid.to_string())
@@ -101,7 +105,11 @@ pub fn group_name(gid: u32) -> String {
         if gr.is_null() || (*gr).gr_name.is_null() {
             None
         } else {
-            Some(std::ffi::CStr::from_ptr((*gr).gr_name).to_string_lossy().into_owned())
+            Some(
+                std::ffi::CStr::from_ptr((*gr).gr_name)
+                    .to_string_lossy()
+                    .into_owned(),
+            )
         }
     };
     name.unwrap_or_else(|| gid.to_string())
@@ -166,7 +174,10 @@ pub fn find_tracefs(sys: &Sys) -> Tracefs {
             found.push(p);
         }
     }
-    if mounts.iter().any(|m| m.fstype == "tracefs" && m.point == standard) {
+    if mounts
+        .iter()
+        .any(|m| m.fstype == "tracefs" && m.point == standard)
+    {
         add(&mut found, standard.clone());
     }
     for m in mounts.iter().filter(|m| m.fstype == "tracefs") {
@@ -318,7 +329,10 @@ pub fn check_data(sys: &Sys, tracefs: &Path) -> (Vec<Check>, Option<bool>) {
                 vec![Check::fail(
                     Status::NoUserEvents,
                     name,
-                    format!("missing: {} has no user_events_data, the kernel has no user_events", tracefs.display()),
+                    format!(
+                        "missing: {} has no user_events_data, the kernel has no user_events",
+                        tracefs.display()
+                    ),
                     KERNEL_FIX,
                 )],
                 Some(false),

@@ -62,10 +62,7 @@ fn provider_of(name: &str) -> &str {
 /// string), sorted.
 pub fn providers_of_program(bytes: &[u8], reg: &Registered) -> Vec<String> {
     let strings: HashSet<String> = parse::c_strings(bytes, 1, 4_000_000).into_iter().collect();
-    let firsts: HashSet<&str> = strings
-        .iter()
-        .filter_map(|s| s.split(' ').next())
-        .collect();
+    let firsts: HashSet<&str> = strings.iter().filter_map(|s| s.split(' ').next()).collect();
     let mut out = BTreeSet::new();
     for e in &reg.entries {
         let p = provider_of(&e.name);
@@ -121,13 +118,19 @@ pub fn check_provider(provider: &str, reg: &Registered) -> Vec<Check> {
     } else if enabled == 0 {
         checks.push(Check::warn(
             name,
-            format!("{} tracepoints registered, none enabled by ftrace{unknown}", mine.len()),
+            format!(
+                "{} tracepoints registered, none enabled by ftrace{unknown}",
+                mine.len()
+            ),
             Some("run doctor as root to see perf's users".into()),
         ));
     } else {
         checks.push(Check::ok(
             name,
-            format!("{} tracepoints registered, {enabled} enabled{unknown}", mine.len()),
+            format!(
+                "{} tracepoints registered, {enabled} enabled{unknown}",
+                mine.len()
+            ),
         ));
     }
     for e in mine {
@@ -178,8 +181,15 @@ mod tests {
         let c = check_provider("Q", &r);
         assert_eq!((c[0].state, c[0].status), (State::Fail, Status::NotEnabled));
         let c = check_provider("R", &r);
-        assert_eq!((c[0].state, c[0].status), (State::Fail, Status::BadTracepoint));
-        assert!(c[0].fix.as_ref().unwrap().contains("eventheader register R_L5K1"));
+        assert_eq!(
+            (c[0].state, c[0].status),
+            (State::Fail, Status::BadTracepoint)
+        );
+        assert!(c[0]
+            .fix
+            .as_ref()
+            .unwrap()
+            .contains("eventheader register R_L5K1"));
         assert_eq!(check_provider("plain", &r).len(), 2);
         assert_eq!(check_provider("P*", &r).len(), 4);
     }
