@@ -10,12 +10,18 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Some(text) = parse::config_text(data) {
-        assert!(text.len() as u64 <= parse::CONFIG_MAX * 3, "U+FFFD is 3 bytes at most");
+        assert!(
+            text.len() as u64 <= parse::CONFIG_MAX * 3,
+            "U+FFFD is 3 bytes at most"
+        );
         let _ = parse::config_value(&text, "CONFIG_USER_EVENTS");
     }
     let text = String::from_utf8_lossy(data);
     let _ = parse::config_value(&text, "CONFIG_USER_EVENTS");
-    for m in parse::mountinfo(&text).iter().chain(&parse::proc_mounts(&text)) {
+    for m in parse::mountinfo(&text)
+        .iter()
+        .chain(&parse::proc_mounts(&text))
+    {
         assert!(!m.fstype.is_empty());
     }
     for word in text.split_ascii_whitespace() {
