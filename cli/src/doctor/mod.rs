@@ -63,9 +63,10 @@ When several apply: the first of 2, 4, 5, 8, 3, 9, 1.";
 pub fn checks(args: &DoctorArgs) -> Result<Vec<Check>, Error> {
     let sys = Sys::new(args.root.as_deref());
     let program = match &args.program {
-        Some(p) => {
-            Some(std::fs::read(p).map_err(|e| Error::io(&e, format!("reading {}", p.display())))?)
-        }
+        Some(p) => Some(
+            system::read_program(p)
+                .map_err(|e| Error::io(&e, format!("reading {}", p.display())))?,
+        ),
         None => None,
     };
     let config = system::kernel_config(&sys);

@@ -67,6 +67,17 @@ impl Sys {
     }
 }
 
+/// A program file's bytes (its first [`READ_MAX`]: string tables of larger
+/// files past that are not looked at). The path is the caller's, not under
+/// the root.
+pub fn read_program(p: &Path) -> io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    std::fs::File::open(p)?
+        .take(READ_MAX)
+        .read_to_end(&mut out)?;
+    Ok(out)
+}
+
 /// "owner root:tracing, mode 0660" for messages.
 pub fn describe_mode(m: &std::fs::Metadata) -> String {
     format!(
