@@ -202,10 +202,12 @@ pub fn user_events_status(text: &str) -> Vec<StatusEntry> {
             Some((n, r)) => (n.trim(), r),
             None => (line.trim(), ""),
         };
-        let Some(name) = name.split_ascii_whitespace().next() else {
+        // Any white space ends a name: split_ascii_whitespace would keep a
+        // vertical tab inside one.
+        let Some(name) = name.split_whitespace().next() else {
             continue;
         };
-        let mut words = rest.split_ascii_whitespace().peekable();
+        let mut words = rest.split_whitespace().peekable();
         if words.peek() == Some(&"Used") {
             words.next();
             if words.peek() == Some(&"by") {
@@ -360,6 +362,9 @@ mod tests {
         assert_eq!(e[2].users, ["ftrace", "perf"]);
         assert!(e[3].users.is_empty());
         assert!(user_events_status("# x\n  \n").is_empty());
+        let e = user_events_status("Name::\0\0\x0b\t0001ff\n");
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].name, "Name::\0\0");
     }
 
     #[test]

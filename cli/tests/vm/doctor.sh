@@ -9,7 +9,8 @@
 #   doctor.sh CLI_WRITER EVENTHEADER
 #
 # Results go to $RESULT (set by tests/kernel/guest.sh): status gets one
-# line "NAME RC" per step; each step's output is in NAME.out and NAME.err;
+# line "NAME RC" per step, times "NAME SECONDS"; each step's output is in
+# NAME.out and NAME.err;
 # done marks the end. Exits 0 once every step ran, 1 if it cannot start.
 set -u
 W=$1
@@ -24,13 +25,18 @@ done
 rm -rf "$R"
 mkdir -p "$R"
 : >"$R/status"
+: >"$R/times"
 
-# step NAME CMD...: CMD's stdout to NAME.out, stderr to NAME.err; "NAME RC" to status.
+# step NAME CMD...: CMD's stdout to NAME.out, stderr to NAME.err; "NAME RC"
+# to status, "NAME SECONDS" to times.
 step() {
-    local name=$1
+    local name=$1 t0 rc
     shift
+    t0=$(date +%s.%N)
     "$@" >"$R/$name.out" 2>"$R/$name.err"
-    echo "$name $?" >>"$R/status"
+    rc=$?
+    echo "$name $rc" >>"$R/status"
+    awk -v n="$name" -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%s %.1f\n", n, b - a }' >>"$R/times"
 }
 # wait_for FILE PATTERN: until FILE has a line matching PATTERN (at most 30 s).
 wait_for() {
