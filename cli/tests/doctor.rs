@@ -182,8 +182,18 @@ fn all_well() {
 #[test]
 fn providers_registered_enabled_or_not() {
     let m = Machine::well(STATUS);
+    // The processes with perf events open: the candidates for "perf".
+    m.put("proc/412/comm", b"eventheader\n");
+    std::fs::create_dir_all(m.path("proc/412/fd")).unwrap();
+    std::fs::create_dir_all(m.path("proc/77/fd")).unwrap();
+    std::os::unix::fs::symlink("anon_inode:[perf_event]", m.path("proc/412/fd/5")).unwrap();
+    std::os::unix::fs::symlink("/dev/null", m.path("proc/77/fd/0")).unwrap();
     let (rc, out, _) = m.doctor(&["--provider", "MyProvider"]);
     assert_eq!(rc, 0, "{out}");
+    assert!(
+        line(&out, "perf users").ends_with("processes with perf events open: 412 (eventheader)"),
+        "{out}"
+    );
     assert!(
         line(&out, "provider MyProvider").contains("2 tracepoints registered, 1 enabled"),
         "{out}"
@@ -200,6 +210,10 @@ fn providers_registered_enabled_or_not() {
     // Registered, nothing enabled: 9; not registered: 3 (and 3 comes first).
     let (rc, out, _) = m.doctor(&["--provider", "Idle"]);
     assert_eq!(rc, 9, "{out}");
+    assert!(
+        !out.contains("perf users"),
+        "nothing enabled by perf:\n{out}"
+    );
     assert!(
         fix(&out, "provider Idle").contains("eventheader collect"),
         "{out}"

@@ -46,6 +46,8 @@ one meaningless), with a fix under each failing one:
   tracefs read      may a collector run by this user read tracefs
   provider NAME     with PROGRAM or --provider: its tracepoints, which are
                     registered, which enabled and by whom (ftrace, perf)
+  perf users        when perf enabled some: the processes with perf events
+                    open (the kernel does not say which is on which tracepoint)
 
 Exit status:
   0  all well: events written here can reach a collector (warnings aside)
@@ -122,8 +124,14 @@ pub fn checks(args: &DoctorArgs) -> Result<Vec<Check>, Error> {
             providers.extend(found);
         }
     }
+    let mut perf = false;
     for p in &providers {
-        all.extend(tracepoints::check_provider(p, &reg));
+        let checks = tracepoints::check_provider(p, &reg);
+        perf |= checks.iter().any(|c| c.found.contains("enabled by perf"));
+        all.extend(checks);
+    }
+    if perf {
+        all.push(tracepoints::check_perf_users(&sys));
     }
     Ok(all)
 }

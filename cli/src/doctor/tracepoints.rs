@@ -155,6 +155,69 @@ pub fn check_provider(provider: &str, reg: &Registered) -> Vec<Check> {
     checks
 }
 
+/// The processes with perf events open (`anon_inode:[perf_event]` among
+/// their descriptors): (pid, command name), by pid. The kernel does not say
+/// which tracepoint a perf event is on, so these are the candidates for
+/// "enabled by perf"; other users' processes are visible to root only.
+pub fn perf_users(sys: &Sys) -> Vec<(u32, String)> {
+    let mut out = Vec::new();
+    let Ok(procs) = std::fs::read_dir(sys.path(Path::new("/proc"))) else {
+        return out;
+    };
+    for entry in procs.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(fds) = std::fs::read_dir(entry.path().join("fd")) else {
+            continue;
+        };
+        let has_perf = fds.flatten().any(|fd| {
+            std::fs::read_link(fd.path()).is_ok_and(|t| t.as_os_str() == "anon_inode:[perf_event]")
+        });
+        if has_perf {
+            let comm = sys
+                .read_text(&Path::new("/proc").join(pid.to_string()).join("comm"))
+                .unwrap_or_default();
+            out.push((pid, comm.trim().chars().take(64).collect()));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The "perf users" line: which processes may have enabled the
+/// tracepoints that perf enabled.
+pub fn check_perf_users(sys: &Sys) -> Check {
+    let users = perf_users(sys);
+    if users.is_empty() {
+        return Check::warn(
+            "perf users",
+            "no process with perf events open is visible to this user",
+            Some("run doctor as root to see other users' processes".into()),
+        );
+    }
+    let shown: Vec<String> = users
+        .iter()
+        .take(10)
+        .map(|(pid, comm)| format!("{pid} ({comm})"))
+        .collect();
+    let more = match users.len() {
+        n if n > 10 => format!(" and {} more", n - 10),
+        _ => String::new(),
+    };
+    Check::ok(
+        "perf users",
+        format!(
+            "processes with perf events open: {}{more}",
+            shown.join(", ")
+        ),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -62,6 +62,7 @@ cat "$TRACEFS/user_events_status" >"$R/idle.status"
 col=$!
 wait_for "$TRACEFS/user_events_status" "^CliDoc_L5K1 .*perf"
 step enabled "$EH" doctor -p CliDoc
+echo "$col" >"$R/enabled.collect-pid"
 cat "$TRACEFS/user_events_status" >"$R/enabled.status"
 kill -INT "$col"
 wait "$col"

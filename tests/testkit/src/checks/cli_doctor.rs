@@ -144,7 +144,19 @@ pub fn judge(results: &Path, name: &str) -> Result<(String, Vec<String>), String
             && line(&enabled, "  CliDoc_L4K2")?.contains("not enabled (level 4, keyword 0x2)"),
         "enabled:\n{enabled}"
     );
-    lines.push("    provider: not registered 3, registered and idle 9, enabled by perf 0 (as user_events_status)".to_string());
+    // The collector is among the processes with perf events open.
+    let pid = r.read("enabled.collect-pid")?;
+    let users = line(&enabled, "perf users")?;
+    ensure!(
+        users.contains(&format!(" {} (eventheader)", pid.trim())),
+        "enabled: collect (pid {}) is not among the perf users:\n{enabled}",
+        pid.trim()
+    );
+    ensure!(
+        line(&idle, "perf users").is_err(),
+        "idle: perf users where nothing is enabled by perf:\n{idle}"
+    );
+    lines.push("    provider: not registered 3, registered and idle 9, enabled by perf 0 (as user_events_status; collect's pid among the perf users)".to_string());
 
     // The program's provider, from its strings: registered, none enabled.
     let program = r.step("program", 9)?;
