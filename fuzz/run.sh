@@ -21,7 +21,7 @@ seconds=${1:-60}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(names header capture_api capture_reader decode_perf_data decode_pipe_data decode_capture circular)
+    targets=(names header capture_api capture_reader decode_perf_data decode_pipe_data decode_capture circular doctor_parsers)
 fi
 
 # The same toolchain everywhere: the machine's stable one (a fresh machine

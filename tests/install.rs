@@ -506,6 +506,7 @@ fn installs_the_man_pages_and_shell_completions() {
         "fish/vendor_completions.d/eventheader.fish",
         "man/man1/eventheader-collect.1",
         "man/man1/eventheader-decode.1",
+        "man/man1/eventheader-doctor.1",
         "man/man1/eventheader-register.1",
         "man/man1/eventheader.1",
         "zsh/site-functions/_eventheader",
@@ -556,6 +557,7 @@ fn installs_the_man_pages_and_shell_completions() {
         "eventheader-register(1)",
         "eventheader-collect(1)",
         "eventheader-decode(1)",
+        "eventheader-doctor(1)",
         "EXIT STATUS",
     ] {
         assert!(

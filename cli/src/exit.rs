@@ -5,7 +5,7 @@ use std::fmt;
 use std::process::ExitCode;
 
 /// What the process reports to its parent. When several apply, the first of
-/// 2, 4, 5, 3, 1, 6, 7 that applies (see `worst`): an error outranks lost
+/// 2, 4, 5, 8, 3, 9, 1, 6, 7 that applies (see `worst`): an error outranks lost
 /// events, which outrank a failed command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -28,6 +28,12 @@ pub enum Status {
     /// `collect -- COMMAND`: the command failed (non-zero exit or a signal)
     /// or could not be started.
     CommandFailed = 7,
+    /// `doctor`: this user may not collect (perf_event_paranoid without
+    /// CAP_PERFMON or CAP_SYS_ADMIN, tracefs not readable).
+    CollectNotPermitted = 8,
+    /// `doctor`: the tracepoints asked about are registered, but nothing has
+    /// enabled any of them: their events are dropped.
+    NotEnabled = 9,
 }
 
 impl Status {
@@ -51,10 +57,12 @@ impl Status {
                 Status::CommandFailed => 1,
                 Status::EventsLost => 2,
                 Status::Failure => 3,
-                Status::BadTracepoint => 4,
-                Status::PermissionDenied => 5,
-                Status::NoUserEvents => 6,
-                Status::Usage => 7,
+                Status::NotEnabled => 4,
+                Status::BadTracepoint => 5,
+                Status::CollectNotPermitted => 6,
+                Status::PermissionDenied => 7,
+                Status::NoUserEvents => 8,
+                Status::Usage => 9,
             }
         }
         if rank(other) > rank(self) {
@@ -158,6 +166,8 @@ mod tests {
             Status::PermissionDenied,
             Status::EventsLost,
             Status::CommandFailed,
+            Status::CollectNotPermitted,
+            Status::NotEnabled,
         ] {
             assert!(
                 Status::HELP.contains(&format!("\n  {}  ", s as u8)),

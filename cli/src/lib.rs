@@ -19,12 +19,15 @@ macro_rules! exit_status_help {
   5  permission denied (tracefs, user_events_data or perf_event_open)
   6  collect: events were lost (the kernel's ring buffers overflowed)
   7  collect: the command it ran failed (or could not be started)
-When several apply: the first of 2, 4, 5, 3, 1, 6, 7."
+  8  doctor: collecting not permitted (perf_event_paranoid, capabilities, tracefs)
+  9  doctor: the tracepoints are registered but no collector enabled them
+When several apply: the first of 2, 4, 5, 8, 3, 9, 1, 6, 7."
     };
 }
 
 pub mod collect;
 pub mod decode;
+pub mod doctor;
 pub mod exit;
 pub mod ffi;
 pub mod filter;

@@ -1253,6 +1253,17 @@ pub static PROGRAMS: &[Program] = &[
                 judge: Some(checks::cli_circular::judge),
             },
             ..VM
+        },
+        // `eventheader doctor`: all well, then the states that make events
+        // go nowhere; checks::cli_doctor judges RESULTS/cli_doctor/.
+        VmRun {
+            name: "cli_doctor",
+            args: &["{eventheader}"],
+            check: VmCheck::Script {
+                script: "cli/tests/vm/doctor.sh",
+                judge: Some(checks::cli_doctor::judge),
+            },
+            ..VM
         }],
         ..KERNEL
     },
