@@ -318,6 +318,26 @@ static size_t size_limit(ehd_event_set* set)
     return 8 + 4 + (sizeof(name) + 2 + 1) + 2 + room;
 }
 
+/* A huge initial capacity reserves at most what an event can hold
+   (65536 bytes per buffer, plus the builder's own bookkeeping), and the
+   builder works. Before, ehd_builder_new(1 << 40, 0) asked malloc for 1 TiB
+   and returned NULL (ENOMEM). */
+static void huge_initial_capacity(ehd_event_set* set)
+{
+    size_t const huge[][2] = { { (size_t)1 << 40, 0 }, { 0, (size_t)1 << 40 }, { SIZE_MAX, SIZE_MAX } };
+    unsigned i;
+    for (i = 0; i < sizeof(huge) / sizeof(huge[0]); i++) {
+        ehd_builder* b;
+        (void)alloc_largest_since();
+        b = ehd_builder_new(huge[i][0], huge[i][1]);
+        CHECK(b);
+        CHECK(alloc_largest_since() <= 2 * 65536 + 4096);
+        CHECK_EQ_INT(0, ehd_builder_reset(b, "OkHugeCapacity", N, 0));
+        write_ok(b, set);
+        ehd_builder_delete(b);
+    }
+}
+
 static void disabled_sets(ehd_provider* provider)
 {
     ehd_builder* b = ehd_builder_new(0, 0);
@@ -438,6 +458,7 @@ int main(void)
 
     latched_errors(set);
     at_limit = size_limit(set);
+    huge_initial_capacity(set);
     disabled_sets(provider);
     unregister_and_retain();
     out_of_memory(provider, set);

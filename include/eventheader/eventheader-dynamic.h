@@ -252,8 +252,10 @@ void ehd_event_set_release(struct ehd_event_set *set);
 // Creates an event builder whose buffers start with room for
 // `meta_capacity` bytes of metadata and `data_capacity` bytes of payload
 // (0 is fine: they grow as needed, and keep their memory from event to
-// event). Call ehd_builder_reset to start an event. Returns NULL with errno
-// ENOMEM if there is no memory.
+// event). Each is capped at 65536 bytes, more than any event can hold: a
+// larger request reserves no more than that. Call
+// ehd_builder_reset to start an event. Returns NULL with errno ENOMEM if
+// there is no memory.
 struct ehd_builder *ehd_builder_new(size_t meta_capacity,
                                     size_t data_capacity);
 
