@@ -158,7 +158,9 @@ fn installed(
     });
     match result {
         Ok(install) => install,
-        Err(message) => panic!("building and installing with CMake ({options:?}) failed:\n{message}"),
+        Err(message) => {
+            panic!("building and installing with CMake ({options:?}) failed:\n{message}")
+        }
     }
 }
 
@@ -926,7 +928,10 @@ fn debug_build_installs_and_consumers_link_it() {
         assert!(lib.join(&file).is_file(), "{file} is not installed");
     }
     check_system_libraries(install);
-    let first = support::toolchains().into_iter().take(1).collect::<Vec<_>>();
+    let first = support::toolchains()
+        .into_iter()
+        .take(1)
+        .collect::<Vec<_>>();
     for linkage in [Linkage::Shared, Linkage::Static] {
         cmake_consumer(install, linkage, &first);
         pkgconfig_consumer(install, linkage, &first);

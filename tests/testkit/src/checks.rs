@@ -21,6 +21,7 @@ macro_rules! ensure {
 }
 
 pub mod cli;
+mod cli_command;
 mod cli_live;
 
 /// Judges the rows of `testkit fields` (the samples' chosen fields) against
