@@ -204,7 +204,10 @@ pub unsafe extern "C" fn ehd_builder_set_fields_mode(
 /// without an activity id; the builder's latched error (EINVAL before the
 /// first reset or after invalid arguments, ENOMEM if a buffer could not
 /// grow, ERANGE if metadata and payload exceed 65467 bytes: the event is
-/// refused, never cut short); EBADF if `set` is NULL; EINVAL if a level was
+/// refused, never cut short); E2BIG if decoders cannot read the event's
+/// shape: more than 255 fields at its top level or more than 8 nested
+/// structs (an array of structs counts as a struct); EBADF if `set` is
+/// NULL; EINVAL if a level was
 /// set (ehd_builder_set_level) and `set` has another; EBADF if `set` is
 /// disabled (nobody listens, or its registration failed); else the errno of
 /// the write.
