@@ -912,6 +912,34 @@ fn pkgconfig_consumer_static() {
     pkgconfig_consumer(install(), Linkage::Static, &support::toolchains());
 }
 
+/// The other build types docs/install.md names, RelWithDebInfo and
+/// MinSizeRel, build cargo's release profile as Release does: they configure,
+/// build (the cargo step finds the default install's artifacts up to date)
+/// and install the same libraries.
+#[test]
+fn every_documented_build_type_builds_and_installs() {
+    let install = install();
+    for build_type in ["RelWithDebInfo", "MinSizeRel"] {
+        let build_dir = install.run_dir.join(format!("build-{build_type}"));
+        let prefix = install.run_dir.join(format!("prefix-{build_type}"));
+        cmake_build_and_install(
+            &build_dir,
+            &prefix,
+            &[
+                &format!("-DCMAKE_BUILD_TYPE={build_type}"),
+                "-DEVENTHEADER_BUILD_CLI=OFF",
+            ],
+        );
+        let lib = prefix.join("lib");
+        for file in [
+            format!("libeventheader_tracepoint.so.{VERSION}"),
+            "libeventheader_tracepoint.a".to_string(),
+        ] {
+            check_files_equal(&install.prefix.join("lib").join(&file), &lib.join(&file));
+        }
+    }
+}
+
 /// `cmake -DCMAKE_BUILD_TYPE=Debug` (cargo's dev profile, whose static
 /// library links Rust's standard library and so needs more system libraries
 /// than the release one) configures, builds and installs, and programs link
