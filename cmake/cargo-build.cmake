@@ -1,8 +1,8 @@
 # Build step of the top-level CMakeLists.txt, run in script mode (cmake -P):
 # builds the Rust library with cargo (the shared library by LTO, the static
 # library module by module and split into members, see split-archive.cmake),
-# checks the system libraries the static library needs against the ones the
-# package files were configured with, splits the shared library's debug info
+# records the system libraries the static library needs (the configured ones
+# and those rustc reports) for the package files, splits the shared library's debug info
 # into a separate file, and stages the installable lib/ tree (real files
 # without debug info, SONAME and link-name symlinks).
 #
@@ -15,7 +15,8 @@
 #   CARGO_EXTRA_FLAGS list of extra cargo flags (may be empty)
 #   SONAME            SONAME of the shared library (libeventheader_tracepoint.so.1)
 #   REAL_NAME         file name of the installed shared library (…so.1.4.0)
-#   NATIVE_LIBS       the system libraries the package files name (-l flags)
+#   NATIVE_LIBS       the configured system libraries of the static library (-l
+#                     flags); the package files name these and rustc's
 #   STAGE_DIR         directory to stage lib/ into
 #   DEBUG_DIR         directory for the shared library's debug file (REAL_NAME.debug)
 #   OBJCOPY, STRIP, AR, NM, LD  binutils
@@ -116,23 +117,49 @@ if(split)
                 "${archive}" "${DEBUG_DIR}/split/work")
 endif()
 
-# Every system library rustc asks for must be in the configured list (which
-# may name more: rustc leaves the C library to the C toolchain).
+# The system libraries the package files name for the static library: the
+# configured list, then every library rustc reports that it lacks (rustc
+# leaves the C library to the C toolchain, so the configured list may name
+# more). The profile decides what rustc reports: the release build uses core
+# and libc only, while the dev profile unwinds and so links the standard
+# library, which needs -lgcc_s, -lutil, -lrt, -lm and -ldl too. Written for
+# the install step: native-static-libs.txt (-l flags, for pkg-config's
+# Libs.private) and tracepoint-native-libs.cmake (the static target's usage
+# requirements), each rewritten only when its content changes.
+separate_arguments(native_libs UNIX_COMMAND "${NATIVE_LIBS}")
 if(cargo_stderr MATCHES "native-static-libs: ([^\r\n]*)")
   separate_arguments(actual_libs UNIX_COMMAND "${CMAKE_MATCH_1}")
-  separate_arguments(configured_libs UNIX_COMMAND "${NATIVE_LIBS}")
   foreach(lib IN LISTS actual_libs)
-    if(NOT lib IN_LIST configured_libs)
-      message(FATAL_ERROR
-        "The static library needs the system library ${lib} (rustc: ${CMAKE_MATCH_1}),\n"
-        "but the package files were configured with\n  ${NATIVE_LIBS}\n"
-        "Re-run cmake with -DTRACEPOINT_NATIVE_STATIC_LIBS=\"${NATIVE_LIBS} ${lib}\".")
+    if(NOT lib IN_LIST native_libs)
+      list(APPEND native_libs "${lib}")
     endif()
   endforeach()
 else()
   message(WARNING "cargo did not report the static library's native-static-libs; "
-                  "not checking TRACEPOINT_NATIVE_STATIC_LIBS (${NATIVE_LIBS})")
+                  "the package files name the configured list alone (${NATIVE_LIBS})")
 endif()
+list(JOIN native_libs " " native_flags)
+set(cmake_libs "")
+foreach(flag IN LISTS native_libs)
+  if(flag MATCHES "^-l(.+)$")
+    list(APPEND cmake_libs "${CMAKE_MATCH_1}")
+  else()
+    list(APPEND cmake_libs "${flag}")
+  endif()
+endforeach()
+function(write_if_changed file content)
+  set(current "")
+  if(EXISTS "${file}")
+    file(READ "${file}" current)
+  endif()
+  if(NOT current STREQUAL content)
+    file(WRITE "${file}" "${content}")
+  endif()
+endfunction()
+write_if_changed("${DEBUG_DIR}/native-static-libs.txt" "${native_flags}\n")
+write_if_changed("${DEBUG_DIR}/tracepoint-native-libs.cmake"
+  "# The system libraries the static library needs: the configured ones and\n# those rustc reported (--print native-static-libs) when it was built.\nset(_tracepoint_native_libs \"${cmake_libs}\")\n")
+message(STATUS "The static library's system libraries: ${native_flags}")
 
 set(so "${CARGO_OUTPUT_DIR}/libeventheader_tracepoint.so")
 foreach(artifact "${so}" "${archive}")

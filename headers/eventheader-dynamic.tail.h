@@ -25,7 +25,10 @@ and payload stay within the event size limit, updating `len`; start an event
 as ehd_builder_reset does when the name fits; set the header values; and
 initialize a builder in storage of its own (EventHeaderDynamic.h). It does
 all of that only while `error` and `fields_mode` are 0; growth, errors and
-the other modes are the library's.
+the other modes are the library's. A struct field it appends also sets the
+metadata's first byte (the extension header's, 0 from the reset until the
+write fills it in): the write then checks the event's shape (nesting and
+top-level field count, which decoders limit) instead of skipping that.
 */
 typedef struct _ehd_builder_buffer {
     unsigned char* ptr; /* storage of `cap` bytes */
@@ -364,6 +367,7 @@ _ehd_inline_add_struct(ehd_builder* builder, char const* name, size_t name_len,
         _ehd_room(s, _ehd_meta_size(len, field_count, field_tag, 0), 0)) {
         size_t const mark = _ehd_put_meta(s, name, len, event_field_encoding_struct, field_count,
                                           field_tag, 0, 0);
+        s->meta.ptr[0] = 1; /* a struct: the write checks the event's shape */
         if (bookmark != NULL) {
             *bookmark = mark;
         }
@@ -387,6 +391,9 @@ _ehd_inline_raw_add_meta(ehd_builder* builder, char const* name, size_t name_len
         format <= 127 && _ehd_name_ok(name, &len) &&
         _ehd_room(s, _ehd_meta_size(len, format, field_tag, carray), 0)) {
         _ehd_put_meta(s, name, len, encoding, format, field_tag, carray, const_count);
+        if (value == event_field_encoding_struct) {
+            s->meta.ptr[0] = 1; /* as in _ehd_inline_add_struct */
+        }
         return 0;
     }
     return (ehd_builder_raw_add_meta)(builder, name, name_len, encoding, format, field_tag,

@@ -126,8 +126,29 @@ fn stdout_of(cmd: &mut Command) -> String {
 
 fn install() -> &'static Install {
     static INSTALL: OnceLock<Result<Install, String>> = OnceLock::new();
-    let result = INSTALL.get_or_init(|| {
-        std::panic::catch_unwind(build_and_install).map_err(|panic| {
+    installed(&INSTALL, "run", &[])
+}
+
+/// The Debug build type (cargo's dev profile, as docs/install.md says), in a
+/// prefix of its own, without the command-line tool (the library's build
+/// type is what matters here; the tool's dev build is cargo's usual one).
+fn debug_install() -> &'static Install {
+    static INSTALL: OnceLock<Result<Install, String>> = OnceLock::new();
+    installed(
+        &INSTALL,
+        "run-debug",
+        &["-DCMAKE_BUILD_TYPE=Debug", "-DEVENTHEADER_BUILD_CLI=OFF"],
+    )
+}
+
+/// The install in `base_dir()/run_name`, built once with `options`.
+fn installed(
+    cell: &'static OnceLock<Result<Install, String>>,
+    run_name: &str,
+    options: &[&str],
+) -> &'static Install {
+    let result = cell.get_or_init(|| {
+        std::panic::catch_unwind(|| build_and_install(run_name, options)).map_err(|panic| {
             panic
                 .downcast_ref::<String>()
                 .cloned()
@@ -137,7 +158,9 @@ fn install() -> &'static Install {
     });
     match result {
         Ok(install) => install,
-        Err(message) => panic!("building and installing with CMake failed:\n{message}"),
+        Err(message) => {
+            panic!("building and installing with CMake ({options:?}) failed:\n{message}")
+        }
     }
 }
 
@@ -146,15 +169,15 @@ fn base_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("install-test")
 }
 
-fn build_and_install() -> Install {
-    let run_dir = base_dir().join("run");
+fn build_and_install(run_name: &str, options: &[&str]) -> Install {
+    let run_dir = base_dir().join(run_name);
     if run_dir.exists() {
         fs::remove_dir_all(&run_dir).expect("removing the previous run's directory");
     }
     fs::create_dir_all(&run_dir).expect("creating the run directory");
     let build_dir = run_dir.join("build");
     let prefix = run_dir.join("prefix");
-    let build_log = cmake_build_and_install(&build_dir, &prefix, &[]);
+    let build_log = cmake_build_and_install(&build_dir, &prefix, options);
     Install {
         run_dir,
         build_dir,
@@ -168,8 +191,8 @@ fn build_and_install() -> Install {
 /// `prefix`; returns what the build printed.
 fn cmake_build_and_install(build_dir: &Path, prefix: &Path, options: &[&str]) -> String {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    // No CMAKE_BUILD_TYPE: the default (Release, cargo's release profile) is
-    // what a user gets.
+    // No CMAKE_BUILD_TYPE unless `options` name one: the default (Release,
+    // cargo's release profile) is what a user gets.
     run(command("cmake")
         .arg("-S")
         .arg(support::root())
@@ -287,6 +310,53 @@ fn check_files_equal(a: &Path, b: &Path) {
     );
 }
 
+/// The package files name every system library rustc reported for the
+/// static library during this build (rustc leaves the C library to the C
+/// toolchain, so they may name more): pkg-config's Libs.private and the CMake
+/// static target's usage requirements.
+fn check_system_libraries(install: &Install) {
+    let lib = install.prefix.join("lib");
+    let reported = install
+        .build_log
+        .lines()
+        .find_map(|l| {
+            l.split_once("native-static-libs: ")
+                .map(|(_, libs)| libs.trim().to_string())
+        })
+        .unwrap_or_else(|| {
+            panic!(
+                "no native-static-libs in the build log:\n{}",
+                install.build_log
+            )
+        });
+    let tracepoint_pc =
+        fs::read_to_string(lib.join("pkgconfig/tracepoint.pc")).expect("tracepoint.pc");
+    let private = tracepoint_pc
+        .lines()
+        .find_map(|l| l.strip_prefix("Libs.private: "))
+        .unwrap_or_else(|| panic!("no Libs.private in tracepoint.pc:\n{tracepoint_pc}"));
+    let native_cmake = lib.join("cmake/tracepoint/tracepoint-native-libs.cmake");
+    let cmake_libs = fs::read_to_string(&native_cmake)
+        .unwrap_or_else(|e| panic!("{}: {e}", native_cmake.display()));
+    let cmake_list = cmake_libs
+        .lines()
+        .find_map(|l| l.strip_prefix("set(_tracepoint_native_libs \""))
+        .and_then(|l| l.strip_suffix("\")"))
+        .unwrap_or_else(|| panic!("no list in {}:\n{cmake_libs}", native_cmake.display()));
+    for flag in reported.split_whitespace() {
+        assert!(
+            private.split_whitespace().any(|p| p == flag),
+            "tracepoint.pc Libs.private ({private}) lacks {flag}, which rustc reported"
+        );
+        let name = flag.strip_prefix("-l").unwrap_or(flag);
+        assert!(
+            cmake_list.split(';').any(|l| l == name),
+            "{} ({cmake_list}) lacks {name}, which rustc reported",
+            native_cmake.display()
+        );
+    }
+}
+
 #[test]
 fn installs_headers_libraries_and_package_files() {
     let install = install();
@@ -366,34 +436,7 @@ fn installs_headers_libraries_and_package_files() {
         }
     }
 
-    // pkg-config files: Libs.private names every system library rustc
-    // reported for the static library during this build (rustc leaves the C
-    // library to the C toolchain, so the configured list may name more).
-    let reported = install
-        .build_log
-        .lines()
-        .find_map(|l| {
-            l.split_once("native-static-libs: ")
-                .map(|(_, libs)| libs.trim().to_string())
-        })
-        .unwrap_or_else(|| {
-            panic!(
-                "no native-static-libs in the build log:\n{}",
-                install.build_log
-            )
-        });
-    let tracepoint_pc =
-        fs::read_to_string(lib.join("pkgconfig/tracepoint.pc")).expect("tracepoint.pc");
-    let private = tracepoint_pc
-        .lines()
-        .find_map(|l| l.strip_prefix("Libs.private: "))
-        .unwrap_or_else(|| panic!("no Libs.private in tracepoint.pc:\n{tracepoint_pc}"));
-    for lib in reported.split_whitespace() {
-        assert!(
-            private.split_whitespace().any(|p| p == lib),
-            "tracepoint.pc Libs.private ({private}) lacks {lib}, which rustc reported"
-        );
-    }
+    check_system_libraries(install);
 
     // The installed libraries carry no debug info; the shared library names
     // its separate debug file, which is installed only on request.
@@ -662,9 +705,8 @@ fn cmake_packages_honour_versions_and_linkage() {
     }
 }
 
-fn cmake_consumer(linkage: Linkage) {
-    let install = install();
-    for toolchain in support::toolchains() {
+fn cmake_consumer(install: &Install, linkage: Linkage, toolchains: &[Toolchain]) {
+    for toolchain in toolchains {
         let Toolchain { cc, .. } = toolchain;
         let dir = install
             .run_dir
@@ -697,12 +739,12 @@ fn cmake_consumer(linkage: Linkage) {
 
 #[test]
 fn cmake_consumer_shared() {
-    cmake_consumer(Linkage::Shared);
+    cmake_consumer(install(), Linkage::Shared, &support::toolchains());
 }
 
 #[test]
 fn cmake_consumer_static() {
-    cmake_consumer(Linkage::Static);
+    cmake_consumer(install(), Linkage::Static, &support::toolchains());
 }
 
 /// The records `samples/tpp` writes (plain tracepoints, tracepoint-provider.h): tracepoint
@@ -798,10 +840,9 @@ fn pkg_config_reports_the_reference_link_names() {
     }
 }
 
-fn pkgconfig_consumer(linkage: Linkage) {
-    let install = install();
+fn pkgconfig_consumer(install: &Install, linkage: Linkage, toolchains: &[Toolchain]) {
     let sample = support::root().join("samples/pkgconfig-consumer");
-    for toolchain in support::toolchains() {
+    for toolchain in toolchains {
         let Toolchain { cc, .. } = toolchain;
         // A copy of the sample, as a user would build it: make builds in place.
         let dir = install
@@ -865,12 +906,66 @@ fn pkgconfig_consumer_relinks_when_link_changes() {
 
 #[test]
 fn pkgconfig_consumer_shared() {
-    pkgconfig_consumer(Linkage::Shared);
+    pkgconfig_consumer(install(), Linkage::Shared, &support::toolchains());
 }
 
 #[test]
 fn pkgconfig_consumer_static() {
-    pkgconfig_consumer(Linkage::Static);
+    pkgconfig_consumer(install(), Linkage::Static, &support::toolchains());
+}
+
+/// The other build types docs/install.md names, RelWithDebInfo and
+/// MinSizeRel, build cargo's release profile as Release does: they configure,
+/// build (the cargo step finds the default install's artifacts up to date)
+/// and install the same libraries.
+#[test]
+fn every_documented_build_type_builds_and_installs() {
+    let install = install();
+    for build_type in ["RelWithDebInfo", "MinSizeRel"] {
+        let build_dir = install.run_dir.join(format!("build-{build_type}"));
+        let prefix = install.run_dir.join(format!("prefix-{build_type}"));
+        cmake_build_and_install(
+            &build_dir,
+            &prefix,
+            &[
+                &format!("-DCMAKE_BUILD_TYPE={build_type}"),
+                "-DEVENTHEADER_BUILD_CLI=OFF",
+            ],
+        );
+        let lib = prefix.join("lib");
+        for file in [
+            format!("libeventheader_tracepoint.so.{VERSION}"),
+            "libeventheader_tracepoint.a".to_string(),
+        ] {
+            check_files_equal(&install.prefix.join("lib").join(&file), &lib.join(&file));
+        }
+    }
+}
+
+/// `cmake -DCMAKE_BUILD_TYPE=Debug` (cargo's dev profile, whose static
+/// library links Rust's standard library and so needs more system libraries
+/// than the release one) configures, builds and installs, and programs link
+/// it shared and static through CMake and pkg-config and run. Before, the
+/// build stopped: "The static library needs the system library -lgcc_s".
+#[test]
+fn debug_build_installs_and_consumers_link_it() {
+    let install = debug_install();
+    let lib = install.prefix.join("lib");
+    for file in [
+        format!("libeventheader_tracepoint.so.{VERSION}"),
+        "libeventheader_tracepoint.a".to_string(),
+    ] {
+        assert!(lib.join(&file).is_file(), "{file} is not installed");
+    }
+    check_system_libraries(install);
+    let first = support::toolchains()
+        .into_iter()
+        .take(1)
+        .collect::<Vec<_>>();
+    for linkage in [Linkage::Shared, Linkage::Static] {
+        cmake_consumer(install, linkage, &first);
+        pkgconfig_consumer(install, linkage, &first);
+    }
 }
 
 /// A static program that did not ask for capture mode links no capture

@@ -32,10 +32,21 @@ void* __libc_realloc(void* ptr, size_t size);
 static int g_alloc_fail;
 /* malloc and realloc calls so far (all threads). */
 static unsigned long g_alloc_calls;
+/* The largest size a malloc or realloc asked for so far. */
+static size_t g_alloc_largest;
+
+static inline void alloc_note(size_t size)
+{
+    size_t seen = __atomic_load_n(&g_alloc_largest, __ATOMIC_RELAXED);
+    while (size > seen &&
+           !__atomic_compare_exchange_n(&g_alloc_largest, &seen, size, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+}
 
 void* malloc(size_t size)
 {
     __atomic_fetch_add(&g_alloc_calls, 1, __ATOMIC_RELAXED);
+    alloc_note(size);
     if (__atomic_load_n(&g_alloc_fail, __ATOMIC_RELAXED)) {
         errno = ENOMEM;
         return NULL;
@@ -46,6 +57,7 @@ void* malloc(size_t size)
 void* realloc(void* ptr, size_t size)
 {
     __atomic_fetch_add(&g_alloc_calls, 1, __ATOMIC_RELAXED);
+    alloc_note(size);
     if (__atomic_load_n(&g_alloc_fail, __ATOMIC_RELAXED)) {
         errno = ENOMEM;
         return NULL;
@@ -56,6 +68,12 @@ void* realloc(void* ptr, size_t size)
 static inline void alloc_fail(int on)
 {
     __atomic_store_n(&g_alloc_fail, on, __ATOMIC_RELAXED);
+}
+
+/* The largest size asked for since the last call, which starts over. */
+static inline size_t alloc_largest_since(void)
+{
+    return __atomic_exchange_n(&g_alloc_largest, 0, __ATOMIC_RELAXED);
 }
 
 static inline unsigned long alloc_calls(void)

@@ -318,6 +318,88 @@ static size_t size_limit(ehd_event_set* set)
     return 8 + 4 + (sizeof(name) + 2 + 1) + 2 + room;
 }
 
+/* The shapes decoders read: at most 8 nested structs and 255 top-level
+   fields (tracepoint_decode and the reference's decoders). An event at each
+   limit is written (and decodes: tests/dynamic.rs); one past it gets E2BIG
+   at the write and is not written. Before, both were written with status 0
+   and `eventheader decode` printed them raw. */
+static void decoder_limits(ehd_event_set* set)
+{
+    ehd_builder* b = ehd_builder_new(0, 0);
+    int32_t const v = 7;
+    unsigned depth, i;
+    CHECK(b);
+    for (depth = 8; depth <= 9; depth++) {
+        CHECK_EQ_INT(0, ehd_builder_reset(b, depth == 8 ? "OkNested8" : "Nested9", N, 0));
+        for (i = 0; i < depth; i++)
+            CHECK_EQ_INT(0, ehd_builder_add_struct(b, "s", N, 1, 0, NULL));
+        CHECK_EQ_INT(0, ehd_builder_add_value(b, "v", N, event_field_encoding_value32, 0, 0, &v));
+        if (depth == 8)
+            write_ok(b, set);
+        else
+            CHECK_EQ_INT(E2BIG, ehd_builder_write(b, set, NULL, NULL));
+    }
+    /* The same through raw metadata. */
+    for (depth = 8; depth <= 9; depth++) {
+        CHECK_EQ_INT(0, ehd_builder_reset(b, depth == 8 ? "OkRawNested8" : "RawNested9", N, 0));
+        for (i = 0; i < depth; i++)
+            CHECK_EQ_INT(0, ehd_builder_raw_add_meta(b, "s", N, event_field_encoding_struct, 1, 0, 0));
+        CHECK_EQ_INT(0, ehd_builder_add_value(b, "v", N, event_field_encoding_value32, 0, 0, &v));
+        if (depth == 8)
+            write_ok(b, set);
+        else
+            CHECK_EQ_INT(E2BIG, ehd_builder_write(b, set, NULL, NULL));
+    }
+    /* Siblings are not nested: 8 deep twice over. */
+    CHECK_EQ_INT(0, ehd_builder_reset(b, "OkNested8Twice", N, 0));
+    for (depth = 0; depth < 2; depth++) {
+        for (i = 0; i < 8; i++)
+            CHECK_EQ_INT(0, ehd_builder_add_struct(b, "s", N, 1, 0, NULL));
+        CHECK_EQ_INT(0, ehd_builder_add_value(b, "v", N, event_field_encoding_value32, 0, 0, &v));
+    }
+    write_ok(b, set);
+    for (i = 255; i <= 256; i++) {
+        unsigned f;
+        CHECK_EQ_INT(0, ehd_builder_reset(b, i == 255 ? "OkFields255" : "Fields256", N, 0));
+        for (f = 0; f < i; f++)
+            CHECK_EQ_INT(0, ehd_builder_add_value(b, "f", N, event_field_encoding_value32, 0, 0, &v));
+        if (i == 255)
+            write_ok(b, set);
+        else
+            CHECK_EQ_INT(E2BIG, ehd_builder_write(b, set, NULL, NULL));
+    }
+    /* Members of a struct are not top-level fields. */
+    CHECK_EQ_INT(0, ehd_builder_reset(b, "OkFieldsInStruct", N, 0));
+    CHECK_EQ_INT(0, ehd_builder_add_struct(b, "s", N, 100, 0, NULL));
+    for (i = 0; i < 100 + 254; i++)
+        CHECK_EQ_INT(0, ehd_builder_add_value(b, "f", N, event_field_encoding_value32, 0, 0, &v));
+    write_ok(b, set);
+    /* The refusal is not latched: the builder goes on. */
+    CHECK_EQ_INT(0, ehd_builder_reset(b, "OkAfterShapes", N, 0));
+    write_ok(b, set);
+    ehd_builder_delete(b);
+}
+
+/* A huge initial capacity reserves at most what an event can hold
+   (65536 bytes per buffer, plus the builder's own bookkeeping), and the
+   builder works. Before, ehd_builder_new(1 << 40, 0) asked malloc for 1 TiB
+   and returned NULL (ENOMEM). */
+static void huge_initial_capacity(ehd_event_set* set)
+{
+    size_t const huge[][2] = { { (size_t)1 << 40, 0 }, { 0, (size_t)1 << 40 }, { SIZE_MAX, SIZE_MAX } };
+    unsigned i;
+    for (i = 0; i < sizeof(huge) / sizeof(huge[0]); i++) {
+        ehd_builder* b;
+        (void)alloc_largest_since();
+        b = ehd_builder_new(huge[i][0], huge[i][1]);
+        CHECK(b);
+        CHECK(alloc_largest_since() <= 2 * 65536 + 4096);
+        CHECK_EQ_INT(0, ehd_builder_reset(b, "OkHugeCapacity", N, 0));
+        write_ok(b, set);
+        ehd_builder_delete(b);
+    }
+}
+
 static void disabled_sets(ehd_provider* provider)
 {
     ehd_builder* b = ehd_builder_new(0, 0);
@@ -438,6 +520,8 @@ int main(void)
 
     latched_errors(set);
     at_limit = size_limit(set);
+    huge_initial_capacity(set);
+    decoder_limits(set);
     disabled_sets(provider);
     unregister_and_retain();
     out_of_memory(provider, set);

@@ -52,16 +52,33 @@ fn args() -> Vec<std::ffi::OsString> {
     args
 }
 
+/// Prints clap's `--help` or `--version` text and flushes it, so that a
+/// failed write (a full disk, `/dev/full`, a closed pipe) is reported.
+fn print_to_stdout(e: &clap::Error) -> std::io::Result<()> {
+    use std::io::Write;
+    e.print()?;
+    std::io::stdout().flush()
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse_from(args()) {
         Ok(cli) => cli,
         Err(e) => {
-            // --help and --version exit 0; usage errors 2 (Status::Usage).
-            let _ = e.print();
-            return if e.use_stderr() {
-                Status::Usage.into()
-            } else {
-                Status::Success.into()
+            // --help and --version exit 0 once their text is out (1 with a
+            // message if standard output refused it, as decode does; a reader
+            // that closed the pipe early is no error); usage errors 2
+            // (Status::Usage).
+            if e.use_stderr() {
+                let _ = e.print();
+                return Status::Usage.into();
+            }
+            return match print_to_stdout(&e) {
+                Ok(()) => Status::Success.into(),
+                Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Status::Success.into(),
+                Err(err) => {
+                    eprintln!("eventheader: writing to standard output: {err}");
+                    Status::Failure.into()
+                }
             };
         }
     };

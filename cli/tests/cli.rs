@@ -49,6 +49,57 @@ fn help_on_every_subcommand() {
     assert_eq!((rc, out.trim()), (0, "eventheader 1.4.0"));
 }
 
+/// Help and version text that standard output refuses (`/dev/full`: ENOSPC)
+/// is a failure, reported, as decode's output is; a reader that closes the
+/// pipe early is not. Before, `eventheader --help >/dev/full` exited 0 and
+/// said nothing.
+#[test]
+fn help_into_a_full_device_exits_1() {
+    use std::process::Stdio;
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["-V"],
+        &["register", "--help"],
+        &["collect", "--help"],
+        &["decode", "-h"],
+        &["help", "decode"],
+        &["help"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let out = common::bin()
+            .args(args)
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .output()
+            .expect("running eventheader");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("eventheader: writing to standard output: No space left on device"),
+            "{args:?}: {err}"
+        );
+    }
+    // A reader that takes the first line and closes the pipe.
+    let mut child = common::bin()
+        .arg("--help")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("running eventheader");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("waiting for eventheader");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn usage_errors_exit_2() {
     for args in [

@@ -252,8 +252,10 @@ void ehd_event_set_release(struct ehd_event_set *set);
 // Creates an event builder whose buffers start with room for
 // `meta_capacity` bytes of metadata and `data_capacity` bytes of payload
 // (0 is fine: they grow as needed, and keep their memory from event to
-// event). Call ehd_builder_reset to start an event. Returns NULL with errno
-// ENOMEM if there is no memory.
+// event). Each is capped at 65536 bytes, more than any event can hold: a
+// larger request reserves no more than that. Call
+// ehd_builder_reset to start an event. Returns NULL with errno ENOMEM if
+// there is no memory.
 struct ehd_builder *ehd_builder_new(size_t meta_capacity,
                                     size_t data_capacity);
 
@@ -354,7 +356,10 @@ int ehd_builder_set_fields_mode(struct ehd_builder *builder,
 // without an activity id; the builder's latched error (EINVAL before the
 // first reset or after invalid arguments, ENOMEM if a buffer could not
 // grow, ERANGE if metadata and payload exceed 65467 bytes: the event is
-// refused, never cut short); EBADF if `set` is NULL; EINVAL if a level was
+// refused, never cut short); E2BIG if decoders cannot read the event's
+// shape: more than 255 fields at its top level or more than 8 nested
+// structs (an array of structs counts as a struct); EBADF if `set` is
+// NULL; EINVAL if a level was
 // set (ehd_builder_set_level) and `set` has another; EBADF if `set` is
 // disabled (nobody listens, or its registration failed); else the errno of
 // the write.
@@ -580,7 +585,10 @@ and payload stay within the event size limit, updating `len`; start an event
 as ehd_builder_reset does when the name fits; set the header values; and
 initialize a builder in storage of its own (EventHeaderDynamic.h). It does
 all of that only while `error` and `fields_mode` are 0; growth, errors and
-the other modes are the library's.
+the other modes are the library's. A struct field it appends also sets the
+metadata's first byte (the extension header's, 0 from the reset until the
+write fills it in): the write then checks the event's shape (nesting and
+top-level field count, which decoders limit) instead of skipping that.
 */
 typedef struct _ehd_builder_buffer {
     unsigned char* ptr; /* storage of `cap` bytes */
@@ -919,6 +927,7 @@ _ehd_inline_add_struct(ehd_builder* builder, char const* name, size_t name_len,
         _ehd_room(s, _ehd_meta_size(len, field_count, field_tag, 0), 0)) {
         size_t const mark = _ehd_put_meta(s, name, len, event_field_encoding_struct, field_count,
                                           field_tag, 0, 0);
+        s->meta.ptr[0] = 1; /* a struct: the write checks the event's shape */
         if (bookmark != NULL) {
             *bookmark = mark;
         }
@@ -942,6 +951,9 @@ _ehd_inline_raw_add_meta(ehd_builder* builder, char const* name, size_t name_len
         format <= 127 && _ehd_name_ok(name, &len) &&
         _ehd_room(s, _ehd_meta_size(len, format, field_tag, carray), 0)) {
         _ehd_put_meta(s, name, len, encoding, format, field_tag, carray, const_count);
+        if (value == event_field_encoding_struct) {
+            s->meta.ptr[0] = 1; /* as in _ehd_inline_add_struct */
+        }
         return 0;
     }
     return (ehd_builder_raw_add_meta)(builder, name, name_len, encoding, format, field_tag,

@@ -50,7 +50,8 @@ const EMPTY: iovec = iovec {
 ///
 /// Returns 0, else in this order: the builder's latched error (EINVAL for a
 /// builder never reset, ENOMEM if a buffer could not grow, ERANGE for an
-/// event over [`builder::EVENT_SIZE_LIMIT`], ...), EBADF if `set` is None,
+/// event over [`builder::EVENT_SIZE_LIMIT`], ...), E2BIG for a shape
+/// decoders cannot read ([`builder::shape`]), EBADF if `set` is None,
 /// EINVAL if the builder's level is set and is not the set's, EBADF if the
 /// set is disabled, else the errno of the write.
 pub fn write(

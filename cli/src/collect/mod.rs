@@ -7,6 +7,8 @@
 
 mod backward;
 mod circular;
+mod command;
+mod fd_limit;
 mod live;
 mod metadata;
 mod output;
@@ -167,7 +169,13 @@ written since the previous one (none twice), as far back as the buffers go.
 Events the kernel drops because a ring buffer was full are reported on
 stderr and make the exit status 6 (the file is still complete otherwise);
 a larger --buffer-size helps. With a command, its failure (a non-zero exit, a
-signal, or no such command) makes the status 7.",
+signal, or no such command) makes the status 7. When collect stops first
+(--duration, SIGINT, SIGTERM) it ends the command: SIGTERM, then SIGKILL 2 s
+later; that is not the command failing.
+
+Each tracepoint takes one file descriptor per CPU: collect raises its soft
+RLIMIT_NOFILE to the hard limit, and says how many it needs if that is too
+few (status 1).",
     "\n\n",
     exit_status_help!()
 );
@@ -220,9 +228,14 @@ fn collect_specs(args: &CollectArgs) -> Result<Vec<CollectSpec>, Error> {
 /// Starts the command; one that cannot be started failed (status 7, as one
 /// that exits non-zero). When collect's standard output carries data (a
 /// live view, or `-o -`), the command's goes to standard error instead.
-fn spawn(command: &[String], stdout_is_data: bool) -> Result<Child, Error> {
+fn spawn(
+    command: &[String],
+    stdout_is_data: bool,
+    nofile: fd_limit::Limit,
+) -> Result<Child, Error> {
     let mut cmd = Command::new(&command[0]);
     cmd.args(&command[1..]);
+    fd_limit::restore_for(&mut cmd, nofile);
     if stdout_is_data {
         let stderr = std::io::stderr()
             .as_fd()
@@ -318,6 +331,7 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
     let tracefs = Tracefs::find()?;
     let (tracepoints, registrations) = resolve::resolve(&tracefs, &specs, &filter, args.verbose)?;
     let cpus = session::online_cpus();
+    let nofile = fd_limit::raise(tracepoints.len(), cpus.len())?;
     if args.verbose {
         eprintln!(
             "eventheader: tracefs at {}, {} CPUs",
@@ -376,7 +390,7 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
         None
     } else {
         let stdout_is_data = args.live || output.as_deref() == Some("-");
-        match spawn(&args.command, stdout_is_data) {
+        match spawn(&args.command, stdout_is_data, nofile) {
             Ok(c) => Some(c),
             Err(e) => {
                 // Leave a complete (empty) recording behind, not a truncated one.
@@ -444,12 +458,11 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
             other => other?,
         }
     }
+    // Stopped by a signal, the duration or a closed output while the
+    // command still runs (or a Ctrl-C ended both): collect's doing.
+    let collect_stopped = child_status.is_none() || stop.load(Ordering::Relaxed);
     if let (Some(mut c), None) = (child, child_status) {
-        // Stopped by a signal or the duration while the command still runs.
-        // SAFETY: kill has no memory-safety preconditions; the pid is our
-        // child's, not yet reaped.
-        unsafe { libc::kill(c.id() as libc::pid_t, libc::SIGTERM) };
-        child_status = c.wait().ok();
+        child_status = command::end(&mut c, command::GRACE);
     }
 
     let secs = started.elapsed().as_secs_f64();
@@ -482,7 +495,7 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
         status = status.worst(Status::EventsLost);
     }
     if let Some(st) = child_status {
-        if !st.success() {
+        if command::failed(st, collect_stopped) {
             eprintln!("eventheader: collect: {} {st}", args.command[0]);
             status = status.worst(Status::CommandFailed);
         }

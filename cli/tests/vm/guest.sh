@@ -183,5 +183,46 @@ step pipe.perf bash -o pipefail -c "perf record -q --no-buildid --no-buildid-cac
 kill -TERM "$reg"
 wait "$reg"
 
+# 8. collect ends its command when it stops first (-d 1, SIGINT): SIGTERM,
+#    and SIGKILL 2 s later for a command that ignores SIGTERM; neither is the
+#    command failing (status 0). (CliPersist_L5K1 persists from step 3.)
+step cmd.term out cmd.term "$EH" collect -d 1 -o "$T/x.data" CliPersist_L5K1 -- sleep 20
+step cmd.kill out cmd.kill "$EH" collect -d 1 -o "$T/x.data" CliPersist_L5K1 \
+    -- sh -c "trap '' TERM; exec sleep 20"
+# SIGINT once the command runs (collect handles SIGINT by then).
+collect_then_sigint() {
+    rm -f "$T/started"
+    "$EH" collect -o "$T/x.data" CliPersist_L5K1 -- sh -c "touch '$T/started'; exec sleep 20" &
+    local pid=$!
+    for _ in $(seq 300); do
+        [ -e "$T/started" ] && break
+        sleep 0.1
+    done
+    kill -INT "$pid"
+    wait "$pid"
+}
+step cmd.int out cmd.int collect_then_sigint
+
+# 9. 3,000 tracepoints (registered by collect) on every CPU with a soft
+#    descriptor limit of 1024: collect raises its soft limit and records them
+#    all (-v lists them). With a hard limit of 1024 it may not raise (no
+#    CAP_SYS_RESOURCE), it says how many descriptors it needs: status 1.
+seq -f 'CliMany%g_L5K1' 3000 >"$T/many.defs"
+{ ulimit -Sn; ulimit -Hn; nproc; } >"$R/many.limits"
+step many out many bash -c "ulimit -Sn 1024 && exec '$EH' collect -v -d 1 -o '$T/many.data' -i '$T/many.defs'"
+step many.hard out many.hard bash -c "ulimit -n 1024 && exec setpriv --bounding-set=-sys_resource \
+    '$EH' collect -d 1 -o '$T/x.data' -i '$T/many.defs'"
+
+# 10. The README's live view of a wildcard: it matches existing tracepoints
+#     only, so with none registered it finds none (status 3); with `register`
+#     running in the background, as the README shows, it records.
+step readme.none out readme.none "$EH" collect --live -d 1 'CliReadme_*'
+"$EH" register CliReadme_L4K1 >"$R/readme.names" 2>"$R/readme.register.err" &
+reg=$!
+wait_lines "$R/readme.names" 1 "$reg"
+step readme.live out readme.live "$EH" collect --live -d 1 'CliReadme_*'
+kill -TERM "$reg"
+wait "$reg"
+
 rm -rf "$T"
 echo done >"$R/done"

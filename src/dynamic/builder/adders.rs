@@ -372,7 +372,10 @@ impl Builder {
                 Ok(bookmark)
             });
         match result {
-            Ok(bookmark) => (0, bookmark),
+            Ok(bookmark) => {
+                self.mark_struct();
+                (0, bookmark)
+            }
             Err(e) => (self.fail(e), NO_BOOKMARK),
         }
     }

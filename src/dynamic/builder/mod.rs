@@ -33,6 +33,7 @@
 mod adders;
 pub mod field;
 mod raw;
+pub mod shape;
 #[cfg(test)]
 mod tests;
 
@@ -418,6 +419,16 @@ impl Builder {
         }
     }
 
+    /// Marks the event as holding a struct, so that the write checks its
+    /// shape ([`shape`]): the extension header's first byte, 0 from the
+    /// reset until `finish` fills the header in (the inline paths of
+    /// `eventheader-dynamic.h` mark it too).
+    fn mark_struct(&mut self) {
+        if let Some(first) = self.meta.as_mut_slice().first_mut() {
+            *first = 1;
+        }
+    }
+
     /// Records the outcome of an append: 0, or the latched error.
     #[inline(always)]
     fn done(&mut self, result: Result<(), c_int>) -> c_int {
@@ -428,14 +439,30 @@ impl Builder {
     }
 
     /// Checks that the event can be written: the latched error, else ERANGE
-    /// if metadata + payload exceed EVENT_SIZE_LIMIT. Then fills in the
-    /// metadata extension header and returns (extension block, payload).
+    /// if metadata + payload exceed EVENT_SIZE_LIMIT, else E2BIG if
+    /// decoders cannot read its shape (more than 255 top-level fields or 8
+    /// nested structs: [`shape`]). Then fills in the metadata extension
+    /// header and returns (extension block, payload).
     #[inline(always)]
     pub fn finish(&mut self) -> Result<(&[u8], &[u8]), c_int> {
         if self.error != 0 {
             return Err(self.error);
         }
         self.room(0, 0)?;
+        // Only an event with a struct (marked in the extension header's
+        // bytes, 0 from the reset until this fills them in) or with at least
+        // 2 bytes of metadata per possible top-level field can have a shape
+        // decoders cannot read: no other event pays for the walk.
+        let meta = self.meta.as_slice();
+        if meta.first_chunk::<EXT_HEADER>() != Some(&[0; EXT_HEADER])
+            || meta.len() >= EXT_HEADER + 2 * shape::TOP_LEVEL_FIELDS_MAX as usize
+        {
+            // After the extension header: the event name, its NUL, the fields.
+            let named = meta.get(EXT_HEADER..).unwrap_or_default();
+            if let Some(name_len) = crate::bytes::find_nul(named) {
+                shape::check(named.get(name_len + 1..).unwrap_or_default())?;
+            }
+        }
         // At most EVENT_SIZE_LIMIT: fits 16 bits.
         let size = self.meta.len().wrapping_sub(EXT_HEADER) as u16;
         let size = size.to_ne_bytes();

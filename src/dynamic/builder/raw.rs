@@ -43,6 +43,9 @@ impl Builder {
         let result = self
             .put_meta(name, encoding, format, tag, carray.then_some(const_count))
             .map(|_| ());
+        if result.is_ok() && value == enc::STRUCT {
+            self.mark_struct();
+        }
         self.done(result)
     }
 

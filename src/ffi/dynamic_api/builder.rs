@@ -14,12 +14,22 @@ use crate::dynamic::write;
 /// Creates an event builder whose buffers start with room for
 /// `meta_capacity` bytes of metadata and `data_capacity` bytes of payload
 /// (0 is fine: they grow as needed, and keep their memory from event to
-/// event). Call ehd_builder_reset to start an event. Returns NULL with errno
-/// ENOMEM if there is no memory.
+/// event). Each is capped at 65536 bytes, more than any event can hold: a
+/// larger request reserves no more than that. Call
+/// ehd_builder_reset to start an event. Returns NULL with errno ENOMEM if
+/// there is no memory.
 #[no_mangle]
 pub extern "C" fn ehd_builder_new(meta_capacity: usize, data_capacity: usize) -> *mut ehd_builder {
-    handle(Builder::boxed(meta_capacity, data_capacity))
+    handle(Builder::boxed(
+        meta_capacity.min(MAX_CAPACITY),
+        data_capacity.min(MAX_CAPACITY),
+    ))
 }
+
+/// The largest initial capacity `ehd_builder_new` reserves per buffer: an
+/// event's metadata and payload together are at most 65467 bytes (the
+/// builder refuses more with ERANGE), so a buffer never needs more.
+const MAX_CAPACITY: usize = 65536;
 
 /// Creates a copy of `builder` and its event so far. NULL with errno EINVAL
 /// for NULL, ENOMEM without memory.
@@ -194,7 +204,10 @@ pub unsafe extern "C" fn ehd_builder_set_fields_mode(
 /// without an activity id; the builder's latched error (EINVAL before the
 /// first reset or after invalid arguments, ENOMEM if a buffer could not
 /// grow, ERANGE if metadata and payload exceed 65467 bytes: the event is
-/// refused, never cut short); EBADF if `set` is NULL; EINVAL if a level was
+/// refused, never cut short); E2BIG if decoders cannot read the event's
+/// shape: more than 255 fields at its top level or more than 8 nested
+/// structs (an array of structs counts as a struct); EBADF if `set` is
+/// NULL; EINVAL if a level was
 /// set (ehd_builder_set_level) and `set` has another; EBADF if `set` is
 /// disabled (nobody listens, or its registration failed); else the errno of
 /// the write.

@@ -23,6 +23,7 @@ macro_rules! ensure {
 pub mod cli;
 pub mod cli_circular;
 pub mod cli_doctor;
+mod cli_command;
 mod cli_live;
 
 /// Judges the rows of `testkit fields` (the samples' chosen fields) against

@@ -16,7 +16,7 @@ use std::process::Command;
 use tracepoint_decode as td;
 use tracepoint_perf as tp;
 
-use super::cli_live;
+use super::{cli_command, cli_live};
 use crate::json::{self, J};
 use crate::perf;
 
@@ -61,6 +61,15 @@ const STATUSES: &[(&str, &[i32])] = &[
     ("pipe.collect", &[0]),
     ("pipe.perf-script", &[0]),
     ("pipe.perf", &[0]),
+    // collect ends its command: not the command failing.
+    ("cmd.term", &[0]),
+    ("cmd.kill", &[0]),
+    ("cmd.int", &[0]),
+    // 3,000 tracepoints; with too low a hard limit, 1 and a message.
+    ("many", &[0]),
+    ("many.hard", &[1]),
+    ("readme.none", &[3]),
+    ("readme.live", &[0]),
 ];
 
 /// What the error steps must say on stderr.
@@ -113,7 +122,7 @@ pub fn judge(results: &Path, name: &str) -> Result<(String, Vec<String>), String
         dir,
         cli: crate::cli_binary()?,
     };
-    let checks: [(&str, Check); 14] = [
+    let checks: [(&str, Check); 17] = [
         ("exit statuses", statuses),
         ("errors", errors),
         ("register", register),
@@ -128,6 +137,9 @@ pub fn judge(results: &Path, name: &str) -> Result<(String, Vec<String>), String
         ("filters", cli_live::filters),
         ("live burst", cli_live::live_burst),
         ("pipes", cli_live::pipes),
+        ("command end", cli_command::command_end),
+        ("descriptors", cli_command::descriptors),
+        ("README live view", cli_command::readme_live),
     ];
     let mut lines = Vec::new();
     let mut problems = Vec::new();
