@@ -256,6 +256,10 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
     let tracefs = Tracefs::find()?;
     let (tracepoints, registrations) = resolve::resolve(&tracefs, &specs, &filter, args.verbose)?;
     let cpus = session::online_cpus();
+    // One descriptor per tracepoint and CPU for the overwrite rings, and as
+    // many again for the trigger's rings.
+    let rings_per_cpu = tracepoints.len() * if args.snapshot_on.is_some() { 2 } else { 1 };
+    let nofile = super::fd_limit::raise(rings_per_cpu, cpus.len())?;
     // SAFETY: sysconf has no preconditions.
     let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as usize;
     let data_bytes = backward::data_bytes(args.buffer_size as usize * 1024, page);
@@ -300,7 +304,7 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
     let mut child = if args.command.is_empty() {
         None
     } else {
-        Some(super::spawn(&args.command, false)?)
+        Some(super::spawn(&args.command, false, nofile)?)
     };
     let mut child_status = None;
     // A trigger event seen: its snapshot's time and what it was.
@@ -361,11 +365,11 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
     };
     writer.snapshot(&mut rings, &why)?;
     drop(registrations);
+    // Stopped by a signal or the duration while the command still runs:
+    // collect's doing, not the command's failure.
+    let collect_stopped = child_status.is_none() || stop.load(Ordering::Relaxed);
     if let (Some(mut c), None) = (child, child_status) {
-        // SAFETY: kill has no memory-safety preconditions; the pid is our
-        // child's, not yet reaped.
-        unsafe { libc::kill(c.id() as libc::pid_t, libc::SIGTERM) };
-        child_status = c.wait().ok();
+        child_status = super::command::end(&mut c, super::command::GRACE);
     }
     let t = &writer.totals;
     eprintln!(
@@ -384,7 +388,7 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
         status = status.worst(Status::EventsLost);
     }
     if let Some(st) = child_status {
-        if !st.success() {
+        if super::command::failed(st, collect_stopped) {
             eprintln!("eventheader: collect: {} {st}", args.command[0]);
             status = status.worst(Status::CommandFailed);
         }

@@ -22,8 +22,8 @@ macro_rules! ensure {
 
 pub mod cli;
 pub mod cli_circular;
-pub mod cli_doctor;
 mod cli_command;
+pub mod cli_doctor;
 mod cli_live;
 
 /// Judges the rows of `testkit fields` (the samples' chosen fields) against
