@@ -1,0 +1,68 @@
+# Runs inside the arm64 VM (busybox sh, started by init): the checks of
+# tests/kernel/arm64/run.sh, recorded in RESULTS for the host to judge.
+#
+#   sh guest.sh SHARE RESULTS
+#
+# SHARE (read-only) holds bin/ (the aarch64 programs and `eventheader`), the
+# reference capture and its tracepoint names. RESULTS/status gets one line
+# "NAME rc" per step; RESULTS/times one line "NAME SECONDS".
+S=$1
+R=$2
+B=$S/bin
+T=$(mktemp -d)
+: >"$R/status"
+: >"$R/times"
+uname -m >"$R/machine"
+echo "Linux $(uname -r)" >"$R/kernel"
+cut -d' ' -f1 /proc/uptime >"$R/boot-seconds"
+
+note() { echo "$*" >>"$R/status"; }
+up() { cut -d' ' -f1 /proc/uptime; }
+took() { echo "$1 $(up) $2" | awk '{ printf "%s %.1f\n", $1, $2 - $3 }' >>"$R/times"; }
+# wait_file FILE PID: up to 60 s for FILE to exist while PID runs.
+wait_file() {
+    i=0
+    while [ ! -e "$1" ] && [ "$i" -lt 600 ] && kill -0 "$2" 2>/dev/null; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    [ -e "$1" ]
+}
+
+if [ -w /sys/kernel/tracing/user_events_data ]; then note "env 0"; else note "env 1"; fi
+
+# 1. Registration and the enable bit: t_enable registers; collect enables
+#    and, once it records, runs a command that creates GO and waits for
+#    t_enable's three writes (ENABLED); then collect stops and the bit clears.
+t0=$(up)
+"$B/t_enable" "$T/ready" "$T/go" "$T/enabled" >"$R/enable.log" 2>&1 &
+prog=$!
+if wait_file "$T/ready" "$prog"; then
+    "$B/eventheader" collect -o "$R/enable.data" EhkArmEnable_L5K1 -- sh -c \
+        'touch "$1"; i=0; while [ ! -e "$2" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done' \
+        sh "$T/go" "$T/enabled" >"$R/enable.collect.log" 2>&1
+    note "enable.collect $?"
+else
+    echo "guest: t_enable did not create $T/ready" >>"$R/enable.collect.log"
+    note "enable.collect 1"
+fi
+wait "$prog"
+note "enable $?"
+took enable "$t0"
+
+# 2. The reference replay: capture mode, then the same program under collect
+#    on the reference's tracepoints (collect registers them before the program
+#    runs, so every tracepoint is enabled from the program's first write).
+t0=$(up)
+TRACEPOINT_CAPTURE_FILE=$R/replay.cap taskset -c 0 "$B/t_replay" "$S/reference.dat" \
+    >"$R/replay.capture.log" 2>&1
+note "replay.capture $?"
+took replay.capture "$t0"
+t0=$(up)
+# shellcheck disable=SC2046 # one tracepoint name per line, no blanks
+"$B/eventheader" collect -o "$R/replay.data" $(cat "$S/replay.names") -- \
+    taskset -c 0 env EHK_EXPECT_ENABLED=1 "$B/t_replay" "$S/reference.dat" >"$R/replay.log" 2>&1
+note "replay $?"
+took replay "$t0"
+
+echo done >"$R/done"
