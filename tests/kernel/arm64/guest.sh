@@ -65,6 +65,31 @@ t0=$(up)
 note "replay $?"
 took replay "$t0"
 
+# 2b. The same under perf record (Debian's arm64 perf and its libraries in
+#     /perf, run through their own loader): `eventheader register` holds the
+#     tracepoints so that perf can open them before the program runs.
+t0=$(up)
+perf_lib=/perf/lib/aarch64-linux-gnu:/perf/usr/lib/aarch64-linux-gnu
+# shellcheck disable=SC2046
+"$B/eventheader" register $(cat "$S/replay.names") >"$T/registered" 2>"$R/replay.register.log" &
+reg=$!
+want=$(grep -c . "$S/replay.names")
+i=0
+while [ "$(grep -c . "$T/registered" 2>/dev/null)" != "$want" ] && [ "$i" -lt 600 ] && kill -0 "$reg" 2>/dev/null; do
+    sleep 0.1
+    i=$((i + 1))
+done
+events=$(sed 's/^/-e user_events:/' "$S/replay.names")
+# shellcheck disable=SC2086 # one "-e user_events:NAME" per word
+/perf/lib/ld-linux-aarch64.so.1 --library-path "$perf_lib" /perf/usr/bin/perf record -q --no-buildid \
+    --no-buildid-cache -o "$R/replay.perf.data" $events -- \
+    taskset -c 0 env EHK_EXPECT_ENABLED=1 "$B/t_replay" "$S/reference.dat" >"$R/replay.perf.log" 2>&1
+note "replay.perf $?"
+kill -TERM "$reg"
+wait "$reg"
+note "replay.register $?"
+took replay.perf "$t0"
+
 # 3. A 32-bit process (AArch32, COMPAT) registering with raw ioctls.
 t0=$(up)
 "$B/t_compat32" >"$R/compat32.log" 2>&1

@@ -136,6 +136,33 @@ initramfs() {
     (cd "$root" && find . | cpio -o -H newc --quiet) >"$OUT/initramfs.cpio" || die "cpio"
 }
 
+# Debian's perf for arm64 with the shared libraries it loads (the library
+# packages of its dependency closure, as apt resolves it; not perl's or
+# python's programs), unpacked into PERF_ROOT, the guest's /perf. Kept in the
+# cache; the guest runs it through the root's own loader.
+PERF_PKG=linux-perf:arm64
+perf_root() {
+    PERF_ROOT=$CACHE_ROOT/arm64/perf-root
+    [ -x "$PERF_ROOT/usr/bin/perf" ] && [ -e "$PERF_ROOT/.complete" ] && return
+    local debs=$CACHE_ROOT/arm64/perf-debs pkgs
+    pkgs=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
+        --no-replaces --no-enhances --no-pre-depends "$PERF_PKG" 2>>"$LOG" | grep -v '^ ' | grep ':arm64$' |
+        grep -vE '^(dpkg|install-info|tar|perl|perl-base|python3(\.[0-9]+)?(-minimal)?|libpython3(\.[0-9]+)?-(stdlib|minimal)):' |
+        sort -u)
+    grep -qx "$PERF_PKG" <<<"$pkgs" || die "apt-cache depends $PERF_PKG: no such package (see $LOG)"
+    rm -rf "$debs" "$PERF_ROOT"
+    mkdir -p "$debs"
+    # shellcheck disable=SC2086 # one package per word
+    (cd "$debs" && apt-get download $pkgs) >>"$LOG" 2>&1 || die "apt-get download $PERF_PKG and its libraries"
+    local d
+    for d in "$debs"/*.deb; do
+        dpkg -x "$d" "$PERF_ROOT" || die "dpkg -x $d"
+    done
+    [ -x "$PERF_ROOT/usr/bin/perf" ] || die "no usr/bin/perf in $PERF_PKG"
+    dpkg-deb -f "$(ls "$debs"/linux-perf_*.deb)" Version >"$PERF_ROOT/.complete" || die "no linux-perf .deb"
+    rm -rf "$debs"
+}
+
 # --- 4. boot ----------------------------------------------------------------
 run_vm() {
     rm -rf "$OUT/results"
@@ -146,7 +173,8 @@ run_vm() {
         -kernel "$KERNEL" -initrd "$OUT/initramfs.cpio"
         -append "console=ttyAMA0 rdinit=/init panic=-1 quiet"
         -virtfs "local,path=$SHARE,mount_tag=share,security_model=none,readonly=on"
-        -virtfs "local,path=$OUT/results,mount_tag=results,security_model=none")
+        -virtfs "local,path=$OUT/results,mount_tag=results,security_model=none"
+        -virtfs "local,path=$PERF_ROOT,mount_tag=perf,security_model=none,readonly=on")
     echo "+ ${cmd[*]}" >>"$LOG"
     timeout --kill-after=10 "${EHK_VM_TIMEOUT:-600}" "${cmd[@]}" </dev/null >"$OUT/vm.log" 2>&1
     echo "qemu exit status $?" >>"$OUT/vm.log"
@@ -187,6 +215,14 @@ judge() {
     else
         fail "enable: eventheader decode $r/enable.data"
     fi
+    # The same recorded by perf: its samples equal to the capture.
+    expect_ok replay.perf
+    expect_ok replay.register
+    if "$TESTKIT" compare "$r/replay.perf.data" "$r/replay.cap" "$REF_DAT" >"$r/replay.perf.compare" 2>&1; then
+        REPLAY_PERF=$(head -n 1 "$r/replay.perf.compare")
+    else
+        fail "replay.perf: testkit compare: $(head -n 20 "$r/replay.perf.compare")"
+    fi
     # A 32-bit process: the kernel refuses its registration (t_compat32.c).
     expect_ok compat32
     COMPAT32=$(grep '^compat32: DIAG_IOCSREG' "$r/compat32.log")
@@ -205,6 +241,7 @@ main() {
     find_kernel
     build
     initramfs
+    perf_root
     run_vm
     judge
     say "$(cat "$OUT/results/kernel") aarch64 ($KERNEL_ORIGIN, TCG), boot $(cat "$OUT/results/boot-seconds") s," \
@@ -216,7 +253,8 @@ main() {
         say "$FAILED failed"
         return 1
     fi
-    say "enable bit under collect: ok; replay: ${REPLAY:-}"
+    say "enable bit under collect: ok; replay under collect: ${REPLAY:-}"
+    say "replay under perf $(cat "$PERF_ROOT/.complete"): ${REPLAY_PERF:-}"
     say "${COMPAT32#compat32: }"
     say "passed"
 }
