@@ -31,6 +31,31 @@ wait_file() {
 
 if [ -w /sys/kernel/tracing/user_events_data ]; then note "env 0"; else note "env 1"; fi
 
+# perf: Debian's arm64 perf and its libraries in /perf, run through their own
+# loader; on PATH for the programs that start it themselves (t_basic).
+mkdir -p "$T/bin"
+cat >"$T/bin/perf" <<'PERF'
+#!/bin/sh
+exec /perf/lib/ld-linux-aarch64.so.1 --library-path /perf/lib/aarch64-linux-gnu:/perf/usr/lib/aarch64-linux-gnu \
+    /perf/usr/bin/perf "$@"
+PERF
+chmod +x "$T/bin/perf"
+export PATH="$T/bin:$PATH"
+
+# 0. The x86_64 suite's registration tests (tests/kernel/src), self-checking:
+#    basic (registration, tracefs and perf enabling, unregistration; its
+#    recording judged by the host against basic.expect) and coexist (the
+#    reference's registration strings from another process, uev_raw).
+t0=$(up)
+"$B/t_basic" "$B/uev_raw" "$T" >"$R/basic.log" 2>&1 </dev/null
+note "basic $?"
+cp "$T/basic.perf.data" "$T/basic.expect" "$T/basic.perf.log" "$R/" 2>>"$R/basic.log"
+took basic "$t0"
+t0=$(up)
+"$B/t_coexist" "$B/uev_raw" >"$R/coexist.log" 2>&1 </dev/null
+note "coexist $?"
+took coexist "$t0"
+
 # 1. Registration and the enable bit: t_enable registers; collect enables
 #    and, once it records, runs a command that creates GO and waits for
 #    t_enable's three writes (ENABLED); then collect stops and the bit clears.
@@ -65,11 +90,9 @@ t0=$(up)
 note "replay $?"
 took replay "$t0"
 
-# 2b. The same under perf record (Debian's arm64 perf and its libraries in
-#     /perf, run through their own loader): `eventheader register` holds the
+# 2b. The same under perf record: `eventheader register` holds the
 #     tracepoints so that perf can open them before the program runs.
 t0=$(up)
-perf_lib=/perf/lib/aarch64-linux-gnu:/perf/usr/lib/aarch64-linux-gnu
 # shellcheck disable=SC2046
 "$B/eventheader" register $(cat "$S/replay.names") >"$T/registered" 2>"$R/replay.register.log" &
 reg=$!
@@ -81,8 +104,7 @@ while [ "$(grep -c . "$T/registered" 2>/dev/null)" != "$want" ] && [ "$i" -lt 60
 done
 events=$(sed 's/^/-e user_events:/' "$S/replay.names")
 # shellcheck disable=SC2086 # one "-e user_events:NAME" per word
-/perf/lib/ld-linux-aarch64.so.1 --library-path "$perf_lib" /perf/usr/bin/perf record -q --no-buildid \
-    --no-buildid-cache -o "$R/replay.perf.data" $events -- \
+perf record -q --no-buildid --no-buildid-cache -o "$R/replay.perf.data" $events -- \
     taskset -c 0 env EHK_EXPECT_ENABLED=1 "$B/t_replay" "$S/reference.dat" >"$R/replay.perf.log" 2>&1
 note "replay.perf $?"
 kill -TERM "$reg"

@@ -94,12 +94,15 @@ build() {
     cp "$rel/libeventheader_tracepoint.so" "$SHARE/bin/" || die "no aarch64 libeventheader_tracepoint.so"
     quiet "strip eventheader" aarch64-linux-gnu-strip -o "$SHARE/bin/eventheader" "$rel/eventheader"
     local p src
-    for p in t_enable:tests/kernel/arm64/t_enable.c t_replay:tests/kernel/src/t_replay.c; do
+    for p in t_enable:tests/kernel/arm64/t_enable.c t_replay:tests/kernel/src/t_replay.c \
+        t_basic:tests/kernel/src/t_basic.c t_coexist:tests/kernel/src/t_coexist.c; do
         src=$REPO/${p#*:}
         quiet "build ${p%%:*}" aarch64-linux-gnu-gcc -std=gnu11 -O2 -Wall -Wextra -Werror \
             -I"$REPO/include" -I"$REPO/tests/kernel/src" "$src" -o "$SHARE/bin/${p%%:*}" \
             -L"$SHARE/bin" -leventheader_tracepoint -Wl,-rpath,'$ORIGIN'
     done
+    quiet "build uev_raw" aarch64-linux-gnu-gcc -std=gnu11 -O2 -Wall -Wextra -Werror \
+        -I"$REPO/tests/kernel/src" "$REPO/tests/kernel/src/uev_raw.c" -o "$SHARE/bin/uev_raw"
     # The 32-bit program: static, so the guest needs no 32-bit C runtime.
     quiet "build t_compat32" arm-linux-gnueabihf-gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static \
         -I"$REPO/tests/kernel/src" "$HERE/t_compat32.c" -o "$SHARE/bin/t_compat32"
@@ -202,7 +205,19 @@ judge() {
     local r=$OUT/results n
     [ "$(cat "$r/machine")" = aarch64 ] || fail "the guest is $(cat "$r/machine"), not aarch64"
     expect_ok env
-    # Registration and the enable bit.
+    # The x86_64 suite's registration tests, and basic's recording.
+    local t
+    for t in basic coexist; do
+        expect_ok "$t"
+        grep -q "^$t: [1-9][0-9]* checks, 0 failed\$" "$r/$t.log" || fail "$t: $(tail -n 20 "$r/$t.log")"
+    done
+    if "$TESTKIT" summary "$r/basic.perf.data" >"$r/basic.summary" 2>&1; then
+        sort "$r/basic.summary" | cmp -s - <(sort "$r/basic.expect") ||
+            fail "basic: perf recorded $(cat "$r/basic.summary"), want $(cat "$r/basic.expect")"
+    else
+        fail "basic: testkit summary: $(cat "$r/basic.summary")"
+    fi
+    # Registration and the enable bit under collect.
     expect_ok enable
     expect_ok enable.collect
     grep -q '^enable: [1-9][0-9]* checks, 0 failed$' "$r/enable.log" || fail "enable: $(cat "$r/enable.log")"
@@ -253,7 +268,9 @@ main() {
         say "$FAILED failed"
         return 1
     fi
-    say "enable bit under collect: ok; replay under collect: ${REPLAY:-}"
+    say "$(grep -h '^basic: \|^coexist: ' "$OUT/results/basic.log" "$OUT/results/coexist.log" | paste -sd' ')," \
+        "$(grep -h '^enable: ' "$OUT/results/enable.log")"
+    say "replay under collect: ${REPLAY:-}"
     say "replay under perf $(cat "$PERF_ROOT/.complete"): ${REPLAY_PERF:-}"
     say "${COMPAT32#compat32: }"
     say "passed"
