@@ -1,5 +1,5 @@
-/* Registration and the enable bit, with `eventheader collect` as the listener
- * (the arm64 VM has no perf).
+/* Registration and the enable bit, with the aarch64 `eventheader collect` as
+ * the listener (t_basic checks them with tracefs and perf).
  *
  *   t_enable READY GO ENABLED
  *
