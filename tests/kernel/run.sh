@@ -65,55 +65,9 @@ install_tools() {
 }
 
 # --- 2. kernel --------------------------------------------------------------
-KERNEL_ORIGIN=
-find_kernel() {
-    if [ -n "${EHK_KERNEL_IMAGE:-}" ]; then
-        [ -r "$EHK_KERNEL_IMAGE" ] || die "EHK_KERNEL_IMAGE=$EHK_KERNEL_IMAGE is not readable"
-        KERNEL=$EHK_KERNEL_IMAGE
-        KERNEL_ORIGIN="EHK_KERNEL_IMAGE"
-        return
-    fi
-    local img=$SHARED_KERNEL/bzImage-6.12-user-events
-    if [ -r "$img" ] && cmp -s "$SHARED_KERNEL/config-fragment" "$HERE/config-fragment" &&
-        (cd "$SHARED_KERNEL" && sha256sum --quiet -c SHA256SUMS) >>"$LOG" 2>&1; then
-        KERNEL=$img
-        KERNEL_ORIGIN="prebuilt $SHARED_KERNEL"
-        return
-    fi
-    echo "no usable prebuilt kernel at $SHARED_KERNEL (missing, other fragment, or checksum)" >>"$LOG"
-    build_kernel
-}
-
-build_kernel() {
-    local t0 key src ver
-    t0=$(date +%s.%N)
-    # bookworm-backports is configured by scripts/install-deps.sh (install_tools).
-    local suite=()
-    grep -q '^VERSION_CODENAME=bookworm' /etc/os-release 2>/dev/null && suite=(-t bookworm-backports)
-    quiet "apt-get update" apt-get update -qq
-    quiet "apt-get install kernel build packages" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-        --no-install-recommends "${suite[@]}" "$KERNEL_SOURCE_PKG" build-essential bc bison flex libelf-dev \
-        libssl-dev xz-utils cpio
-    ver=$(dpkg-query -W -f '${Version}' "$KERNEL_SOURCE_PKG") || die "no $KERNEL_SOURCE_PKG"
-    key=$( (cat "$HERE/config-fragment"; echo "$ver") | sha256sum | cut -c1-16)
-    KERNEL=$KCACHE/bzImage-$key
-    KERNEL_ORIGIN="cache $KCACHE ($KERNEL_SOURCE_PKG $ver)"
-    [ -r "$KERNEL" ] && return
-    src=$KCACHE/build-$key
-    rm -rf "$src"
-    mkdir -p "$src"
-    quiet "unpack kernel source" tar -C "$src" --strip-components=1 -xf "/usr/src/$KERNEL_SOURCE_PKG.tar.xz"
-    quiet "make tinyconfig" make -C "$src" -s tinyconfig
-    quiet "merge fragment" bash -c "cd '$src' && scripts/kconfig/merge_config.sh -m .config '$HERE/config-fragment'"
-    quiet "make olddefconfig" make -C "$src" -s olddefconfig
-    grep -qx 'CONFIG_USER_EVENTS=y' "$src/.config" || die "CONFIG_USER_EVENTS did not survive olddefconfig"
-    quiet "build kernel" make -C "$src" -s -j"$(nproc)" bzImage
-    cp "$src/arch/x86/boot/bzImage" "$KERNEL.tmp" && mv "$KERNEL.tmp" "$KERNEL" || die "copy bzImage"
-    cp "$src/.config" "$KERNEL.config"
-    rm -rf "$src"
-    say "built kernel in $(elapsed "$t0") s -> $KERNEL"
-    KERNEL_ORIGIN="built into $KCACHE"
-}
+# tests/kernel/kernel.sh: the prebuilt image, the cached one, or a build.
+. "$HERE/kernel.sh"
+kernel_arch x86_64
 
 # --- 3. what runs inside ----------------------------------------------------
 # The programs and runs come from the manifest (tests/testkit/src/manifest.rs):
