@@ -120,9 +120,11 @@ enum Layer {
     /// The program's four functions.
     Replaced(Replacement),
     /// The program defines some of the four functions but not all of them:
-    /// calls fail with ENOSYS. (Only possible with the static library, whose
-    /// member with ours is then not linked; the reference's libraries fail
-    /// such a link.)
+    /// calls fail with ENOSYS (writes with EBADF). With the static library
+    /// the member with ours is then not linked, and the rest resolve to
+    /// nothing; with the shared library the rest resolve to ours, which
+    /// would take the program's write indexes for its own (and its writes
+    /// ours). The reference's libraries fail such a link.
     Incomplete,
 }
 
@@ -147,7 +149,12 @@ enum Kind {
 fn classify(resolved: [usize; 4], own: [usize; 4]) -> Kind {
     if resolved == own {
         Kind::Ours
-    } else if resolved.contains(&0) {
+    } else if resolved
+        .iter()
+        .zip(own)
+        .any(|(&name, own)| name == 0 || name == own)
+    {
+        // Some names are the program's, the others nobody's or ours.
         Kind::Incomplete
     } else {
         Kind::Replaced
@@ -329,8 +336,9 @@ mod tests {
         // linked (static).
         assert_eq!(classify([11, 21, 31, 41], ours), Kind::Replaced);
         assert_eq!(classify([11, 21, 31, 41], [0; 4]), Kind::Replaced);
-        // One interposed name is enough to use the program's.
-        assert_eq!(classify([10, 20, 30, 41], ours), Kind::Replaced);
+        // Some of the four interposed, the rest ours (shared library).
+        assert_eq!(classify([10, 20, 30, 41], ours), Kind::Incomplete);
+        assert_eq!(classify([11, 21, 30, 41], ours), Kind::Incomplete);
         // Some of the four defined by the program, the rest by nobody.
         assert_eq!(classify([0, 0, 0, 41], [0; 4]), Kind::Incomplete);
         assert_eq!(classify([11, 0, 31, 41], [0; 4]), Kind::Incomplete);

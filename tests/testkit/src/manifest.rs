@@ -410,6 +410,43 @@ const INTERPOSE_STATIC_RUNS: &[Run] = &[Run {
 const INTERPOSE_ONE_OBJECT: &str =
     "the sanitizer builds link cargo's release archive, one object with the tracepoint.h functions";
 
+/// The partly replaced tracepoint layer's program (tests/interpose.rs).
+const INTERPOSE_PARTIAL: &str = "c-tests/interpose/partial.c";
+
+/// Its runs: in capture mode, and without a capture file.
+const INTERPOSE_PARTIAL_RUNS: &[Run] = &[
+    RUN,
+    Run {
+        name: "plain",
+        ..PLAIN_RUN
+    },
+];
+
+/// The static build's runs, which the sanitizer passes leave out (they link
+/// cargo's archive).
+const INTERPOSE_PARTIAL_STATIC_RUNS: &[Run] = &[
+    Run {
+        not_under: INTERPOSE_PARTIAL_CARGO_ARCHIVE,
+        ..RUN
+    },
+    Run {
+        name: "plain",
+        not_under: INTERPOSE_PARTIAL_CARGO_ARCHIVE,
+        ..PLAIN_RUN
+    },
+];
+
+const INTERPOSE_PARTIAL_CARGO_ARCHIVE: &[(Flavour, &str)] = &[
+    (
+        Flavour::Asan,
+        "links only against the CMake build's archive of members (tests/install.rs)",
+    ),
+    (
+        Flavour::Valgrind,
+        "links only against the CMake build's archive of members (tests/install.rs)",
+    ),
+];
+
 /// The TPP programs' guest script: `tpp.sh PROGRAM REGS` (REGS relative to
 /// the repository).
 const TPP_SCRIPT: &str = "tests/kernel/tpp.sh";
@@ -864,6 +901,33 @@ pub static PROGRAMS: &[Program] = &[
         link: Link::Static,
         standards: INTERPOSE_STANDARDS,
         runs: INTERPOSE_STATIC_RUNS,
+        ..BASE
+    },
+    // A tracepoint layer replaced in part (c-tests/interpose/partial.c):
+    // ENOSYS and EBADF, never the library's layer mixed with the program's;
+    // in capture mode (the file stays empty) and without a capture file.
+    Program {
+        name: "interpose_partial_shared",
+        sources: &[INTERPOSE_PARTIAL],
+        standards: INTERPOSE_STANDARDS,
+        runs: INTERPOSE_PARTIAL_RUNS,
+        ..BASE
+    },
+    Program {
+        name: "interpose_partial_connect_shared",
+        sources: &[INTERPOSE_PARTIAL],
+        flags: &["-DPARTIAL_CONNECT"],
+        runs: INTERPOSE_PARTIAL_RUNS,
+        ..BASE
+    },
+    // Only against the CMake build's archive of members (tests/install.rs):
+    // cargo's archives hold the tracepoint.h functions in an object with
+    // others the program needs, so the link finds tracepoint_write twice.
+    Program {
+        name: "interpose_partial_static",
+        sources: &[INTERPOSE_PARTIAL],
+        link: Link::Static,
+        runs: INTERPOSE_PARTIAL_STATIC_RUNS,
         ..BASE
     },
     // --- c-tests/dynamic: runtime-defined events (eventheader-dynamic.h, ----
