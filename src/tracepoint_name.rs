@@ -4,8 +4,12 @@
 //! (the start of their tracepoint names), runtime-defined providers.
 //!
 //! The name is the text before the first space, as the kernel splits it. It
-//! must be 1 to [`MAX`] bytes, each a printable character other than ' ',
-//! ':' and '/'. What the kernel (6.12) does with the others: ':' starts
+//! must be 1 to [`MAX`] bytes of valid UTF-8, each character printable
+//! (no C0 or C1 control character, no DEL) and other than ' ', ':' and '/',
+//! and it must not be `enable` or `filter`, the names of tracefs's control
+//! files in `events/user_events/`, which such a tracepoint would hide.
+//! Invalid UTF-8 is refused because tools that read tracefs's formats as
+//! text cannot name it (the kernel registers any byte). What the kernel (6.12) does with the others: ':' starts
 //! registration flags, none of which it accepts (EINVAL); an empty name and
 //! a name with '/' are registered, after which listing
 //! `events/user_events/` in tracefs fails with EIO until reboot; control
@@ -22,7 +26,8 @@ use core::ffi::{c_int, CStr};
 pub const MAX: usize = 255;
 
 /// Whether byte `b` may appear in a tracepoint name: printable (above ' ',
-/// below DEL, or any byte of a UTF-8 sequence), and not ':' or '/'.
+/// below DEL, or any byte of a UTF-8 sequence, checked as a whole by
+/// [`valid_utf8`]), and not ':' or '/'.
 #[inline]
 pub const fn allowed(b: u8) -> bool {
     b > b' ' && b != 0x7f && b != b':' && b != b'/'
@@ -55,6 +60,7 @@ impl<'a> Command<'a> {
     pub fn parse(text: &'a CStr) -> Result<Self, c_int> {
         let bytes = text.to_bytes();
         let mut len = 0;
+        let mut high = 0;
         for &b in bytes {
             if b == b' ' {
                 break;
@@ -62,10 +68,11 @@ impl<'a> Command<'a> {
             if !ALLOWED[usize::from(b)] {
                 return Err(libc::EINVAL);
             }
+            high |= b;
             len += 1;
         }
         let name = bytes.get(..len).unwrap_or_default();
-        check_length(name)?;
+        check_whole(name, high)?;
         Ok(Command { text, name })
     }
 }
@@ -75,17 +82,70 @@ pub fn check(name: &[u8]) -> Result<(), c_int> {
     if !name.iter().all(|&b| ALLOWED[usize::from(b)]) {
         return Err(libc::EINVAL);
     }
-    check_length(name)
+    check_whole(name, name.iter().fold(0, |high, &b| high | b))
 }
 
-fn check_length(name: &[u8]) -> Result<(), c_int> {
-    if name.is_empty() {
+/// Whether every character of `text` may appear in a tracepoint name
+/// ([`allowed`] bytes forming valid UTF-8): the rule for the part of a name
+/// that something else completes, such as a provider name.
+pub fn allowed_text(text: &[u8]) -> bool {
+    let mut high = 0;
+    for &b in text {
+        if !ALLOWED[usize::from(b)] {
+            return false;
+        }
+        high |= b;
+    }
+    high < 0x80 || valid_utf8(text)
+}
+
+/// The rules about the name as a whole, once each byte is allowed: its
+/// length, UTF-8 (only looked at when a byte, or'ed into `high`, is not
+/// ASCII), and the reserved names.
+fn check_whole(name: &[u8], high: u8) -> Result<(), c_int> {
+    if name.is_empty() || (high >= 0x80 && !valid_utf8(name)) || reserved(name) {
         Err(libc::EINVAL)
     } else if name.len() > MAX {
         Err(libc::E2BIG)
     } else {
         Ok(())
     }
+}
+
+/// `enable` and `filter`: tracefs's control files in `events/user_events/`.
+fn reserved(name: &[u8]) -> bool {
+    let is = |word: &[u8]| name.len() == word.len() && name.iter().zip(word).all(|(a, b)| a == b);
+    is(b"enable") || is(b"filter")
+}
+
+/// Whether `bytes` is valid UTF-8 (no overlong form, surrogate or code
+/// point above U+10FFFF) without C1 control characters (U+0080..U+009F),
+/// as Rust's `str` and `char::is_control` see it, so that the CLI's rule
+/// (cli/src/spec/names.rs) is this one. Written out rather than
+/// `core::str::from_utf8`, which is in the precompiled `core` that the
+/// static library's members may not call.
+fn valid_utf8(bytes: &[u8]) -> bool {
+    let mut rest = bytes.iter().copied();
+    while let Some(lead) = rest.next() {
+        let (more, min) = match lead {
+            0..=0x7f => continue,
+            0xc2..=0xdf => (1, 0x80),
+            0xe0..=0xef => (2, 0x800),
+            0xf0..=0xf4 => (3, 0x1_0000),
+            _ => return false,
+        };
+        let mut code = u32::from(lead) & (0x3f >> more);
+        for _ in 0..more {
+            match rest.next() {
+                Some(b) if b & 0xc0 == 0x80 => code = code << 6 | u32::from(b & 0x3f),
+                _ => return false,
+            }
+        }
+        if code < min || code > 0x10_ffff || (0xd800..=0xdfff).contains(&code) || code < 0xa0 {
+            return false;
+        }
+    }
+    true
 }
 
 #[cfg(test)]
@@ -132,10 +192,68 @@ mod tests {
     }
 
     #[test]
+    fn names_must_be_valid_utf8_without_control_characters() {
+        for good in [
+            "Ünïcode".as_bytes(),
+            "名前".as_bytes(),
+            "emoji😀".as_bytes(),
+            "\u{a0}nbsp".as_bytes(),
+            "max\u{10ffff}".as_bytes(),
+        ] {
+            assert!(check(good).is_ok(), "{good:?}");
+            let mut text = good.to_vec();
+            text.extend_from_slice(b" u32 a");
+            assert_eq!(parse(&text).unwrap(), good);
+        }
+        for bad in [
+            &b"RevUtf\xff\xfe"[..],
+            b"Lone\x80",
+            b"Cut\xc3",
+            b"Cut\xe5\x90",
+            b"Overlong\xc0\xaf",
+            b"Overlong\xe0\x80\xaf",
+            b"Surrogate\xed\xa0\x80",
+            b"Above\xf4\x90\x80\x80",
+            b"Lead\xf5\x80\x80\x80",
+            b"C1\xc2\x85",
+            b"C1\xc2\x9f",
+        ] {
+            assert_eq!(check(bad), Err(libc::EINVAL), "{bad:?}");
+            let mut text = bad.to_vec();
+            text.extend_from_slice(b" u32 a");
+            assert_eq!(parse(&text), Err(libc::EINVAL), "{bad:?}");
+            // Rust's own reading agrees.
+            let rust = std::str::from_utf8(bad).map(|s| !s.chars().any(char::is_control));
+            assert_ne!(rust, Ok(true), "{bad:?}");
+        }
+        // Only the name is checked: the arguments may hold anything.
+        assert_eq!(parse(b"Name u8 \xff").unwrap(), b"Name");
+    }
+
+    #[test]
+    fn tracefs_control_file_names_are_refused() {
+        for bad in [&b"enable"[..], b"filter", b"enable u32 a", b"filter u8 b"] {
+            assert_eq!(parse(bad), Err(libc::EINVAL), "{bad:?}");
+        }
+        assert_eq!(check(b"enable"), Err(libc::EINVAL));
+        assert_eq!(check(b"filter"), Err(libc::EINVAL));
+        for good in [
+            &b"enabled"[..],
+            b"Enable",
+            b"filter2",
+            b"enabl",
+            b"my_filter",
+        ] {
+            assert!(check(good).is_ok(), "{good:?}");
+        }
+    }
+
+    #[test]
     fn the_table_is_the_rule() {
         for b in 0..=255u8 {
             assert_eq!(ALLOWED[usize::from(b)], allowed(b), "{b}");
-            assert_eq!(check(&[b]).is_ok(), allowed(b), "{b}");
+            // Alone, a byte above 0x7f is not UTF-8.
+            assert_eq!(check(&[b]).is_ok(), allowed(b) && b < 0x80, "{b}");
         }
         assert!(allowed(b'a') && allowed(b'.') && allowed(0x80) && allowed(0xff));
         assert!(!allowed(b' ') && !allowed(b'\t') && !allowed(b':') && !allowed(b'/'));
