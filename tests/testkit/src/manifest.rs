@@ -1207,6 +1207,40 @@ pub static PROGRAMS: &[Program] = &[
         }],
         ..BASE
     },
+    // Capture files that are pipes, at their limits, and written from signal
+    // handlers (tests/hardening_capture.rs).
+    Program {
+        name: "capsig",
+        sources: &["c-tests/hardening/capsig.c"],
+        runs: &[
+            Run {
+                name: "reader-exits",
+                args: &["reader-exits", "{dir}/fifo"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "two-writers",
+                args: &["two-writers", "{dir}/fifo", "{dir}/out.dat"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "fsize-boundary",
+                args: &["fsize-boundary", "{dir}/cap.dat"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "huge",
+                args: &["huge", "{dir}/cap.dat"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "handler",
+                args: &["handler", "{dir}/fifo"],
+                ..PLAIN_RUN
+            },
+        ],
+        ..BASE
+    },
     // --- c-tests/windows-port, benches/c/handles.c: porting from Windows ------
     // (issue 17; kept together as one block.) The porting suite is
     // Windows-style TraceLogging code built with only include/windows-compat
