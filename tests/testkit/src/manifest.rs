@@ -1307,6 +1307,20 @@ pub static PROGRAMS: &[Program] = &[
         }],
         ..BASE
     },
+    // Thread activities stopped out of nesting order, and an exception in a
+    // start event's fields (c-tests/windows-port/wp_activity_edges.cpp).
+    Program {
+        name: "winport_activity_edges",
+        sources: &["c-tests/windows-port/wp_activity_edges.cpp"],
+        include_dirs: WINPORT_INCLUDE,
+        standards: &[
+            std("c11", "c++11"),
+            std("c11", "c++17"),
+            std("gnu17", "c++20"),
+        ],
+        runs: &[RUN],
+        ..BASE
+    },
     // Provider handles under racing threads: 8 threads, one provider each,
     // 2000 writes each through one handle call site; C and (-x c++) C++.
     Program {
