@@ -59,35 +59,27 @@ impl<'a> Command<'a> {
     /// longer than [`MAX`].
     pub fn parse(text: &'a CStr) -> Result<Self, c_int> {
         let bytes = text.to_bytes();
-        let mut len = 0;
-        let mut high = 0;
-        for &b in bytes {
-            if b == b' ' {
-                break;
-            }
-            if !ALLOWED[usize::from(b)] {
-                return Err(libc::EINVAL);
-            }
-            high |= b;
-            len += 1;
-        }
+        let len = bytes.iter().take_while(|&&b| b != b' ').count();
         let name = bytes.get(..len).unwrap_or_default();
-        check_whole(name, high)?;
+        check(name)?;
         Ok(Command { text, name })
     }
 }
 
 /// Checks a whole tracepoint name (see [`Command::parse`]).
 pub fn check(name: &[u8]) -> Result<(), c_int> {
-    if !name.iter().all(|&b| ALLOWED[usize::from(b)]) {
-        return Err(libc::EINVAL);
+    if name.is_empty() || !allowed_text(name) || reserved(name) {
+        Err(libc::EINVAL)
+    } else if name.len() > MAX {
+        Err(libc::E2BIG)
+    } else {
+        Ok(())
     }
-    check_whole(name, name.iter().fold(0, |high, &b| high | b))
 }
 
 /// Whether every character of `text` may appear in a tracepoint name
-/// ([`allowed`] bytes forming valid UTF-8): the rule for the part of a name
-/// that something else completes, such as a provider name.
+/// ([`allowed`] bytes forming valid UTF-8): also the rule for the part of a
+/// name that something else completes, such as a provider name.
 pub fn allowed_text(text: &[u8]) -> bool {
     let mut high = 0;
     for &b in text {
@@ -99,23 +91,9 @@ pub fn allowed_text(text: &[u8]) -> bool {
     high < 0x80 || valid_utf8(text)
 }
 
-/// The rules about the name as a whole, once each byte is allowed: its
-/// length, UTF-8 (only looked at when a byte, or'ed into `high`, is not
-/// ASCII), and the reserved names.
-fn check_whole(name: &[u8], high: u8) -> Result<(), c_int> {
-    if name.is_empty() || (high >= 0x80 && !valid_utf8(name)) || reserved(name) {
-        Err(libc::EINVAL)
-    } else if name.len() > MAX {
-        Err(libc::E2BIG)
-    } else {
-        Ok(())
-    }
-}
-
 /// `enable` and `filter`: tracefs's control files in `events/user_events/`.
 fn reserved(name: &[u8]) -> bool {
-    let is = |word: &[u8]| name.len() == word.len() && name.iter().zip(word).all(|(a, b)| a == b);
-    is(b"enable") || is(b"filter")
+    matches!(name, b"enable" | b"filter")
 }
 
 /// Whether `bytes` is valid UTF-8 (no overlong form, surrogate or code
@@ -124,24 +102,33 @@ fn reserved(name: &[u8]) -> bool {
 /// (cli/src/spec/names.rs) is this one. Written out rather than
 /// `core::str::from_utf8`, which is in the precompiled `core` that the
 /// static library's members may not call.
+#[inline(never)]
 fn valid_utf8(bytes: &[u8]) -> bool {
-    let mut rest = bytes.iter().copied();
-    while let Some(lead) = rest.next() {
-        let (more, min) = match lead {
-            0..=0x7f => continue,
-            0xc2..=0xdf => (1, 0x80),
-            0xe0..=0xef => (2, 0x800),
-            0xf0..=0xf4 => (3, 0x1_0000),
-            _ => return false,
-        };
-        let mut code = u32::from(lead) & (0x3f >> more);
-        for _ in 0..more {
+    let mut rest = bytes.iter();
+    while let Some(&lead) = rest.next() {
+        // 0: ASCII; 1: a continuation byte; 2 to 4: a sequence's length.
+        let len = lead.leading_ones();
+        if len == 0 {
+            continue;
+        }
+        if !(2..=4).contains(&len) {
+            return false;
+        }
+        let mut code = u32::from(lead & (0x7f >> len));
+        for _ in 1..len {
             match rest.next() {
-                Some(b) if b & 0xc0 == 0x80 => code = code << 6 | u32::from(b & 0x3f),
+                Some(&b) if b & 0xc0 == 0x80 => code = code << 6 | u32::from(b & 0x3f),
                 _ => return false,
             }
         }
-        if code < min || code > 0x10_ffff || (0xd800..=0xdfff).contains(&code) || code < 0xa0 {
+        // The shortest form (for 2 bytes: above the C1 controls), not a
+        // surrogate (D800..DFFF), at most 10FFFF.
+        let min = match len {
+            2 => 0xa0,
+            3 => 0x800,
+            _ => 0x1_0000,
+        };
+        if code < min || code >> 11 == 0x1b || code > 0x10_ffff {
             return false;
         }
     }

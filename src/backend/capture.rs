@@ -14,8 +14,7 @@
 //! interleave in a regular file; a FIFO or pipe takes records of at most
 //! `PIPE_BUF` bytes, which it writes at once, and any file records of at most
 //! 64 MiB, what `eventheader decode` reads: larger ones are refused with E2BIG
-//! ([`super::capture_file`], which also keeps SIGPIPE and SIGXFSZ from the
-//! host).
+//! ([`file`], which also keeps SIGPIPE and SIGXFSZ from the host).
 //!
 //! A short write (the file system filled up, RLIMIT_FSIZE) leaves a partial
 //! record at the end of the file, and nothing after it could be read: its
@@ -25,7 +24,7 @@
 //! the short write returns ENOSPC, and every later capture write returns
 //! ENOSPC without writing, until a capture file is selected again
 //! (`tracepoint_set_capture_file`). Capture writes take the capture write
-//! lock around their `writev` (`lock::capture_write`), so no write of this
+//! lock around their `writev` ([`write_lock`]), so no write of this
 //! process lands after a partial record: a write that returned 0 is a whole
 //! record any reader can read. (Another process appending to the same file,
 //! such as a child after fork, knows only its own short writes.) A write
@@ -45,12 +44,16 @@ use core::sync::atomic::{AtomicI32, Ordering};
 
 use libc::iovec;
 
-use super::capture_file::{self, Kind};
 use super::capture_link::{environment_path, CaptureBackend};
 use super::capture_names;
 use crate::cstr_buf::CStrBuf;
-use crate::lock::{capture_write, lock, Guard, Locked};
+use crate::lock::{lock, set_capture_fork_handlers, Guard, Locked};
 use crate::sys::errno;
+use file::Kind;
+use write_lock::capture_write;
+
+mod file;
+mod write_lock;
 
 /// Longest tracepoint name (without the NUL) a capture record may carry.
 pub const MAX_NAME: usize = crate::tracepoint_name::MAX;
@@ -111,6 +114,9 @@ pub fn fd() -> c_int {
 /// The descriptor a provider opened now should capture to, or None for the
 /// kernel. Opens the selected file if it is not open yet.
 pub fn selected_fd(guard: &mut Guard) -> Result<Option<c_int>, c_int> {
+    // Before any capture file opens, the fork handlers learn the capture
+    // write lock.
+    set_capture_fork_handlers(guard, &write_lock::FORK_HANDLERS);
     if let Selection::EnvUnread = SELECTION.get(guard) {
         let selection = from_environment(guard);
         *SELECTION.get(guard) = selection;
@@ -148,6 +154,7 @@ fn from_environment(guard: &Guard) -> Selection {
 /// capture and kernel. Takes the library lock.
 pub fn select_file(path: Option<&CStr>) -> Result<(), c_int> {
     let mut guard = lock();
+    set_capture_fork_handlers(&guard, &write_lock::FORK_HANDLERS);
     let selection = SELECTION.get(&mut guard);
     // An explicit choice overrides the environment, even a failed one.
     if let Selection::EnvUnread = selection {
@@ -271,7 +278,7 @@ unsafe fn write_to(fd: c_int, index: c_int, vecs: &mut [iovec], pad: bool) -> c_
     };
     let head_len = 4 + name.len() + usize::from(pad);
     // Over u32 (the size field) is refused here; over what the file takes
-    // (capture_file::limit, which the capture write lock keeps) under it.
+    // (file::limit, which the capture write lock keeps) under it.
     let record_len = payload
         .iter()
         .try_fold(head_len as u64, |sum, v| sum.checked_add(v.iov_len as u64))
@@ -322,12 +329,12 @@ unsafe fn write_record<const N: usize>(
     if broken != 0 {
         return broken;
     }
-    if record_len > capture_file::limit() {
+    if record_len > file::limit() {
         return libc::E2BIG;
     }
     // SAFETY: the caller guarantees the payload buffers; vecs[0] points at
     // `head`, live until writev returns.
-    match unsafe { capture_file::writev(fd, vecs) } {
+    match unsafe { file::writev(fd, vecs) } {
         Err(e) => e,
         Ok(written) if written as u64 != u64::from(record_len) => {
             // A short append (e.g. the disk filled up mid-record): a partial

@@ -15,7 +15,6 @@
 //! not the provider and tracepoint state blocks.
 
 pub mod capture;
-mod capture_file;
 pub mod capture_link;
 mod capture_names;
 pub mod user_events;
