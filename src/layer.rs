@@ -149,16 +149,28 @@ enum Kind {
 fn classify(resolved: [usize; 4], own: [usize; 4]) -> Kind {
     if resolved == own {
         Kind::Ours
-    } else if resolved
-        .iter()
-        .zip(own)
-        .any(|(&name, own)| name == 0 || name == own)
-    {
-        // Some names are the program's, the others nobody's or ours.
+    } else if partly_ours(resolved, own) {
+        // Some names are the program's, the others ours or nobody's.
         Kind::Incomplete
     } else {
         Kind::Replaced
     }
+}
+
+/// Whether some of the names resolve to nothing or to ours, the layer not
+/// being ours. With the static library, ours are then not linked (0): the
+/// names of the four that the program does not define resolve to nothing.
+#[cfg(eventheader_tracepoint_archive)]
+fn partly_ours(resolved: [usize; 4], _own: [usize; 4]) -> bool {
+    resolved.contains(&0)
+}
+
+/// Whether some of the names resolve to nothing or to ours, the layer not
+/// being ours. With the shared library, the names of the four that the
+/// program does not define resolve to ours.
+#[cfg(not(eventheader_tracepoint_archive))]
+fn partly_ours(resolved: [usize; 4], own: [usize; 4]) -> bool {
+    resolved.contains(&0) || resolved.iter().zip(own).any(|(&name, own)| name == own)
 }
 
 /// Which tracepoint layer it is. When it is ours, the write path's fast
