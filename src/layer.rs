@@ -120,9 +120,11 @@ enum Layer {
     /// The program's four functions.
     Replaced(Replacement),
     /// The program defines some of the four functions but not all of them:
-    /// calls fail with ENOSYS. (Only possible with the static library, whose
-    /// member with ours is then not linked; the reference's libraries fail
-    /// such a link.)
+    /// calls fail with ENOSYS (writes with EBADF). With the static library
+    /// the member with ours is then not linked, and the rest resolve to
+    /// nothing; with the shared library the rest resolve to ours, which
+    /// would take the program's write indexes for its own (and its writes
+    /// ours). The reference's libraries fail such a link.
     Incomplete,
 }
 
@@ -147,11 +149,28 @@ enum Kind {
 fn classify(resolved: [usize; 4], own: [usize; 4]) -> Kind {
     if resolved == own {
         Kind::Ours
-    } else if resolved.contains(&0) {
+    } else if partly_ours(resolved, own) {
+        // Some names are the program's, the others ours or nobody's.
         Kind::Incomplete
     } else {
         Kind::Replaced
     }
+}
+
+/// Whether some of the names resolve to nothing or to ours, the layer not
+/// being ours. With the static library, ours are then not linked (0): the
+/// names of the four that the program does not define resolve to nothing.
+#[cfg(eventheader_tracepoint_archive)]
+fn partly_ours(resolved: [usize; 4], _own: [usize; 4]) -> bool {
+    resolved.contains(&0)
+}
+
+/// Whether some of the names resolve to nothing or to ours, the layer not
+/// being ours. With the shared library, the names of the four that the
+/// program does not define resolve to ours.
+#[cfg(not(eventheader_tracepoint_archive))]
+fn partly_ours(resolved: [usize; 4], own: [usize; 4]) -> bool {
+    resolved.contains(&0) || resolved.iter().zip(own).any(|(&name, own)| name == own)
 }
 
 /// Which tracepoint layer it is. When it is ours, the write path's fast
@@ -329,8 +348,9 @@ mod tests {
         // linked (static).
         assert_eq!(classify([11, 21, 31, 41], ours), Kind::Replaced);
         assert_eq!(classify([11, 21, 31, 41], [0; 4]), Kind::Replaced);
-        // One interposed name is enough to use the program's.
-        assert_eq!(classify([10, 20, 30, 41], ours), Kind::Replaced);
+        // Some of the four interposed, the rest ours (shared library).
+        assert_eq!(classify([10, 20, 30, 41], ours), Kind::Incomplete);
+        assert_eq!(classify([11, 21, 30, 41], ours), Kind::Incomplete);
         // Some of the four defined by the program, the rest by nobody.
         assert_eq!(classify([0, 0, 0, 41], [0; 4]), Kind::Incomplete);
         assert_eq!(classify([11, 0, 31, 41], [0; 4]), Kind::Incomplete);

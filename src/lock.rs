@@ -6,10 +6,10 @@
 //! another thread was registering tracepoints can still register its own
 //! instead of deadlocking on a lock whose owner does not exist in the child.
 //!
-//! Beside it, the capture write lock ([`capture_write`]): capture-mode
-//! writes take it around their `writev`, so that a short write is noticed
-//! before any other record is appended (see `backend::capture`). The fork
-//! handlers take it after the library lock, as capture-file selection does.
+//! Beside it, the capture backend's write lock (`backend::capture`): the
+//! fork handlers take it after the library lock, as capture-file selection
+//! does, once the capture backend has handed them its handlers (so that a
+//! static program without capture mode links none of it).
 //!
 //! Data that only the lock's holder may touch is a [`Locked`], reached
 //! through the [`Guard`].
@@ -23,7 +23,7 @@
 
 use core::cell::UnsafeCell;
 use core::marker::PhantomData;
-use core::sync::atomic::{AtomicBool, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 
 /// A pthread object in a static: used only through its pthread functions,
 /// which are thread-safe.
@@ -34,8 +34,6 @@ struct PthreadCell<T>(UnsafeCell<T>);
 unsafe impl<T> Sync for PthreadCell<T> {}
 
 static LOCK: PthreadCell<libc::pthread_mutex_t> =
-    PthreadCell(UnsafeCell::new(libc::PTHREAD_MUTEX_INITIALIZER));
-static CAPTURE_WRITE: PthreadCell<libc::pthread_mutex_t> =
     PthreadCell(UnsafeCell::new(libc::PTHREAD_MUTEX_INITIALIZER));
 static ATFORK_ONCE: PthreadCell<libc::pthread_once_t> =
     PthreadCell(UnsafeCell::new(libc::PTHREAD_ONCE_INIT));
@@ -53,13 +51,47 @@ fn raw_unlock(mutex: &PthreadCell<libc::pthread_mutex_t>) {
     unsafe { libc::pthread_mutex_unlock(mutex.0.get()) };
 }
 
-extern "C" fn before_fork() {
-    raw_lock(&LOCK);
-    raw_lock(&CAPTURE_WRITE);
+/// The capture write lock's fork handlers (`backend::capture`), once the
+/// capture backend is in use: null before. Set under the library lock,
+/// which the fork handlers take first.
+static CAPTURE_FORK: AtomicPtr<ForkHandlers> = AtomicPtr::new(core::ptr::null_mut());
+
+/// Fork handlers of a lock taken after the library lock.
+pub struct ForkHandlers {
+    pub prepare: fn(),
+    pub parent: fn(),
+    pub child: fn(),
 }
 
-extern "C" fn after_fork() {
-    raw_unlock(&CAPTURE_WRITE);
+/// Makes the fork handlers take the capture write lock too, through
+/// `handlers` (called by the capture backend, under the library lock).
+pub fn set_capture_fork_handlers(_guard: &Guard, handlers: &'static ForkHandlers) {
+    CAPTURE_FORK.store(core::ptr::from_ref(handlers).cast_mut(), Ordering::Release);
+}
+
+fn capture_fork() -> Option<&'static ForkHandlers> {
+    // SAFETY: null, or set from a &'static ForkHandlers.
+    unsafe { CAPTURE_FORK.load(Ordering::Acquire).as_ref() }
+}
+
+extern "C" fn before_fork() {
+    raw_lock(&LOCK);
+    if let Some(capture) = capture_fork() {
+        (capture.prepare)();
+    }
+}
+
+extern "C" fn after_fork_parent() {
+    if let Some(capture) = capture_fork() {
+        (capture.parent)();
+    }
+    raw_unlock(&LOCK);
+}
+
+extern "C" fn after_fork_child() {
+    if let Some(capture) = capture_fork() {
+        (capture.child)();
+    }
     raw_unlock(&LOCK);
 }
 
@@ -77,7 +109,13 @@ extern "C" fn register_handlers() {
     // SAFETY: the handlers are plain functions of this object; glibc removes
     // an object's atfork handlers when it is unloaded (they are registered
     // with its __dso_handle, see sys.rs).
-    unsafe { libc::pthread_atfork(Some(before_fork), Some(after_fork), Some(after_fork)) };
+    unsafe {
+        libc::pthread_atfork(
+            Some(before_fork),
+            Some(after_fork_parent),
+            Some(after_fork_child),
+        )
+    };
     // SAFETY: as above; an exit handler of an unloaded object is run by the
     // unload itself (__cxa_finalize), never later. A failure (out of memory)
     // only means the unload destructor also runs its cleanup at exit.
@@ -93,24 +131,6 @@ impl Drop for Guard {
     fn drop(&mut self) {
         raw_unlock(&LOCK);
     }
-}
-
-/// Holds the capture write lock until dropped.
-pub struct WriteGuard(PhantomData<*mut ()>);
-
-impl Drop for WriteGuard {
-    fn drop(&mut self) {
-        raw_unlock(&CAPTURE_WRITE);
-    }
-}
-
-/// Takes the capture write lock. Its holder never takes the library lock
-/// (the fork handlers and capture-file selection take the library lock
-/// first). Only capture-mode tracepoints write, and they were registered
-/// under [`lock`], which registered the fork handlers.
-pub fn capture_write() -> WriteGuard {
-    raw_lock(&CAPTURE_WRITE);
-    WriteGuard(PhantomData)
 }
 
 /// Takes the library lock.

@@ -506,6 +506,11 @@ const NAME_CASES: &[(&str, i32)] = &[
     ("connect-name-newline", EINVAL),
     ("connect-name-control", EINVAL),
     ("connect-name-del", EINVAL),
+    ("connect-name-not-utf8", EINVAL),
+    ("connect-name-cut-utf8", EINVAL),
+    ("connect-name-c1-control", EINVAL),
+    ("connect-name-enable", EINVAL),
+    ("connect-name-filter", EINVAL),
     ("tracepoint-name-256", E2BIG),
     ("name-empty", EINVAL),
     ("name-space", EINVAL),
@@ -513,6 +518,7 @@ const NAME_CASES: &[(&str, i32)] = &[
     ("name-slash", EINVAL),
     ("name-tab", EINVAL),
     ("name-newline", EINVAL),
+    ("name-not-utf8", EINVAL),
 ];
 
 /// The `names` mode in capture mode: the name rows, and a zero-initialized

@@ -47,3 +47,19 @@ fn every_event_reaches_the_program_s_tracepoint_layer_with_the_shared_library() 
 fn every_event_reaches_the_program_s_tracepoint_layer_with_the_static_library() {
     check("interpose_static");
 }
+
+/// A program that defines only some of the four functions the EventHeader
+/// layer calls (`c-tests/interpose/partial.c`) gets ENOSYS and EBADF (see
+/// `support::check_partly_replaced`; the static library's case is in
+/// `tests/install.rs`: only the CMake build's archive of members links it).
+#[test]
+fn a_partly_replaced_tracepoint_layer_is_refused_with_the_shared_library() {
+    for program in [
+        "interpose_partial_shared",
+        "interpose_partial_connect_shared",
+    ] {
+        for build in support::builds(program) {
+            support::check_partly_replaced(&build);
+        }
+    }
+}

@@ -641,3 +641,46 @@ fn activity_sample_events_decode_as_expected() {
         assert_same(&build.label, &got, &want);
     }
 }
+
+/// Thread activities stopped out of nesting order, and an exception thrown
+/// while a start event's fields are evaluated
+/// (`c-tests/windows-port/wp_activity_edges.cpp`, which checks the thread's
+/// activity id itself): the events in order, no start event for the
+/// throwing starts, and no "ActivityStop" (no stop without a start).
+#[test]
+fn activities_stopped_out_of_order_or_thrown_in_their_start() {
+    let want = [
+        "AStart",
+        "BStart",
+        "AStop",
+        "BStop", // a, b; a stopped first
+        "OuterStart",
+        "AStart",
+        "BStart",
+        "AStop",
+        "BStop",
+        "OuterStop",
+        "AStart",
+        "AStop", // under a setter
+        "OuterStart",
+        "PlainStart",
+        "PlainStop",
+        "InnerStart",
+        "InnerStop",
+        "OuterStop",
+    ];
+    for build in support::builds("winport_activity_edges") {
+        let ran = build.run("capture");
+        assert!(ran.has_line("done"), "{}", ran.stdout);
+        let got: Vec<String> = ran
+            .records
+            .iter()
+            .map(|r| {
+                let line = decode(r);
+                let name = line.split_whitespace().nth(1).unwrap_or("").to_string();
+                name.rsplit(':').next().unwrap_or("").to_string()
+            })
+            .collect();
+        assert_eq!(got, want, "{}", build.label);
+    }
+}

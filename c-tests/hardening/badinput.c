@@ -119,6 +119,11 @@ static void name_cases(tracepoint_provider_state* state, tracepoint_state* tp)
         { "connect-name-newline", "Bad\nname u32 a", EINVAL },
         { "connect-name-control", "Bad\x01name u32 a", EINVAL },
         { "connect-name-del", "Bad\x7fname u32 a", EINVAL },
+        { "connect-name-not-utf8", "RevUtf\xff\xfe u32 a", EINVAL },
+        { "connect-name-cut-utf8", "Cut\xc3 u32 a", EINVAL },
+        { "connect-name-c1-control", "C1\xc2\x85name u32 a", EINVAL },
+        { "connect-name-enable", "enable u32 a", EINVAL },
+        { "connect-name-filter", "filter", EINVAL },
     };
     check_init(tp);
     EXPECT("connect-null-name-args", EINVAL, tracepoint_connect(tp, state, NULL));
@@ -145,6 +150,7 @@ static void name_cases(tracepoint_provider_state* state, tracepoint_state* tp)
     EXPECT("name-slash", EINVAL, try_open("Hard/Bad", ""));
     EXPECT("name-tab", EINVAL, try_open("Hard\tBad", ""));
     EXPECT("name-newline", EINVAL, try_open("Hard\nBad", ""));
+    EXPECT("name-not-utf8", EINVAL, try_open("RevUtf\xff\xfe", ""));
 }
 
 /*

@@ -155,10 +155,13 @@ fuzz_target!(|data: &[u8]| {
                 .unwrap_or_default()
                 .to_vec();
             // The tracepoint name rules (docs/bad-input.md#tracepoint-names):
-            // a refused byte (control characters, ' ', DEL, ':', '/') or an
-            // empty name is EINVAL, else over 255 bytes E2BIG.
-            let refused = |b: u8| b <= b' ' || b == 0x7f || b == b':' || b == b'/';
-            let expected = if tp_name.is_empty() || tp_name.iter().any(|&b| refused(b)) {
+            // an empty name, invalid UTF-8, a control character (C0, DEL,
+            // C1), ' ', ':', '/', or the names "enable" and "filter" are
+            // EINVAL, else over 255 bytes E2BIG.
+            let chars_ok = std::str::from_utf8(&tp_name)
+                .is_ok_and(|s| s.chars().all(|c| !c.is_control() && !" :/".contains(c)));
+            let reserved = tp_name == b"enable" || tp_name == b"filter";
+            let expected = if tp_name.is_empty() || !chars_ok || reserved {
                 libc::EINVAL
             } else if tp_name.len() > 255 {
                 libc::E2BIG

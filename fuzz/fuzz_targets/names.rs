@@ -34,10 +34,11 @@ fuzz_target!(|data: &[u8]| {
     let (name, options) = data[10..].split_at(split);
 
     // Validation against the model.
-    // The tracepoint name rules (docs/bad-input.md#tracepoint-names): no
-    // control character, ' ', DEL, ':' or '/'.
-    let refused = |b: u8| b <= b' ' || b == 0x7f || b == b':' || b == b'/';
-    let name_ok = !name.is_empty() && !name.iter().any(|&b| refused(b));
+    // The tracepoint name rules (docs/bad-input.md#tracepoint-names): valid
+    // UTF-8 without a control character (C0, DEL, C1), ' ', ':' or '/'.
+    let name_ok = !name.is_empty()
+        && std::str::from_utf8(name)
+            .is_ok_and(|s| s.chars().all(|c| !c.is_control() && !" :/".contains(c)));
     let expected = if !name_ok || !options_ok(options) {
         Err(libc::EINVAL)
     } else if name.len() + 5 + options.len() >= 256 {

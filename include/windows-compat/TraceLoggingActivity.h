@@ -6,7 +6,8 @@ include/windows-compat on the include path. C++11 or later.
 
 An activity is a unit of work whose events share a random 16-byte activity id;
 its start event may carry the id of a related (parent) activity. They are
-EventHeader activity id extensions, decoded as "activity" and "related".
+EventHeader activity id extensions, which eventheader decode prints under the
+JSON keys "activity" and "relatedActivity".
 
     TRACELOGGING_DEFINE_PROVIDER(g_hProvider, "MyCompany_MyComponent", (...));
 
@@ -78,7 +79,18 @@ Differences from Windows:
   activity id), not by events written with eventheader_write or
   EventHeaderDynamic.h. The id of a running thread activity stays with the
   thread that started it: a stop on another thread, or out of nesting order,
-  leaves that thread's id as it is (Windows asserts in debug builds).
+  leaves that thread's id as it is (Windows asserts in debug builds); the
+  thread never gets an ended activity's id back: when an activity stopped
+  out of order (the last 8 per thread are remembered) would come back at
+  the stop of the one nested in it, or at the end of a
+  TraceLoggingThreadActivityIdSetter, the id it replaced comes back instead.
+- The thread's activity id is held by the copy of the library the code
+  calls: a program linked with the static library and a plugin linked with
+  the shared one are two copies, whose events carry each its own (link both
+  with the shared library).
+- An exception thrown while TraceLoggingWriteStart evaluates its fields
+  leaves the activity new (no start event, so no stop event either: its
+  destructor writes none) and the thread's activity id as it was.
 - Misuse writes nothing instead of asserting (see the macros' results).
 - TraceLoggingFunction names its events with __func__, the unqualified
   function name (Windows: __FUNCTION__, qualified by class and namespace).
@@ -144,12 +156,18 @@ fields followed by "~", as _tlgWRITE takes them.
 #define TraceLoggingWriteTagged(...) _tlgWRITE_TAGGED(__VA_ARGS__, ~)
 #define TraceLoggingWriteStop(...) _tlgWRITE_STOP(__VA_ARGS__, ~)
 
+/* The activity runs once its start event is written: an exception thrown
+   while the event's fields are evaluated leaves it new, and the thread's
+   activity id as it was (_tlgStarting's destructor), so that no stop event
+   follows a start event that was never written. */
 #define _tlgWRITE_START(activity, eventName, ...) __extension__ ({ \
     auto& _tlgA = (activity); \
     int _tlgR = EALREADY; \
     if (_tlgA._tlgStart()) { \
+        ::_tlgStarting<_tlgACTIVITY_T(_tlgA)> const _tlgS = { _tlgA }; \
         _tlgR = _tlgWRITE(_tlgACTIVITY_T(_tlgA)::_tlgProvider(), eventName, _tlgA.Id(), _tlgA._tlgRelatedId(), \
             _tlgACTIVITY_ARGS(event_opcode_activity_start, _tlgA, __VA_ARGS__)); \
+        _tlgA._tlgStarted(); \
     } \
     _tlgR; \
     })
@@ -217,7 +235,8 @@ public:
     _tlgActivityBase& operator=(_tlgActivityBase const&) = delete;
     _tlgActivityBase& operator=(_tlgActivityBase&&) = delete;
 
-    /* The start: a new id, running. False (and nothing changes) unless the
+    /* The start: a new id, starting (running once _tlgStarted is called,
+       after its start event). False (and nothing changes) unless the
        activity is new. */
     bool _tlgStart() noexcept
     {
@@ -227,15 +246,24 @@ public:
         }
         _eventheader_tlg_activity_id_create(id);
         _tlgGuidToUuid(reinterpret_cast<uint8_t*>(&m_id), id);
-        m_state = _tlgRunning;
+        m_state = _tlgStartingState;
         return true;
+    }
+    void _tlgStarted() noexcept { m_state = _tlgRunning; }
+    /* A start whose event was never written (an exception): new again. */
+    void _tlgStartFailed() noexcept
+    {
+        if (m_state == _tlgStartingState) {
+            m_state = _tlgNew;
+            m_id = GUID();
+        }
     }
     void _tlgStop() noexcept { m_state = _tlgEnded; }
     /* The related id of the start event, or NULL. */
     GUID const* _tlgRelatedId() const noexcept { return m_hasRelated ? &m_related : NULL; }
 
 protected:
-    enum _tlgState : unsigned char { _tlgNew, _tlgRunning, _tlgEnded };
+    enum _tlgState : unsigned char { _tlgNew, _tlgStartingState, _tlgRunning, _tlgEnded };
 
     _tlgActivityBase() noexcept
         : m_id(), m_related(), m_hasRelated(false), m_state(_tlgNew)
@@ -262,6 +290,79 @@ protected:
     bool m_hasRelated;
     _tlgState m_state;
 };
+
+/* Undoes a start whose event was not written (see _tlgWRITE_START). */
+template<class A>
+struct _tlgStarting {
+    A& _tlgActivity;
+    ~_tlgStarting() { _tlgActivity._tlgStartFailed(); }
+};
+
+/*
+The ids of thread activities stopped out of nesting order on this thread (an
+outer one before an inner one), each with the id its stop would have given
+the thread back. The stop of the inner one gives back, instead of the id of
+an activity that has ended, the id that one would have: the thread never
+carries an ended activity's id. Ids, not pointers: an activity stopped on
+another thread, or destroyed, leaves nothing dangling. The last 8 are kept.
+*/
+struct _tlgEndedThreadIds {
+    struct Entry {
+        uint8_t id[16];
+        uint8_t back[16];
+        bool hasBack;
+        bool used;
+    } entries[8];
+    unsigned next;
+};
+
+inline _tlgEndedThreadIds& _tlgEndedIds() noexcept
+{
+    static thread_local _tlgEndedThreadIds ids;
+    return ids;
+}
+
+/* Remembers that the activity `id` ended out of order, and the id it would
+   have given back (NULL: none). */
+inline void _tlgThreadIdEnded(uint8_t const* id, uint8_t const* back) noexcept
+{
+    _tlgEndedThreadIds& ids = _tlgEndedIds();
+    _tlgEndedThreadIds::Entry& e = ids.entries[ids.next % 8];
+    ids.next += 1;
+    memcpy(e.id, id, 16);
+    e.hasBack = back != NULL;
+    if (back != NULL) {
+        memcpy(e.back, back, 16);
+    }
+    e.used = true;
+}
+
+/* Makes `id` (NULL: none) the thread's activity id again, or, if that
+   activity ended out of order, the id it would have given back. */
+inline void _tlgThreadIdBack(uint8_t const* id) noexcept
+{
+    _tlgEndedThreadIds& ids = _tlgEndedIds();
+    uint8_t current[16];
+    bool has = id != NULL;
+    if (has) {
+        memcpy(current, id, 16);
+    }
+    for (unsigned hops = 0; has && hops < 8; hops += 1) {
+        _tlgEndedThreadIds::Entry* found = NULL;
+        for (unsigned i = 0; i < 8 && found == NULL; i += 1) {
+            if (ids.entries[i].used && memcmp(ids.entries[i].id, current, 16) == 0) {
+                found = &ids.entries[i];
+            }
+        }
+        if (found == NULL) {
+            break;
+        }
+        found->used = false;
+        has = found->hasBack;
+        memcpy(current, found->back, 16);
+    }
+    _eventheader_tlg_thread_activity_set(has ? current : NULL);
+}
 
 /* The activity class of an activity (reference): its Level, Keyword and provider. */
 template<class A>
@@ -330,16 +431,36 @@ class TraceLoggingThreadActivity : public _tlgActivityBase {
         return true;
     }
     /* The end: the thread's previous id comes back, if this activity is
-       still the thread's. */
+       still the thread's; else (stopped out of order) the activity that
+       replaced it gives back the previous id instead of this one's. */
     void _tlgStop() noexcept
+    {
+        _tlgActivityBase::_tlgStop();
+        _tlgGiveBack();
+    }
+    /* A start whose event was not written: the thread's id as before. */
+    void _tlgStartFailed() noexcept
+    {
+        if (m_state == _tlgStartingState) {
+            _tlgGiveBack();
+            _tlgActivityBase::_tlgStartFailed();
+            m_related = GUID();
+            m_hasRelated = false;
+        }
+    }
+
+private:
+    void _tlgGiveBack() noexcept
     {
         uint8_t own[16];
         uint8_t current[16];
-        _tlgActivityBase::_tlgStop();
+        uint8_t previous[16];
         _tlgGuidToUuid(own, &m_id);
+        _tlgGuidToUuid(previous, &m_related);
         if (_eventheader_tlg_thread_activity_get(current) && memcmp(current, own, sizeof(own)) == 0) {
-            _tlgGuidToUuid(current, &m_related);
-            _eventheader_tlg_thread_activity_set(m_hasRelated ? current : NULL);
+            _tlgThreadIdBack(m_hasRelated ? previous : NULL);
+        } else {
+            _tlgThreadIdEnded(own, m_hasRelated ? previous : NULL);
         }
     }
 };
@@ -366,7 +487,7 @@ public:
     /* The thread's previous activity id comes back. */
     ~TraceLoggingThreadActivityIdSetter() noexcept
     {
-        _eventheader_tlg_thread_activity_set(m_hadPrevious ? m_previous : NULL);
+        _tlgThreadIdBack(m_hadPrevious ? m_previous : NULL);
     }
     TraceLoggingThreadActivityIdSetter(TraceLoggingThreadActivityIdSetter const&) = delete;
     TraceLoggingThreadActivityIdSetter& operator=(TraceLoggingThreadActivityIdSetter const&) = delete;

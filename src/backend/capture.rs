@@ -11,7 +11,10 @@
 //! name with a NUL, then the event bytes exactly as they follow the write
 //! index in a user_events write. Each record is one `writev` on a descriptor
 //! opened with O_APPEND, so records from several threads and processes never
-//! interleave.
+//! interleave in a regular file; a FIFO or pipe takes records of at most
+//! `PIPE_BUF` bytes, which it writes at once, and any file records of at most
+//! 64 MiB, what `eventheader decode` reads: larger ones are refused with E2BIG
+//! ([`file`], which also keeps SIGPIPE and SIGXFSZ from the host).
 //!
 //! A short write (the file system filled up, RLIMIT_FSIZE) leaves a partial
 //! record at the end of the file, and nothing after it could be read: its
@@ -21,10 +24,14 @@
 //! the short write returns ENOSPC, and every later capture write returns
 //! ENOSPC without writing, until a capture file is selected again
 //! (`tracepoint_set_capture_file`). Capture writes take the capture write
-//! lock around their `writev` (`lock::capture_write`), so no write of this
+//! lock around their `writev` ([`write_lock`]), so no write of this
 //! process lands after a partial record: a write that returned 0 is a whole
 //! record any reader can read. (Another process appending to the same file,
-//! such as a child after fork, knows only its own short writes.)
+//! such as a child after fork, knows only its own short writes.) A write
+//! that writes nothing (EFBIG at the file size limit, EPIPE) leaves the file
+//! whole and returns its errno. A signal handler that interrupted its
+//! thread's capture write and writes a capture event itself gets EDEADLK
+//! (the lock is its thread's already) instead of waiting for itself.
 //!
 //! The capture descriptor number never changes once allocated: selecting
 //! another file `dup3`s the new file onto it, which redirects every
@@ -40,8 +47,13 @@ use libc::iovec;
 use super::capture_link::{environment_path, CaptureBackend};
 use super::capture_names;
 use crate::cstr_buf::CStrBuf;
-use crate::lock::{capture_write, lock, Guard, Locked};
+use crate::lock::{lock, set_capture_fork_handlers, Guard, Locked};
 use crate::sys::errno;
+use file::Kind;
+use write_lock::capture_write;
+
+mod file;
+mod write_lock;
 
 /// Longest tracepoint name (without the NUL) a capture record may carry.
 pub const MAX_NAME: usize = crate::tracepoint_name::MAX;
@@ -102,6 +114,9 @@ pub fn fd() -> c_int {
 /// The descriptor a provider opened now should capture to, or None for the
 /// kernel. Opens the selected file if it is not open yet.
 pub fn selected_fd(guard: &mut Guard) -> Result<Option<c_int>, c_int> {
+    // Before any capture file opens, the fork handlers learn the capture
+    // write lock.
+    set_capture_fork_handlers(guard, &write_lock::FORK_HANDLERS);
     if let Selection::EnvUnread = SELECTION.get(guard) {
         let selection = from_environment(guard);
         *SELECTION.get(guard) = selection;
@@ -139,6 +154,7 @@ fn from_environment(guard: &Guard) -> Selection {
 /// capture and kernel. Takes the library lock.
 pub fn select_file(path: Option<&CStr>) -> Result<(), c_int> {
     let mut guard = lock();
+    set_capture_fork_handlers(&guard, &write_lock::FORK_HANDLERS);
     let selection = SELECTION.get(&mut guard);
     // An explicit choice overrides the environment, even a failed one.
     if let Selection::EnvUnread = selection {
@@ -176,18 +192,26 @@ fn install(path: &CStr) -> Result<(), c_int> {
     }
     // SAFETY: `new` is a descriptor we own.
     let cleared = unsafe { libc::fcntl(new, libc::F_SETFL, libc::O_APPEND) } == 0;
-    if !cleared {
-        let e = errno();
-        // SAFETY: `new` is ours, closed once.
-        unsafe { libc::close(new) };
-        return Err(e);
-    }
+    let ready = match (cleared, Kind::of(new)) {
+        (false, _) => Err(errno()),
+        (true, kind) => kind,
+    };
+    // No write is in flight while the file changes (EDEADLK: a signal
+    // handler that interrupted its thread's capture write).
+    let writes = ready.and_then(|kind| Ok((kind, capture_write()?)));
+    let (kind, _writes) = match writes {
+        Ok(ready) => ready,
+        Err(e) => {
+            // SAFETY: `new` is ours, closed once.
+            unsafe { libc::close(new) };
+            return Err(e);
+        }
+    };
     let current = FD.load(Ordering::Relaxed);
-    // No write is in flight while the file changes, and the new file starts
-    // whole.
-    let _writes = capture_write();
-    BROKEN.store(0, Ordering::Relaxed);
     if current < 0 {
+        // The new file starts whole.
+        BROKEN.store(0, Ordering::Relaxed);
+        kind.install();
         FD.store(new, Ordering::Release);
         return Ok(());
     }
@@ -199,7 +223,12 @@ fn install(path: &CStr) -> Result<(), c_int> {
     unsafe { libc::close(new) };
     match err {
         Some(e) => Err(e),
-        None => Ok(()),
+        None => {
+            // The new file starts whole.
+            BROKEN.store(0, Ordering::Relaxed);
+            kind.install();
+            Ok(())
+        }
     }
 }
 
@@ -248,6 +277,8 @@ unsafe fn write_to(fd: c_int, index: c_int, vecs: &mut [iovec], pad: bool) -> c_
         return libc::EINVAL;
     };
     let head_len = 4 + name.len() + usize::from(pad);
+    // Over u32 (the size field) is refused here; over what the file takes
+    // (file::limit, which the capture write lock keeps) under it.
     let record_len = payload
         .iter()
         .try_fold(head_len as u64, |sum, v| sum.checked_add(v.iov_len as u64))
@@ -290,25 +321,30 @@ unsafe fn write_record<const N: usize>(
         iov_base: head.as_mut_ptr().cast(),
         iov_len: head_len.min(N),
     };
-    let _writes = capture_write();
+    let _writes = match capture_write() {
+        Ok(guard) => guard,
+        Err(e) => return e,
+    };
     let broken = BROKEN.load(Ordering::Relaxed);
     if broken != 0 {
         return broken;
     }
+    if record_len > file::limit() {
+        return libc::E2BIG;
+    }
     // SAFETY: the caller guarantees the payload buffers; vecs[0] points at
     // `head`, live until writev returns.
-    let ret = unsafe { libc::writev(fd, vecs.as_ptr(), vecs.len() as c_int) };
-    if ret < 0 {
-        errno()
-    } else if ret as u64 != u64::from(record_len) {
-        // A short append (e.g. the disk filled up mid-record): a partial
-        // record now ends the file, unless nothing was written.
-        if ret > 0 {
-            BROKEN.store(libc::ENOSPC, Ordering::Relaxed);
+    match unsafe { file::writev(fd, vecs) } {
+        Err(e) => e,
+        Ok(written) if written as u64 != u64::from(record_len) => {
+            // A short append (e.g. the disk filled up mid-record): a partial
+            // record now ends the file, unless nothing was written.
+            if written > 0 {
+                BROKEN.store(libc::ENOSPC, Ordering::Relaxed);
+            }
+            libc::ENOSPC
         }
-        libc::ENOSPC
-    } else {
-        0
+        Ok(_) => 0,
     }
 }
 

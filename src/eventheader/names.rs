@@ -11,12 +11,12 @@ use crate::tracepoint_name;
 
 /// Checks a provider name and options string. Errors: EINVAL for an empty
 /// name, a name with a character a tracepoint name may not have (' ', ':',
-/// '/', control characters: [`tracepoint_name::allowed`], the rules of the
-/// tracepoint name it starts), or options not of the form
+/// '/', control characters, invalid UTF-8: [`tracepoint_name::allowed_text`],
+/// the rules of the tracepoint name it starts), or options not of the form
 /// `([A-Z][0-9a-z]*)*`; E2BIG if even the shortest tracepoint name
 /// ("Name_L1K0Options") would not fit in EVENTHEADER_NAME_MAX.
 pub fn validate_provider(name: &[u8], options: &[u8]) -> Result<(), c_int> {
-    if name.is_empty() || !name.iter().all(|&b| tracepoint_name::allowed(b)) {
+    if name.is_empty() || !tracepoint_name::allowed_text(name) {
         return Err(libc::EINVAL);
     }
     if !options_valid(options) {
@@ -136,6 +136,15 @@ mod tests {
             name("TestProviderC", 1, 0xf123456789abcdef, "").unwrap(),
             "TestProviderC_L1Kf123456789abcdef"
         );
+    }
+
+    #[test]
+    fn provider_names_must_be_valid_utf8() {
+        assert_eq!(validate_provider(b"RevUtf\xff\xfe", b""), Err(libc::EINVAL));
+        assert_eq!(validate_provider(b"Cut\xc3", b""), Err(libc::EINVAL));
+        assert_eq!(validate_provider("Ünïcode".as_bytes(), b""), Ok(()));
+        // A provider named like a control file makes no such tracepoint.
+        assert_eq!(validate_provider(b"enable", b""), Ok(()));
     }
 
     #[test]

@@ -209,6 +209,30 @@ pub fn recorded(ran: &Ran) -> (Vec<String>, Vec<Record>) {
     (cmd, records)
 }
 
+/// A program that defines only some of the four functions the EventHeader
+/// layer calls (`c-tests/interpose/partial.c`, `build`): opening and
+/// connecting fail with ENOSYS and writing with EBADF; the program's
+/// functions are never called and nothing reaches the capture file
+/// (tests/interpose.rs, and tests/install.rs on the installed libraries).
+pub fn check_partly_replaced(build: &Build) {
+    for mode in ["capture", "plain"] {
+        let ran = build.run(mode);
+        let label = format!("{} {mode}", build.label);
+        assert_eq!(
+            ran.number("open"),
+            errno::ENOSYS as i64,
+            "{label}: {}",
+            ran.stdout
+        );
+        assert_eq!(ran.number("connect"), errno::ENOSYS as i64, "{label}");
+        assert_eq!(ran.number("write"), errno::EBADF as i64, "{label}");
+        assert_eq!(ran.number("tlg-register"), errno::ENOSYS as i64, "{label}");
+        assert_eq!(ran.number("program-calls"), 0, "{label}");
+        assert!(ran.stdout.contains("\ndone\n"), "{label}: {}", ran.stdout);
+        assert!(ran.records.is_empty(), "{label}: {:?}", ran.records);
+    }
+}
+
 /// The interposition check (tests/interpose.rs, tests/install.rs):
 /// `recorded`, a run of `interpose_shared` or `interpose_static` (the
 /// recorder's tracepoint.h in front of the library), handed the recorder
@@ -276,4 +300,8 @@ pub mod errno {
     pub const EROFS: i32 = 30;
     pub const EOPNOTSUPP: i32 = 95;
     pub const EALREADY: i32 = 114;
+    pub const ENOSYS: i32 = 38;
+    pub const EPIPE: i32 = 32;
+    pub const EFBIG: i32 = 27;
+    pub const EDEADLK: i32 = 35;
 }

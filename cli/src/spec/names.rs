@@ -14,10 +14,12 @@ pub(super) fn trim(s: &str) -> &str {
     s.trim_matches(is_space)
 }
 
-/// A character a tracepoint name may hold: the library's rule (no white
-/// space, control character, DEL, ':' or '/'; the kernel splits names at
-/// the first two and makes tracefs unreadable with the others), so the CLI
-/// registers no name the library would refuse.
+/// A character a tracepoint name may hold: the library's rule
+/// (src/tracepoint_name.rs: no white space, control character (C0, DEL,
+/// C1), ':' or '/'; the kernel splits names at the first two and makes
+/// tracefs unreadable with the others), so the CLI registers no name the
+/// library would refuse. The library also requires valid UTF-8, which a
+/// `str` is.
 fn name_char_allowed(c: char) -> bool {
     !(is_space(c) || c.is_control() || c == ':' || c == '/')
 }
@@ -152,8 +154,17 @@ pub(super) fn check_plain_name(name: &str) -> Result<(), String> {
     if let Some(c) = name.chars().find(|&c| !name_char_allowed(c)) {
         return Err(format!("tracepoint name \"{name}\" contains {c:?}"));
     }
+    if RESERVED.contains(&name) {
+        return Err(format!(
+            "tracepoint name \"{name}\" is reserved: tracefs's events/user_events/{name} is a control file"
+        ));
+    }
     Ok(())
 }
+
+/// Names of tracefs's control files in `events/user_events/`, which a
+/// tracepoint of that name would hide (the library refuses them too).
+const RESERVED: [&str; 2] = ["enable", "filter"];
 
 #[cfg(test)]
 mod tests {
@@ -213,8 +224,17 @@ mod tests {
         assert!(parse_registration(":flag u32 a")
             .unwrap_err()
             .contains("empty"));
-        for name in ["My/Event u32 a", "My\u{7f}Event u32 a"] {
+        for name in [
+            "My/Event u32 a",
+            "My\u{7f}Event u32 a",
+            "C1\u{85}Event u32 a",
+        ] {
             assert!(parse_registration(name).is_err(), "{name}");
         }
+        for name in ["enable u32 a", "filter u8 b", "filter ;"] {
+            let e = parse_registration(name).unwrap_err();
+            assert!(e.contains("reserved"), "{name}: {e}");
+        }
+        assert!(parse_registration("enabled u32 a").is_ok());
     }
 }

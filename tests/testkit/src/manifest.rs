@@ -410,6 +410,43 @@ const INTERPOSE_STATIC_RUNS: &[Run] = &[Run {
 const INTERPOSE_ONE_OBJECT: &str =
     "the sanitizer builds link cargo's release archive, one object with the tracepoint.h functions";
 
+/// The partly replaced tracepoint layer's program (tests/interpose.rs).
+const INTERPOSE_PARTIAL: &str = "c-tests/interpose/partial.c";
+
+/// Its runs: in capture mode, and without a capture file.
+const INTERPOSE_PARTIAL_RUNS: &[Run] = &[
+    RUN,
+    Run {
+        name: "plain",
+        ..PLAIN_RUN
+    },
+];
+
+/// The static build's runs, which the sanitizer passes leave out (they link
+/// cargo's archive).
+const INTERPOSE_PARTIAL_STATIC_RUNS: &[Run] = &[
+    Run {
+        not_under: INTERPOSE_PARTIAL_CARGO_ARCHIVE,
+        ..RUN
+    },
+    Run {
+        name: "plain",
+        not_under: INTERPOSE_PARTIAL_CARGO_ARCHIVE,
+        ..PLAIN_RUN
+    },
+];
+
+const INTERPOSE_PARTIAL_CARGO_ARCHIVE: &[(Flavour, &str)] = &[
+    (
+        Flavour::Asan,
+        "links only against the CMake build's archive of members (tests/install.rs)",
+    ),
+    (
+        Flavour::Valgrind,
+        "links only against the CMake build's archive of members (tests/install.rs)",
+    ),
+];
+
 /// The TPP programs' guest script: `tpp.sh PROGRAM REGS` (REGS relative to
 /// the repository).
 const TPP_SCRIPT: &str = "tests/kernel/tpp.sh";
@@ -866,6 +903,39 @@ pub static PROGRAMS: &[Program] = &[
         runs: INTERPOSE_STATIC_RUNS,
         ..BASE
     },
+    // A tracepoint layer replaced in part (c-tests/interpose/partial.c):
+    // ENOSYS and EBADF, never the library's layer mixed with the program's;
+    // in capture mode (the file stays empty) and without a capture file.
+    Program {
+        name: "interpose_partial_shared",
+        sources: &[INTERPOSE_PARTIAL],
+        standards: INTERPOSE_STANDARDS,
+        runs: INTERPOSE_PARTIAL_RUNS,
+        // Against user_events: ENOSYS and EBADF too, and the program's
+        // functions never called (it checks its results and exits 0).
+        vm: &[VmRun {
+            name: "interpose_partial",
+            ..VM
+        }],
+        ..BASE
+    },
+    Program {
+        name: "interpose_partial_connect_shared",
+        sources: &[INTERPOSE_PARTIAL],
+        flags: &["-DPARTIAL_CONNECT"],
+        runs: INTERPOSE_PARTIAL_RUNS,
+        ..BASE
+    },
+    // Only against the CMake build's archive of members (tests/install.rs):
+    // cargo's archives hold the tracepoint.h functions in an object with
+    // others the program needs, so the link finds tracepoint_write twice.
+    Program {
+        name: "interpose_partial_static",
+        sources: &[INTERPOSE_PARTIAL],
+        link: Link::Static,
+        runs: INTERPOSE_PARTIAL_STATIC_RUNS,
+        ..BASE
+    },
     // --- c-tests/dynamic: runtime-defined events (eventheader-dynamic.h, ----
     // EventHeaderDynamic.h). C programs as C11 and gnu11, C++ as C++17 and 20.
     Program {
@@ -1143,6 +1213,40 @@ pub static PROGRAMS: &[Program] = &[
         }],
         ..BASE
     },
+    // Capture files that are pipes, at their limits, and written from signal
+    // handlers (tests/hardening_capture.rs).
+    Program {
+        name: "capsig",
+        sources: &["c-tests/hardening/capsig.c"],
+        runs: &[
+            Run {
+                name: "reader-exits",
+                args: &["reader-exits", "{dir}/fifo"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "two-writers",
+                args: &["two-writers", "{dir}/fifo", "{dir}/out.dat"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "fsize-boundary",
+                args: &["fsize-boundary", "{dir}/cap.dat"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "huge",
+                args: &["huge", "{dir}/cap.dat"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "handler",
+                args: &["handler", "{dir}/fifo"],
+                ..PLAIN_RUN
+            },
+        ],
+        ..BASE
+    },
     // --- c-tests/windows-port, benches/c/handles.c: porting from Windows ------
     // (issue 17; kept together as one block.) The porting suite is
     // Windows-style TraceLogging code built with only include/windows-compat
@@ -1207,6 +1311,20 @@ pub static PROGRAMS: &[Program] = &[
             check: VmCheck::IdentityAfterRegistrationRandomIds,
             ..VM
         }],
+        ..BASE
+    },
+    // Thread activities stopped out of nesting order, and an exception in a
+    // start event's fields (c-tests/windows-port/wp_activity_edges.cpp).
+    Program {
+        name: "winport_activity_edges",
+        sources: &["c-tests/windows-port/wp_activity_edges.cpp"],
+        include_dirs: WINPORT_INCLUDE,
+        standards: &[
+            std("c11", "c++11"),
+            std("c11", "c++17"),
+            std("gnu17", "c++20"),
+        ],
+        runs: &[RUN],
         ..BASE
     },
     // Provider handles under racing threads: 8 threads, one provider each,
