@@ -66,9 +66,11 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// The command, behind `prefix` (e.g. `timeout ... valgrind ...`).
+    /// The command, behind `prefix` (e.g. `timeout ... valgrind ...`) and
+    /// the cross runner ([`crate::cross`]).
     pub fn command(&self, prefix: &[OsString]) -> Command {
-        let mut words = prefix.iter().chain(&self.argv);
+        let runner = crate::cross::runner();
+        let mut words = prefix.iter().chain(&runner).chain(&self.argv);
         let mut cmd = Command::new(words.next().expect("a program"));
         cmd.args(words);
         cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
