@@ -287,6 +287,10 @@ const RSS_SLACK_KIB: i64 = 1024;
 /// [`RSS_SLACK_KIB`] (the programs check both too).
 fn assert_flat_rss(v: &[&str], stdout: &str) {
     assert_eq!(v[2], v[3], "descriptors grew: {stdout}");
+    if testkit::cross::target().is_some() {
+        // VmRSS is the emulator's (testkit::cross::RUN_ENV).
+        return;
+    }
     let first: i64 = v[5].parse().unwrap();
     let last: i64 = v[6].parse().unwrap();
     assert!(

@@ -80,6 +80,15 @@ pub fn compiler(name: &str) -> Command {
     cmd
 }
 
+/// The environment of every target program's run in cross mode, each with
+/// the reason.
+pub const RUN_ENV: &[(&str, &str, &str)] = &[(
+    "HARDENING_RSS_UNCHECKED",
+    "1",
+    "VmRSS is qemu's: its translation cache grows with every load of a \
+     library at a new address (the descriptors are still checked)",
+)];
+
 /// The words a target program runs behind (none on the host).
 pub fn runner() -> Vec<OsString> {
     target().map_or_else(Vec::new, |c| c.run.iter().map(OsString::from).collect())

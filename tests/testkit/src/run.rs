@@ -73,6 +73,9 @@ impl Prepared {
         let mut words = prefix.iter().chain(&runner).chain(&self.argv);
         let mut cmd = Command::new(words.next().expect("a program"));
         cmd.args(words);
+        if crate::cross::target().is_some() {
+            cmd.envs(crate::cross::RUN_ENV.iter().map(|(k, v, _)| (k, v)));
+        }
         cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
         match &self.capture {
             Some(path) => cmd.env("TRACEPOINT_CAPTURE_FILE", path),
