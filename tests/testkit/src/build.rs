@@ -71,6 +71,9 @@ impl Config {
         if self.flavour != Flavour::Plain {
             out.push_str(&format!(" ({})", self.flavour.name()));
         }
+        if let Some(cross) = crate::cross::target() {
+            out.push_str(&format!(" for {}", cross.triple));
+        }
         out
     }
 }
