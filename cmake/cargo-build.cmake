@@ -13,6 +13,7 @@
 #   CARGO_TARGET_DIR  cargo --target-dir
 #   CARGO_OUTPUT_DIR  directory cargo puts the profile's artifacts in
 #   CARGO_EXTRA_FLAGS list of extra cargo flags (may be empty)
+#   ARCHIVE_RUSTFLAGS list of extra rustc flags of the static library (may be empty)
 #   SONAME            SONAME of the shared library (libeventheader_tracepoint.so.1)
 #   REAL_NAME         file name of the installed shared library (…so.1.4.0)
 #   NATIVE_LIBS       the configured system libraries of the static library (-l
@@ -90,7 +91,9 @@ execute_process(
 if(NOT result EQUAL 0)
   message(FATAL_ERROR "cargo failed (${result})")
 endif()
-get_filename_component(profile_dir "${CARGO_OUTPUT_DIR}" NAME)
+# The output directory under the target directory: <profile>, or
+# <target>/<profile> with --target.
+file(RELATIVE_PATH profile_dir "${CARGO_TARGET_DIR}" "${CARGO_OUTPUT_DIR}")
 set(archive "${CARGO_OUTPUT_DIR}/libeventheader_tracepoint.a")
 if(split)
   set(archive_target_dir "${CARGO_TARGET_DIR}/archive")
@@ -103,6 +106,7 @@ if(split)
             ${CARGO_EXTRA_FLAGS}
             --
             ${archive_codegen}
+            ${ARCHIVE_RUSTFLAGS}
             --cfg eventheader_tracepoint_archive
             ${lto_cfg}
             ${staticlib_flags}

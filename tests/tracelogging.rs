@@ -383,6 +383,55 @@ fn misuse_is_rejected_at_compile_time() {
     }
 }
 
+/// `TraceLoggingValue` in C where `wchar_t` is the type of `char16_t` or
+/// `char32_t` (`-fshort-wchar`: `unsigned short`; on aarch64 and arm,
+/// `unsigned int`): its `_Generic` must not name one type twice, whatever
+/// the compiler says about `wchar_t`'s signedness, and `wchar_t` strings keep
+/// the encoding of their size.
+#[test]
+fn value_of_a_wchar_t_string_compiles_where_wchar_t_is_a_char_type() {
+    let dir = support::temp_dir();
+    let source = dir.path().join("wchar_value.c");
+    std::fs::write(
+        &source,
+        "#include <eventheader/TraceLoggingProvider.h>\n\
+         TRACELOGGING_DEFINE_PROVIDER(P, \"WcharValue\", (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));\n\
+         int main(void) {\n\
+         \x20   wchar_t const* w = L\"w\"; char16_t const* u = u\"u\"; char32_t const* c = U\"c\";\n\
+         \x20   _Static_assert(sizeof(_tlgAUTO_META_STR(w, \"w\")) == 4, \"name, NUL, one encoding byte\");\n\
+         \x20   _Static_assert(_tlgAUTO_ENC(w) == _tlgENC_ZWCHAR, \"wchar_t's size\");\n\
+         \x20   TraceLoggingWrite(P, \"E\", TraceLoggingValue(w, \"w\"), TraceLoggingValue(u, \"u\"),\n\
+         \x20                     TraceLoggingValue(c, \"c\"));\n\
+         \x20   return 0;\n\
+         }\n",
+    )
+    .unwrap();
+    for tc in support::toolchains() {
+        for flags in [&[][..], &["-fshort-wchar"][..]] {
+            let output = testkit::cross::compiler(tc.cc)
+                .args([
+                    "-std=c11",
+                    "-Wall",
+                    "-Wextra",
+                    "-Werror",
+                    "-fsyntax-only",
+                    "-I",
+                ])
+                .arg(support::include_dir())
+                .args(flags)
+                .arg(&source)
+                .output()
+                .unwrap_or_else(|e| panic!("running {}: {e}", tc.cc));
+            assert!(
+                output.status.success(),
+                "{} {flags:?}:\n{}",
+                tc.cc,
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+    }
+}
+
 #[test]
 fn c_provider_name_is_checked_at_registration() {
     // C cannot inspect string literals at compile time: the library rejects the name

@@ -77,6 +77,30 @@ static void list_fds(char* out, size_t size)
     closedir(dir);
 }
 
+/* Execs this program as `fork fdcheck FDS`. Built for another architecture
+   and run under an emulator (qemu-user, without binfmt_misc), the exec goes
+   through the emulator's command line in TESTKIT_RUN (words separated by
+   spaces), as the test started this process. */
+static void exec_self(char const* self_exe, char const* fds)
+{
+    static char words[4096];
+    char* argv[64];
+    int argc = 0;
+    char const* run = getenv("TESTKIT_RUN");
+    if (run != NULL && strlen(run) < sizeof(words)) {
+        strcpy(words, run);
+        for (char* w = strtok(words, " "); w != NULL && argc < 60; w = strtok(NULL, " ")) {
+            argv[argc++] = w;
+        }
+    }
+    argv[argc++] = (char*)self_exe;
+    argv[argc++] = (char*)"fdcheck";
+    argv[argc++] = (char*)fds;
+    argv[argc] = NULL;
+    execvp(argv[0], argv);
+    perror("execvp");
+}
+
 /* fdcheck: every open descriptor must be in the list `allowed`. */
 static int fdcheck(char const* allowed)
 {
@@ -237,8 +261,7 @@ int main(int argc, char** argv)
         pid_t const grandchild = fork();
         CHECK(grandchild >= 0);
         if (grandchild == 0) {
-            execl(self_exe, argv[0], "fdcheck", start_fds, (char*)NULL);
-            perror("execl");
+            exec_self(self_exe, start_fds);
             _exit(127);
         }
         int status = 0;

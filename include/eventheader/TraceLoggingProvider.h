@@ -935,6 +935,9 @@ linkage even in inline functions and templates, and its entry in "_tlgSites" is
 emitted by an asm statement, whose operand may then name it even in PIC code.
 An inline function compiled in several translation units thus has one call
 site per unit (each registered; the code the linker keeps uses one of them).
+The operand is a symbol address, a link-time constant: x86's "i" accepts it in
+PIC code, aarch64's does not (no symbolic immediates there), its "S" (a
+symbolic address) does.
 */
 namespace {
 struct _tlgSiteHolder {
@@ -943,9 +946,14 @@ struct _tlgSiteHolder {
 }
 #define _tlgSITE_DECL(...) static _tlgSiteHolder _tlgSite = { { __VA_ARGS__ } }
 #define _tlgSITE (&_tlgSite.s)
+#if defined(__aarch64__)
+#define _tlgSITE_ADDR "S"
+#else
+#define _tlgSITE_ADDR "i"
+#endif
 #define _tlgSITE_ENTRY() \
     __asm__ __volatile__(".pushsection _tlgSites,\"aw\"\n\t.balign " _tlgSTR(__SIZEOF_POINTER__) \
-        "\n\t.dc.a %c0\n\t.popsection" : : "i"(_tlgSITE))
+        "\n\t.dc.a %c0\n\t.popsection" : : _tlgSITE_ADDR(_tlgSITE))
 #else
 #define _tlgSITE_DECL(...) static struct _tlgCallSite _tlgSite = { __VA_ARGS__ }
 #define _tlgSITE (&_tlgSite)
@@ -2339,13 +2347,13 @@ struct _tlgAutoEFT
 /*
 C: _Generic on the value's type. Without a tag the whole descriptor (name,
 encoding, format) is one string literal selected by type; with a tag the
-encoding and format are selected as numbers.
+encoding and format are selected as numbers. wchar_t strings are matched by an
+inner _Generic in the outer one's default: wchar_t is the type of char32_t
+(unsigned int) on some architectures (aarch64, arm) and of neither on others
+(int on x86_64, long on i386), and one _Generic may not name two compatible
+types. Where they are the same, char32_t's association takes them (the same
+encoding, 32-bit characters).
 */
-#if defined(__WCHAR_UNSIGNED__) && __SIZEOF_WCHAR_T__ == 4
-#define _tlgAUTO_GEN_WSTR(on_wstr) /* wchar_t is char32_t's type: handled as char32_t const* */
-#else
-#define _tlgAUTO_GEN_WSTR(on_wstr) wchar_t*: on_wstr, wchar_t const*: on_wstr,
-#endif
 #ifdef GUID_DEFINED
 #define _tlgAUTO_GEN_GUID(on_guid) GUID: on_guid,
 static inline void _tlgAutoGuid(struct iovec* v, union _tlgAutoStore* s, GUID x)
@@ -2386,9 +2394,8 @@ static inline void _tlgAutoSystemTime(struct iovec* v, union _tlgAutoStore* s, S
         char*: sz8, char const*: sz8, \
         char16_t*: sz16, char16_t const*: sz16, \
         char32_t*: sz32, char32_t const*: sz32, \
-        _tlgAUTO_GEN_WSTR(szw) \
         _tlgAUTO_GEN_GUID(guid) _tlgAUTO_GEN_FT(ft) _tlgAUTO_GEN_ST(st) \
-        default: ptr)
+        default: _Generic((value), wchar_t*: szw, wchar_t const*: szw, default: ptr))
 #define _tlgAUTO_META_STR(value, name) \
     _tlgAUTO_GENERIC(value, \
         name "\0" "\x82" "\x07", name "\0" "\x82" "\x0a", name "\0" "\x82" "\x02", name "\0" "\x02", \

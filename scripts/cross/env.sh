@@ -39,7 +39,17 @@ cross_env() {
     export RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc
     export "CARGO_TARGET_${t}_LINKER=$CROSS_TRIPLE-gcc"
     CROSS_SYSROOT=/usr/$CROSS_TRIPLE
-    CROSS_RUN="$CROSS_QEMU -L $CROSS_SYSROOT"
+    # The target's C library at run time: the architecture's own libc6:ARCH
+    # when installed (libstd-rust-web-dev:ARCH depends on it; its dynamic
+    # loader is /lib/ld-linux-*.so), else the cross compiler's sysroot. Not
+    # both: with -L SYSROOT, qemu takes the sysroot's loader, which then finds
+    # the multiarch libc.so.6 first, another build of glibc, and the mix
+    # spins forever in the first pthread_create.
+    if dpkg-query -W -f='${Status}' "libc6:$1" 2>/dev/null | grep -q "install ok installed"; then
+        CROSS_RUN=$CROSS_QEMU
+    else
+        CROSS_RUN="$CROSS_QEMU -L $CROSS_SYSROOT"
+    fi
     export "CARGO_TARGET_${t}_RUNNER=$CROSS_RUN"
     CROSS_CARGO=/usr/bin/cargo
     CROSS_CC=$CROSS_TRIPLE-gcc

@@ -20,7 +20,12 @@ use testkit::manifest::{self, Program};
 /// test binary is `target/<profile>/deps/NAME`; `cargo test` puts the
 /// freshly built cdylib beside it in `deps/` (only `cargo build` copies it up
 /// to `target/<profile>/`, where it may be stale), so look there first.
+/// In cross mode, the target's library (`TESTKIT_LIB_DIR`, see
+/// `testkit::cross`).
 pub fn lib_dir() -> PathBuf {
+    if let Some(cross) = testkit::cross::target() {
+        return cross.lib_dir.clone();
+    }
     let exe = std::env::current_exe().expect("current_exe");
     let deps = exe.parent().expect("test binary dir");
     let found = [Some(deps), deps.parent()]

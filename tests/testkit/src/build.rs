@@ -3,7 +3,6 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use crate::manifest::{Compilers, Flavour, Link, Output, Program, Standard};
 use crate::Toolchain;
@@ -32,8 +31,12 @@ impl Config {
 
     /// A directory name unique to the configuration.
     pub fn dir_name(&self) -> String {
+        let arch = match crate::cross::target() {
+            Some(cross) => format!("{}-", cross.triple),
+            None => String::new(),
+        };
         format!(
-            "{}-{}-{}-{}",
+            "{arch}{}-{}-{}-{}",
             self.toolchain.cc,
             self.standard.c,
             self.standard.cxx,
@@ -67,6 +70,9 @@ impl Config {
         let mut out = format!("{} {}", compilers.join("+"), standards.join(" "));
         if self.flavour != Flavour::Plain {
             out.push_str(&format!(" ({})", self.flavour.name()));
+        }
+        if let Some(cross) = crate::cross::target() {
+            out.push_str(&format!(" for {}", cross.triple));
         }
         out
     }
@@ -324,7 +330,7 @@ pub fn pedantic_warnings(
         args.extend(["-x".into(), "c++".into()]);
     }
     args.push(crate::repo_root().join(source).into());
-    let output = Command::new(compiler)
+    let output = crate::cross::compiler(compiler)
         .args(&args)
         .output()
         .map_err(|e| format!("running {compiler}: {e}"))?;
@@ -345,7 +351,7 @@ pub fn pedantic_warnings(
 
 /// Runs a compiler; Err with its command line and output if it fails.
 fn compile(compiler: &str, args: &[OsString], label: &str) -> Result<(), String> {
-    let output = Command::new(compiler)
+    let output = crate::cross::compiler(compiler)
         .args(args)
         .output()
         .map_err(|e| format!("{label}: running {compiler}: {e}"))?;
@@ -392,7 +398,7 @@ pub fn compile_object(
 /// warning flags against `include/`; returns whether it compiled and what
 /// the compiler printed on stderr.
 pub fn check_syntax(compiler: &str, std: &str, source: &Path) -> (bool, String) {
-    let output = Command::new(compiler)
+    let output = crate::cross::compiler(compiler)
         .arg(format!("-std={std}"))
         .args(STRICT)
         .arg("-fsyntax-only")

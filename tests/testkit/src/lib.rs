@@ -8,6 +8,9 @@
 //!   directory;
 //! - [`run`]: prepares a run of a build (arguments, environment, capture
 //!   file);
+//! - [`cross`]: cross mode, the programs built for another architecture
+//!   and run under an emulator (`TESTKIT_TARGET`, `TESTKIT_RUN`,
+//!   `TESTKIT_LIB_DIR`);
 //! - [`capture`]: capture files; [`decode`]: EventHeader events as text for
 //!   tests; [`layout`]: plain tracepoint payloads against their declared
 //!   fields; [`perf`]: perf.data files (EventHeader and plain tracepoints);
@@ -46,6 +49,7 @@ pub mod activity_ids;
 pub mod build;
 pub mod capture;
 pub mod checks;
+pub mod cross;
 pub mod decode;
 pub mod json;
 pub mod kernel;

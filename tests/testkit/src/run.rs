@@ -66,11 +66,16 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// The command, behind `prefix` (e.g. `timeout ... valgrind ...`).
+    /// The command, behind `prefix` (e.g. `timeout ... valgrind ...`) and
+    /// the cross runner ([`crate::cross`]).
     pub fn command(&self, prefix: &[OsString]) -> Command {
-        let mut words = prefix.iter().chain(&self.argv);
+        let runner = crate::cross::runner();
+        let mut words = prefix.iter().chain(&runner).chain(&self.argv);
         let mut cmd = Command::new(words.next().expect("a program"));
         cmd.args(words);
+        if crate::cross::target().is_some() {
+            cmd.envs(crate::cross::RUN_ENV.iter().map(|(k, v, _)| (k, v)));
+        }
         cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
         match &self.capture {
             Some(path) => cmd.env("TRACEPOINT_CAPTURE_FILE", path),
