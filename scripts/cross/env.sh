@@ -4,7 +4,8 @@
 #   . scripts/cross/env.sh
 #   cross_env arm64 || echo "arm64: $CROSS_WHY"
 #   "$CROSS_CARGO" build --target "$CROSS_RUST_TARGET" ...
-#   $CROSS_RUN ./program         # runs a target binary under qemu-user
+#   $CROSS_RUN ./program         # runs a target binary under qemu-user (i386
+#                                # on x86_64: natively, see below)
 #
 # cross_env ARCH exports RUSTC/RUSTDOC (Debian's), the target's linker and
 # runner for cargo (CARGO_TARGET_<TRIPLE>_LINKER/_RUNNER), and sets
@@ -47,6 +48,13 @@ cross_env() {
     export "CARGO_TARGET_${t}_LINKER=$CROSS_TRIPLE-gcc"
     CROSS_SYSROOT=/usr/$CROSS_TRIPLE
     CROSS_RUN="$CROSS_QEMU -L $CROSS_SYSROOT"
+    # i386 on an x86_64 kernel that runs 32-bit programs (IA32 emulation):
+    # natively, through the target's dynamic loader. qemu-i386 hangs in a
+    # futex wait in multi-threaded programs (a Rust test binary).
+    if [ "$1" = i386 ] && [ "$(uname -m)" = x86_64 ] \
+        && "$CROSS_SYSROOT/lib/ld-linux.so.2" --help >/dev/null 2>&1; then
+        CROSS_RUN="$CROSS_SYSROOT/lib/ld-linux.so.2 --library-path $CROSS_SYSROOT/lib"
+    fi
     export "CARGO_TARGET_${t}_RUNNER=$CROSS_RUN"
     CROSS_CARGO=$bin/cargo
     CROSS_CC=$CROSS_TRIPLE-gcc
