@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, the Rust and C/C++ tests (cargo
-# test, with a 30 s stress run), sanitizers (ASan+UBSan, TSan, valgrind),
+# test, with a 30 s stress run), the same C/C++ suites cross-built for aarch64
+# under qemu (scripts/cross/test.sh), sanitizers (ASan+UBSan, TSan, valgrind),
 # fuzzing (bounded), then the real-kernel suite in a QEMU VM.
 #
 # Environment: SKIP_KERNEL=1 skips the VM suite; QUICK=1 skips sanitizers and
@@ -37,6 +38,9 @@ stress_default=30
 [ "$quick" = 1 ] && stress_default=3
 HARDENING_STRESS_SECONDS=${HARDENING_STRESS_SECONDS:-$stress_default} \
     cargo test --workspace --locked
+
+step "aarch64: cargo check of every cfg branch, the C/C++ suites and the install under qemu-aarch64"
+bash scripts/cross/test.sh arm64
 
 step "the optimized CLI (cargo profile cli) over damaged recordings"
 cargo test --locked --profile cli -p eventheader-cli --test mutation

@@ -635,13 +635,17 @@ fn capture_file_on_read_only_and_full_filesystems() {
     let mnt = dir.path().join("mnt");
     std::fs::create_dir(&mnt).unwrap();
     let script = format!(
-        "set -e; mount -t tmpfs -o ro,size=64k none '{m}'; '{exe}' setfile '{m}/cap.dat'; \
+        "set -e; mount -t tmpfs -o ro,size=64k none '{m}'; {run}'{exe}' setfile '{m}/cap.dat'; \
          umount '{m}'; mount -t tmpfs -o size=64k none '{m}'; \
          dd if=/dev/zero of='{m}/fill' bs=4k count=64 2>/dev/null || true; \
-         '{exe}' writefail '{m}/cap.dat'; \
-         umount '{m}'; mount -t tmpfs -o size=64k none '{m}'; '{exe}' tmpfs '{m}'",
+         {run}'{exe}' writefail '{m}/cap.dat'; \
+         umount '{m}'; mount -t tmpfs -o size=64k none '{m}'; {run}'{exe}' tmpfs '{m}'",
         m = mnt.display(),
-        exe = build.exe.display()
+        exe = build.exe.display(),
+        run = testkit::cross::runner()
+            .iter()
+            .map(|w| format!("'{}' ", w.to_string_lossy()))
+            .collect::<String>()
     );
     let output = Command::new("unshare")
         .args(["-m", "sh", "-c", &script])

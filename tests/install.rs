@@ -143,7 +143,51 @@ fn install() -> &'static Install {
 
 /// The directory of the install runs.
 fn base_dir() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join("install-test")
+    let name = match testkit::cross::target() {
+        Some(cross) => format!("install-test-{}", cross.triple),
+        None => "install-test".into(),
+    };
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(name)
+}
+
+/// In cross mode (`testkit::cross`), the CMake arguments of the target's
+/// toolchain file, `cmake/toolchains/TRIPLE.cmake`.
+fn toolchain_args() -> Vec<String> {
+    match testkit::cross::target() {
+        Some(cross) => vec![
+            "--toolchain".into(),
+            support::root()
+                .join(format!("cmake/toolchains/{}.cmake", cross.triple))
+                .display()
+                .to_string(),
+        ],
+        None => Vec::new(),
+    }
+}
+
+/// The CMake arguments that select the C compiler `cc` (gcc or clang) of a
+/// consumer build, for the target in cross mode.
+fn c_compiler_args(cc: &str) -> Vec<String> {
+    let mut args = toolchain_args();
+    match (testkit::cross::target(), cc) {
+        (Some(cross), "clang") => {
+            args.push("-DCMAKE_C_COMPILER=clang".into());
+            args.push(format!("-DCMAKE_C_COMPILER_TARGET={}", cross.triple));
+        }
+        _ => args.push(format!(
+            "-DCMAKE_C_COMPILER={}",
+            testkit::cross::compiler_words(cc)[0]
+        )),
+    }
+    args
+}
+
+/// A built program as a command ([`command`]), behind the runner in cross
+/// mode.
+fn program_command(program: &Path) -> Command {
+    let mut cmd = testkit::cross::command(program);
+    cmd.env_remove("LD_LIBRARY_PATH");
+    cmd
 }
 
 fn build_and_install() -> Install {
@@ -167,7 +211,17 @@ fn build_and_install() -> Install {
 /// directory shared by every configuration here), builds, installs to
 /// `prefix`; returns what the build printed.
 fn cmake_build_and_install(build_dir: &Path, prefix: &Path, options: &[&str]) -> String {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    // The cargo running the tests; in cross mode the toolchain file's.
+    let cargo = match testkit::cross::target() {
+        Some(_) => Vec::new(),
+        None => {
+            let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+            vec![format!(
+                "-DCARGO_EXECUTABLE={}",
+                Path::new(&cargo).display()
+            )]
+        }
+    };
     // No CMAKE_BUILD_TYPE: the default (Release, cargo's release profile) is
     // what a user gets.
     run(command("cmake")
@@ -175,10 +229,8 @@ fn cmake_build_and_install(build_dir: &Path, prefix: &Path, options: &[&str]) ->
         .arg(support::root())
         .arg("-B")
         .arg(build_dir)
-        .arg(format!(
-            "-DCARGO_EXECUTABLE={}",
-            Path::new(&cargo).display()
-        ))
+        .args(toolchain_args())
+        .args(cargo)
         .arg(format!(
             "-DTRACEPOINT_CARGO_TARGET_DIR={}",
             base_dir().join("cargo-target").display()
@@ -249,7 +301,7 @@ fn check_linkage(program: &Path, linkage: Linkage, prefix: &Path) {
 /// Runs `program` in capture mode in `dir` and checks its decoded events.
 fn run_and_check_events(program: &Path, dir: &Path, expected: &[(&str, &str)]) {
     let capture = dir.join("events.dat");
-    let output = run(command(program).env("TRACEPOINT_CAPTURE_FILE", &capture));
+    let output = run(program_command(program).env("TRACEPOINT_CAPTURE_FILE", &capture));
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(
         stdout.lines().filter(|l| l.starts_with("wrote ")).count(),
@@ -673,7 +725,7 @@ fn cmake_consumer(linkage: Linkage) {
             .arg(support::root().join("samples/cmake-consumer"))
             .arg("-B")
             .arg(&dir)
-            .arg(format!("-DCMAKE_C_COMPILER={cc}"))
+            .args(c_compiler_args(cc))
             .arg("-DCMAKE_C_FLAGS=-Wall -Wextra -Werror")
             .arg(format!("-DCMAKE_PREFIX_PATH={}", install.prefix.display()))
             .arg(format!(
@@ -813,7 +865,10 @@ fn pkgconfig_consumer(linkage: Linkage) {
         make.arg("-C")
             .arg(&dir)
             .env("PKG_CONFIG_PATH", install.prefix.join("lib/pkgconfig"))
-            .arg(format!("CC={cc}"))
+            .arg(format!(
+                "CC={}",
+                testkit::cross::compiler_words(cc).join(" ")
+            ))
             .arg("CFLAGS=-O2 -Wall -Wextra -Werror")
             .arg(format!("LINK={}", linkage.name()));
         if linkage == Linkage::Static {

@@ -395,7 +395,11 @@ fn sample_decodes_in_capture_mode_and_its_makefile_runs() {
             .arg("-C")
             .arg(&dir)
             .args(["-B", "run"])
-            .arg(format!("CC={}", tc.cc))
+            .arg(format!(
+                "CC={}",
+                testkit::cross::compiler_words(tc.cc).join(" ")
+            ))
+            .arg(format!("RUN={}", runner_words()))
             .arg("CFLAGS=-O2 -Wall -Wextra -Werror")
             .arg(format!("INCDIR={}", support::include_dir().display()))
             .arg(format!("LIBDIR={}", support::lib_dir().display()))
@@ -418,4 +422,13 @@ fn sample_decodes_in_capture_mode_and_its_makefile_runs() {
         let records = support::read_capture(&dir.join("tpp-sample.dat"));
         assert_eq!(records, want, "{}: make run's records", tc.cc);
     }
+}
+
+/// The cross runner's words as one make variable value (empty on the host).
+fn runner_words() -> String {
+    let words: Vec<String> = testkit::cross::runner()
+        .iter()
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    words.join(" ")
 }

@@ -30,7 +30,14 @@ set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)
 
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64-static -L /usr/aarch64-linux-gnu)
+# The C library of Debian's arm64 architecture (libc6:arm64) if installed,
+# else the cross compiler's: never the loader of one with the other's
+# libc.so.6 (see scripts/cross/env.sh).
+if(EXISTS /lib/ld-linux-aarch64.so.1)
+  set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64-static)
+else()
+  set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64-static -L /usr/aarch64-linux-gnu)
+endif()
 
 # What CMakeLists.txt hands cargo (see there).
 set(TRACEPOINT_RUST_TARGET aarch64-unknown-linux-gnu CACHE STRING "Rust target triple")

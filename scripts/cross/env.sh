@@ -47,10 +47,21 @@ cross_env() {
     export RUSTC=$bin/rustc RUSTDOC=$bin/rustdoc
     export "CARGO_TARGET_${t}_LINKER=$CROSS_TRIPLE-gcc"
     CROSS_SYSROOT=/usr/$CROSS_TRIPLE
-    CROSS_RUN="$CROSS_QEMU -L $CROSS_SYSROOT"
+    # The target's C library at run time: the architecture's own libc6:ARCH
+    # when installed (libstd-rust-web-dev:ARCH depends on it; its dynamic
+    # loader is /lib/ld-linux-*.so), else the cross compiler's sysroot. Not
+    # both: with -L SYSROOT, qemu takes the sysroot's loader, which then finds
+    # the multiarch libc.so.6 first, another build of glibc, and the mix
+    # spins forever in the first pthread_create.
+    if dpkg-query -W -f='${Status}' "libc6:$1" 2>/dev/null | grep -q "install ok installed"; then
+        CROSS_RUN=$CROSS_QEMU
+    else
+        CROSS_RUN="$CROSS_QEMU -L $CROSS_SYSROOT"
+    fi
     # i386 on an x86_64 kernel that runs 32-bit programs (IA32 emulation):
-    # natively, through the target's dynamic loader. qemu-i386 hangs in a
-    # futex wait in multi-threaded programs (a Rust test binary).
+    # natively, through the sysroot's dynamic loader. Under qemu-i386 with the
+    # sysroot (no libc6:i386 installed), a multi-threaded program (a Rust test
+    # binary) hangs in a futex wait.
     if [ "$1" = i386 ] && [ "$(uname -m)" = x86_64 ] \
         && "$CROSS_SYSROOT/lib/ld-linux.so.2" --help >/dev/null 2>&1; then
         CROSS_RUN="$CROSS_SYSROOT/lib/ld-linux.so.2 --library-path $CROSS_SYSROOT/lib"

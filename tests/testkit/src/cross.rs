@@ -9,7 +9,7 @@
 //!   `--target=TRIPLE`. Builds go to directories named after the triple, apart
 //!   from the host's.
 //! - `TESTKIT_RUN`: the command, as words, every program runs under
-//!   (`qemu-aarch64-static -L /usr/aarch64-linux-gnu`).
+//!   (`qemu-aarch64-static`, see `scripts/cross/env.sh`).
 //! - `TESTKIT_LIB_DIR`: the directory of the library built for the target
 //!   (`libeventheader_tracepoint.so` and `.a`).
 //!
