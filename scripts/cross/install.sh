@@ -101,7 +101,6 @@ private_toolchain() { # ARCH VERSION
     if [ ${#pkgs[@]} -gt 0 ]; then
         echo "cross: $arch: private Rust $v toolchain in $dir: apt-get download ${pkgs[*]}"
         dl=$(mktemp -d)
-        chmod 755 "$dl" # apt fetches as its own user where it can write
         if ! (cd "$dl" && apt-get download -qq "${pkgs[@]}") >"$log" 2>&1; then
             why="apt-get download: $(reason)"
             rm -rf "$dl"
