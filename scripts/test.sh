@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, the Rust and C/C++ tests (cargo
 # test, with a 30 s stress run), the same C/C++ suites cross-built for aarch64
-# under qemu (scripts/cross/test.sh), sanitizers (ASan+UBSan, TSan, valgrind),
+# under qemu (scripts/cross/test.sh), the 32-bit and big-endian checks
+# (scripts/cross/abis.sh), sanitizers (ASan+UBSan, TSan, valgrind),
 # fuzzing (bounded), then the real-kernel suites in QEMU VMs (x86_64, arm64).
 #
 # Environment: SKIP_KERNEL=1 skips the VM suites; QUICK=1 skips sanitizers and
@@ -47,6 +48,9 @@ cargo test --locked --profile cli -p eventheader-cli --test mutation
 
 step "footprint: static-program delta, stripped .so, no panic path"
 bash scripts/footprint.sh
+
+step "32-bit and big-endian: i386 (natively) and s390x (qemu), as far as Debian's packages install"
+bash scripts/cross/abis.sh i386 s390x
 
 if [ "$quick" != 1 ]; then
     step "sanitizers (ASan+UBSan, TSan, valgrind memcheck)"

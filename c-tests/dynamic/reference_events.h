@@ -49,12 +49,18 @@ static void ref_values(unsigned size, unsigned char one[16], unsigned char big[1
     if (size != 0) {
         uint64_t const one_int = 1;
         uint64_t big_int = 0;
+        uint16_t const probe = 1;
+        unsigned char first;
+        unsigned skip;
         for (i = 0; i < size; i++)
             big_int = (big_int << 8) | (0xF0 + i);
-        /* The first `size` bytes of a little-endian 64-bit integer are its
-           `size`-byte value (this suite is little-endian, like the oracle). */
-        memcpy(one, &one_int, size);
-        memcpy(big, &big_int, size);
+        /* The `size`-byte values 1 and big_int in the machine's byte order:
+           the first `size` bytes of a 64-bit integer on a little-endian
+           machine (like the oracle's), the last ones on a big-endian one. */
+        memcpy(&first, &probe, 1);
+        skip = first ? 0 : 8 - size;
+        memcpy(one, (unsigned char const*)&one_int + skip, size);
+        memcpy(big, (unsigned char const*)&big_int + skip, size);
     }
 }
 

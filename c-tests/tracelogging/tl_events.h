@@ -18,8 +18,14 @@ and clang; the TL_* spellings below are the gcc ones, used by the reference.
 #include <stdint.h>
 #include <string.h>
 
+/* gcc's spellings with a 32-bit long too (TL_OTHER_ABI, tl_test.h). */
+#if __SIZEOF_LONG__ == 8
 #define TL_LONG_MIN (-0x7fffffffffffffffL - 1L)
 #define TL_ULONG_MAX (0x7fffffffffffffffL * 2UL + 1UL)
+#else
+#define TL_LONG_MIN (-0x7fffffffL - 1L)
+#define TL_ULONG_MAX (0x7fffffffL * 2UL + 1UL)
+#endif
 #define TL_WCHAR_MAX 0x7fffffff
 
 /* A uint16_t length (after 2 bytes of padding) followed by characters: packed string data. */

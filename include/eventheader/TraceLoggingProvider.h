@@ -935,9 +935,11 @@ linkage even in inline functions and templates, and its entry in "_tlgSites" is
 emitted by an asm statement, whose operand may then name it even in PIC code.
 An inline function compiled in several translation units thus has one call
 site per unit (each registered; the code the linker keeps uses one of them).
-The operand is a symbol address, a link-time constant: x86's "i" accepts it in
+The operand is a symbol address, a link-time constant: x86_64's "i" accepts it in
 PIC code, aarch64's does not (no symbolic immediates there), its "S" (a
-symbolic address) does.
+symbolic address) does. Nor does i386's in PIC code (Debian's default: an
+address there is relative to the GOT register); "X" takes the operand as it
+is, and "%p" prints it as a bare symbol.
 */
 namespace {
 struct _tlgSiteHolder {
@@ -948,12 +950,17 @@ struct _tlgSiteHolder {
 #define _tlgSITE (&_tlgSite.s)
 #if defined(__aarch64__)
 #define _tlgSITE_ADDR "S"
+#define _tlgSITE_REF "%c0"
+#elif defined(__i386__)
+#define _tlgSITE_ADDR "X"
+#define _tlgSITE_REF "%p0"
 #else
 #define _tlgSITE_ADDR "i"
+#define _tlgSITE_REF "%c0"
 #endif
 #define _tlgSITE_ENTRY() \
     __asm__ __volatile__(".pushsection _tlgSites,\"aw\"\n\t.balign " _tlgSTR(__SIZEOF_POINTER__) \
-        "\n\t.dc.a %c0\n\t.popsection" : : _tlgSITE_ADDR(_tlgSITE))
+        "\n\t.dc.a " _tlgSITE_REF "\n\t.popsection" : : _tlgSITE_ADDR(_tlgSITE))
 #else
 #define _tlgSITE_DECL(...) static struct _tlgCallSite _tlgSite = { __VA_ARGS__ }
 #define _tlgSITE (&_tlgSite)

@@ -267,3 +267,80 @@ fn public_constants_match_the_rust_definitions() {
         rust_eh::EVENTHEADER_PREFIX_DATAVEC_COUNT
     );
 }
+
+/// The reference's public structs where pointers are 4 bytes (i386 and 32-bit
+/// arm, built by `scripts/cross/abis.sh`): its declarations laid out by those
+/// ABIs, typed in (struct, size, alignment, [(field, offset, size)]). A 64-bit
+/// member is 4-aligned in an i386 struct and 8-aligned on arm, which only
+/// eventheader_tracepoint's alignment shows (its keyword is at 16 on both).
+#[cfg(target_pointer_width = "32")]
+#[test]
+fn layouts_with_4_byte_pointers_are_the_references() {
+    type Layout = (usize, usize, &'static [(usize, usize)]);
+    let keyword_align = if cfg!(target_arch = "x86") { 4 } else { 8 };
+    let want: [(&str, Layout); 8] = [
+        ("tracepoint_list_node", (8, 4, &[(0, 4), (4, 4)])),
+        (
+            "tracepoint_provider_state",
+            (16, 4, &[(0, 4), (4, 4), (8, 8)]),
+        ),
+        (
+            "tracepoint_state",
+            (20, 4, &[(0, 4), (4, 4), (8, 4), (12, 8)]),
+        ),
+        ("tracepoint_definition", (8, 4, &[(0, 4), (4, 4)])),
+        (
+            "eventheader",
+            (8, 2, &[(0, 1), (1, 1), (2, 2), (4, 2), (6, 1), (7, 1)]),
+        ),
+        ("eventheader_extension", (4, 2, &[(0, 2), (2, 2)])),
+        (
+            "eventheader_tracepoint",
+            (24, keyword_align, &[(0, 4), (4, 4), (8, 8), (16, 8)]),
+        ),
+        ("eventheader_provider", (12, 4, &[(0, 4), (4, 4), (8, 4)])),
+    ];
+    macro_rules! got {
+        ($c:ident, [$($field:ident),+]) => {
+            (
+                stringify!($c),
+                (
+                    size_of::<c::$c>(),
+                    align_of::<c::$c>(),
+                    vec![$((offset_of!(c::$c, $field), field_size(|s: &c::$c| &s.$field))),+],
+                ),
+            )
+        };
+    }
+    let got = [
+        got!(tracepoint_list_node, [next, prev]),
+        got!(
+            tracepoint_provider_state,
+            [data_file, ref_count, tracepoint_list_head]
+        ),
+        got!(
+            tracepoint_state,
+            [
+                status_word,
+                write_index,
+                provider_state,
+                tracepoint_list_link
+            ]
+        ),
+        got!(tracepoint_definition, [state, tp_name_args]),
+        got!(eventheader, [flags, version, id, tag, opcode, level]),
+        got!(eventheader_extension, [size, kind]),
+        got!(eventheader_tracepoint, [state, metadata, header, keyword]),
+        got!(eventheader_provider, [state, options, name]),
+    ];
+    for ((name, (size, align, fields)), (got_name, (got_size, got_align, got_fields))) in
+        want.iter().zip(&got)
+    {
+        assert_eq!(name, got_name);
+        assert_eq!(
+            (*size, *align, fields.to_vec()),
+            (*got_size, *got_align, got_fields.clone()),
+            "{name}: (size, alignment, [(offset, size)])"
+        );
+    }
+}
