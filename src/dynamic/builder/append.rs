@@ -1,12 +1,11 @@
-//! The common case of a run of fields, appended without the typed adders'
-//! general path: what the inline fast paths of `eventheader-dynamic.h` do
-//! in C, for the library's own callers (the field-array exports). Values
-//! and 8-bit strings whose metadata and payload all fit the buffers as they
-//! are, in a builder without an error in the normal fields mode, are
-//! checked once for the whole run and copied; anything else (growth,
-//! errors, other modes, structs, arrays, wider strings) is refused with
-//! nothing appended, and the caller adds the fields one by one with the
-//! typed adders, which give the same bytes or the error.
+//! The common case of a field, appended without the typed adders' general
+//! path: what the inline fast paths of `eventheader-dynamic.h` do in C,
+//! for the library's own callers (the field-array exports). A value or an
+//! 8-bit string whose metadata and payload fit the buffers as they are, in
+//! a builder without an error in the normal fields mode, is checked and
+//! copied here; anything else (growth, errors, other modes, structs,
+//! arrays, wider strings) is refused with nothing appended, and the caller
+//! takes the typed adder, which gives the same bytes or the error.
 //!
 //! Bookkeeping the typed adders keep per field must be kept here too.
 #![deny(clippy::multiple_unsafe_ops_per_block)]
@@ -15,10 +14,7 @@
 use super::field::{meta_tail, FORMAT_MAX};
 use super::{Builder, Name, Parts, EVENT_SIZE_LIMIT, EXT_HEADER};
 
-/// Fields per run (the callers split longer lists).
-pub const SIMPLE_RUN: usize = 16;
-
-/// One field of a run: its metadata (name, then the tail after it) and its
+/// A field: its metadata (name, then the tail after it) and its
 /// payload (a head of 0 or 2 bytes, the body, and a zero byte or not).
 #[derive(Clone, Copy)]
 pub struct Simple<'a> {
@@ -89,48 +85,40 @@ impl<'a> Simple<'a> {
 }
 
 impl Builder {
-    /// Appends `fields` (at most SIMPLE_RUN) if they all fit as they are:
-    /// no latched error, normal mode, room in both buffers without growing,
-    /// within the event size limit. Else appends nothing and returns false.
+    /// Appends `field` if it fits as it is: no latched error, normal mode,
+    /// room in both buffers without growing, within the event size limit.
+    /// Else appends nothing and returns false.
     #[inline(always)]
-    pub fn append_simple(&mut self, fields: &[Simple<'_>]) -> bool {
-        if self.error != 0 || self.parts != Parts::Both || fields.len() > SIMPLE_RUN {
-            return false;
-        }
-        // At most 16 fields of names and bodies of at most 65535 + 16
-        // bytes each (the callers' bound): the sums cannot wrap.
-        let mut meta: usize = 0;
-        let mut data: usize = 0;
-        for f in fields {
-            if f.name.len() > usize::from(u16::MAX) || f.body.len() > usize::from(u16::MAX) {
-                return false;
-            }
-            meta = meta + f.name.len() + usize::from(f.tail_len);
-            data = data + usize::from(f.head_len) + f.body.len() + usize::from(f.zero);
-        }
-        // The last name's 8-byte tail block may reach 8 bytes past `meta`.
-        if meta + 8 > self.meta.room()
+    pub fn append_simple(&mut self, field: Simple<'_>) -> bool {
+        let meta = field.name.len() + usize::from(field.tail_len);
+        let data = usize::from(field.head_len) + field.body.len() + usize::from(field.zero);
+        // Names and bodies are at most 65535 bytes (the constructors' and
+        // callers' bound) and the lengths below the limit: no sum wraps. The
+        // name's 8-byte tail block may reach 8 bytes past `meta`.
+        if self.error != 0
+            || self.parts != Parts::Both
+            || field.name.len() > usize::from(u16::MAX)
+            || meta + 8 > self.meta.room()
             || data > self.data.room()
             || self.meta.len() + self.data.len() + meta + data > EVENT_SIZE_LIMIT + EXT_HEADER
         {
             return false;
         }
-        for f in fields {
-            // SAFETY: the room for every field's metadata (and the last
-            // tail block's 8 bytes) and payload was checked above.
-            unsafe {
-                self.meta
-                    .extend_padded_unchecked(f.name, f.tail, usize::from(f.tail_len))
-            };
-            let head = f.head.get(..usize::from(f.head_len)).unwrap_or(&[]);
+        // SAFETY: the room for the metadata (and the tail block's 8 bytes)
+        // and the payload was checked above.
+        unsafe {
+            self.meta
+                .extend_padded_unchecked(field.name, field.tail, usize::from(field.tail_len))
+        };
+        if field.head_len != 0 {
             // SAFETY: as above.
-            unsafe { self.data.extend_unchecked(head) };
+            unsafe { self.data.extend_unchecked(&field.head) };
+        }
+        // SAFETY: as above.
+        unsafe { self.data.extend_unchecked(field.body) };
+        if field.zero {
             // SAFETY: as above.
-            unsafe { self.data.extend_unchecked(f.body) };
-            if f.zero {
-                // SAFETY: as above.
-                unsafe { self.data.extend_unchecked(&[0]) };
-            }
+            unsafe { self.data.extend_unchecked(&[0]) };
         }
         true
     }

@@ -6,8 +6,8 @@
 //!
 //! - [`field`]: encoding values, names, one field's metadata bytes;
 //! - [`adders`]: the typed adders (values, strings, arrays, structs);
-//! - [`append`]: a run of value and string fields that fit as they are,
-//!   without the adders' general path (the field-array exports' common case);
+//! - [`append`]: a value or string field that fits as it is, without the
+//!   adders' general path (the field-array exports' common case);
 //! - [`raw`]: metadata and payload as given (advanced use).
 //!
 //! Arrays of structs: [`Builder::add_struct_array`], then the members of the
@@ -35,7 +35,7 @@
 
 mod adders;
 mod append;
-pub use append::{Simple, SIMPLE_RUN};
+pub use append::Simple;
 pub mod field;
 mod raw;
 #[cfg(test)]

@@ -9,11 +9,10 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 use core::ffi::{c_char, c_int, c_void};
-use core::mem::MaybeUninit;
 
 use super::args::{builder_mut, bytes_arg, chars_arg, name_arg, set_ref};
 use super::{ehd_builder, ehd_event_set, EHD_NTS};
-use crate::dynamic::builder::{self, enc, Builder, Name, Simple, SIMPLE_RUN};
+use crate::dynamic::builder::{self, enc, Builder, Name, Simple};
 use crate::dynamic::lower::find_nul;
 use crate::dynamic::write;
 
@@ -144,33 +143,6 @@ unsafe fn simple_of<'a>(f: &ehd_field) -> Option<Simple<'a>> {
     Simple::string8(name, f.encoding, f.format, f.tag, chars, counted)
 }
 
-/// Appends a run of fields (at most SIMPLE_RUN) in one go if every one is
-/// simple and they fit as they are; false (nothing appended) otherwise.
-///
-/// # Safety
-/// The fields' pointers as ehd_builder_add_fields describes.
-#[inline(always)]
-unsafe fn append_run(b: &mut Builder, run: &[ehd_field]) -> bool {
-    let mut simple = [const { MaybeUninit::<Simple<'_>>::uninit() }; SIMPLE_RUN];
-    if run.len() > SIMPLE_RUN {
-        return false;
-    }
-    for (slot, f) in simple.iter_mut().zip(run) {
-        // SAFETY: the caller's guarantee.
-        match unsafe { simple_of(f) } {
-            Some(field) => {
-                slot.write(field);
-            }
-            None => return false,
-        }
-    }
-    // SAFETY: the first run.len() slots were written just above (Simple is
-    // Copy: nothing to drop).
-    let simple =
-        unsafe { core::slice::from_raw_parts(simple.as_ptr().cast::<Simple<'_>>(), run.len()) };
-    b.append_simple(simple)
-}
-
 /// One value's bytes: None for NULL.
 ///
 /// # Safety
@@ -246,17 +218,17 @@ unsafe fn add_all(b: &mut Builder, fields: *const ehd_field, count: usize) -> c_
     // SAFETY: `bytes` are the `count` fields (the caller's guarantee), and
     // ehd_field's alignment is the caller's array's.
     let fields = unsafe { core::slice::from_raw_parts(bytes.as_ptr().cast::<ehd_field>(), count) };
-    for run in fields.chunks(SIMPLE_RUN) {
+    for f in fields {
         // SAFETY: each field's pointers as described (the caller's guarantee).
-        if unsafe { append_run(b, run) } {
-            continue;
-        }
-        for f in run {
-            // SAFETY: as above.
-            let err = unsafe { add_one(b, f) };
-            if err != 0 {
-                return err;
+        if let Some(simple) = unsafe { simple_of(f) } {
+            if b.append_simple(simple) {
+                continue;
             }
+        }
+        // SAFETY: as above.
+        let err = unsafe { add_one(b, f) };
+        if err != 0 {
+            return err;
         }
     }
     0

@@ -926,6 +926,19 @@ pub static PROGRAMS: &[Program] = &[
         runs: ALLOC_HOOK_RUNS,
         ..DYN
     },
+    // The field-array exports against the per-field functions (inline and
+    // exported).
+    Program {
+        name: "dyn_field_array",
+        sources: &["c-tests/dynamic/dyn_field_array.c"],
+        ..DYN
+    },
+    Program {
+        name: "dyn_field_array_exports",
+        sources: &["c-tests/dynamic/dyn_field_array.c"],
+        flags: &["-DEHD_NO_INLINE"],
+        ..DYN
+    },
     Program {
         name: "dyn_errors_cpp",
         sources: &["c-tests/dynamic/dyn_errors_cpp.cpp"],
