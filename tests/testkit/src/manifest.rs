@@ -1269,7 +1269,7 @@ pub static PROGRAMS: &[Program] = &[
         standards: GNU11,
         vm: &[VmRun {
             name: "bench",
-            args: &["{path:floor}", "{path:dynamic}"],
+            args: &["{path:floor}", "{path:dynamic}", "{path:exporter}"],
             check: VmCheck::Script {
                 script: "tests/kernel/bench.sh",
                 judge: Some(checks::bench),
@@ -1286,8 +1286,9 @@ pub static PROGRAMS: &[Program] = &[
         standards: GNU11,
         ..BASE
     },
-    // A logs exporter's record as a runtime-defined event, with a new and
-    // with a reused builder (benches/run-callgrind.sh, modes exporter_*).
+    // A model of the OpenTelemetry user_events logs exporter's record, with a
+    // new and with a reused builder (benches/run-callgrind.sh, modes
+    // exporter_*; in the VM by bench.sh).
     Program {
         name: "exporter",
         sources: &["benches/c/exporter.cpp"],
