@@ -687,13 +687,18 @@ typedef struct _ehd_event_set_state {
 #endif
 
 /* Every bound the inline paths give memcpy, memchr and memset is checked
-   before the call; GCC's -Wstringop-* analysis follows inlined paths that
-   cannot run (e.g. a length of EHD_NTS, or a count over 65535, which go to the
-   library) and warns about them, so those warnings are off in this code. */
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+   before the call; GCC's -Wstringop-* and -Warray-bounds analysis follows
+   inlined paths that cannot run (e.g. a length of EHD_NTS, a count over
+   65535, which go to the library, or a copy of over 16 bytes from a 16-byte
+   value whose count is only known at run time) and warns about them, so those
+   warnings are off in this code. */
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#if __GNUC__ >= 11
 #pragma GCC diagnostic ignored "-Wstringop-overread"
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
 #define _EHD_DIAGNOSTICS_PUSHED 1
 #endif
 
