@@ -22,8 +22,8 @@ programs use the functions. The library's own definitions must match them
 
 The inline code may: append to a buffer within its capacity while metadata
 and payload stay within the event size limit, updating `len`; start an event
-as ehd_builder_reset does when the name fits; set the header values; and
-initialize a builder in storage of its own (EventHeaderDynamic.h). It does
+as ehd_builder_reset does when the name fits; set the header values; set
+the member count of a struct at a valid bookmark; and initialize a builder in storage of its own (EventHeaderDynamic.h). It does
 all of that only while `error` and `fields_mode` are 0; growth, errors and
 the other modes are the library's. A struct field it appends also sets the
 metadata's first byte (the extension header's, 0 from the reset until the
@@ -67,13 +67,18 @@ typedef struct _ehd_event_set_state {
 #endif
 
 /* Every bound the inline paths give memcpy, memchr and memset is checked
-   before the call; GCC's -Wstringop-* analysis follows inlined paths that
-   cannot run (e.g. a length of EHD_NTS, or a count over 65535, which go to the
-   library) and warns about them, so those warnings are off in this code. */
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+   before the call; GCC's -Wstringop-* and -Warray-bounds analysis follows
+   inlined paths that cannot run (e.g. a length of EHD_NTS, a count over
+   65535, which go to the library, or a copy of over 16 bytes from a 16-byte
+   value whose count is only known at run time) and warns about them, so those
+   warnings are off in this code. */
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#if __GNUC__ >= 11
 #pragma GCC diagnostic ignored "-Wstringop-overread"
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
 #define _EHD_DIAGNOSTICS_PUSHED 1
 #endif
 
@@ -124,6 +129,62 @@ _ehd_appendable(ehd_builder* builder)
     return s != NULL && (s->error | s->fields_mode) == 0 ? s : NULL;
 }
 
+/* Copies n bytes: up to 16 as two overlapping fixed-size moves (names and
+   values are short; a memcpy call with a length only known at run time costs
+   more than the copy), longer ones by memcpy. */
+_EHD_INLINE void
+_ehd_copy(void* dst, void const* src, size_t n)
+{
+    unsigned char* const d = (unsigned char*)dst;
+    unsigned char const* const s = (unsigned char const*)src;
+    if (n >= 8 && n <= 16) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4 && n < 8) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &b, 4);
+    } else if (n < 4) {
+        if (n != 0) {
+            unsigned char const first = s[0], mid = s[n / 2], last = s[n - 1];
+            d[0] = first;
+            d[n / 2] = mid;
+            d[n - 1] = last;
+        }
+    } else {
+        memcpy(d, s, n);
+    }
+}
+
+/* Non-zero if the n bytes at p hold a zero byte: up to 16 bytes by the
+   "has a zero byte" test on two overlapping words, longer ones by memchr. */
+_EHD_INLINE int
+_ehd_has_nul(char const* p, size_t n)
+{
+    if (n >= 8 && n <= 16) {
+        uint64_t a, b;
+        memcpy(&a, p, 8);
+        memcpy(&b, p + n - 8, 8);
+        return (((a - 0x0101010101010101u) & ~a) | ((b - 0x0101010101010101u) & ~b)) &
+            0x8080808080808080u ? 1 : 0;
+    }
+    if (n >= 4 && n < 8) {
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        return (((a - 0x01010101u) & ~a) | ((b - 0x01010101u) & ~b)) & 0x80808080u ? 1 : 0;
+    }
+    if (n < 4) {
+        return n != 0 && (p[0] == 0 || p[n / 2] == 0 || p[n - 1] == 0);
+    }
+    return memchr(p, 0, n) != NULL;
+}
+
 /* Non-zero if (name, *len) is a valid name (no NUL; NULL only with length 0);
    resolves EHD_NTS into *len. */
 _EHD_INLINE int
@@ -136,7 +197,7 @@ _ehd_name_ok(char const* name, size_t* len)
         *len = strlen(name);
         return 1;
     }
-    return *len == 0 || (name != NULL && *len <= _EHD_LENGTH_MAX && memchr(name, 0, *len) == NULL);
+    return *len == 0 || (name != NULL && *len <= _EHD_LENGTH_MAX && !_ehd_has_nul(name, *len));
 }
 
 /* Bytes of a field's metadata: name, NUL, encoding, [format, [tag]], [count]. */
@@ -164,9 +225,7 @@ _ehd_put_meta(_ehd_builder_state* s, char const* name, size_t name_len, uint8_t 
     unsigned char* const m = s->meta.ptr + s->meta.len;
     size_t at = name_len;
     size_t bookmark = EHD_NO_BOOKMARK;
-    if (name_len != 0) {
-        memcpy(m, name, name_len);
-    }
+    _ehd_copy(m, name, name_len);
     m[at++] = 0;
     if (tag != 0) {
         m[at++] = (unsigned char)(encoding | 0x80u);
@@ -194,7 +253,7 @@ _EHD_INLINE void
 _ehd_put_data(_ehd_builder_state* s, void const* bytes, size_t size)
 {
     if (size != 0) {
-        memcpy(s->data.ptr + s->data.len, bytes, size);
+        _ehd_copy(s->data.ptr + s->data.len, bytes, size);
         s->data.len += size;
     }
 }
@@ -277,9 +336,7 @@ _ehd_inline_reset(ehd_builder* builder, char const* name, size_t name_len, uint1
         s->meta.cap - len >= _EHD_EXT_HEADER + 1) {
         unsigned char* const m = s->meta.ptr;
         memset(m, 0, _EHD_EXT_HEADER);
-        if (len != 0) {
-            memcpy(m + _EHD_EXT_HEADER, name, len);
-        }
+        _ehd_copy(m + _EHD_EXT_HEADER, name, len);
         m[_EHD_EXT_HEADER + len] = 0;
         s->meta.len = _EHD_EXT_HEADER + len + 1;
         s->data.len = 0;
@@ -438,6 +495,22 @@ _ehd_inline_raw_set_count(ehd_builder* builder, size_t bookmark, uint16_t count)
 }
 
 _EHD_INLINE int
+_ehd_inline_set_struct_field_count(ehd_builder* builder, size_t bookmark, uint8_t field_count)
+{
+    _ehd_builder_state* const s = (_ehd_builder_state*)(void*)builder;
+    /* A bookmark is the offset of a struct field's format byte (its encoding
+       byte, with the chain bit, before it). */
+    if (s != NULL && s->error == 0 && field_count != 0 && field_count <= 127 &&
+        bookmark > _EHD_EXT_HEADER && bookmark < s->meta.len &&
+        (s->meta.ptr[bookmark - 1] & 0x9fu) == (0x80u | event_field_encoding_struct)) {
+        unsigned char* const format = s->meta.ptr + bookmark;
+        *format = (unsigned char)((*format & 0x80u) | field_count);
+        return 0;
+    }
+    return (ehd_builder_set_struct_field_count)(builder, bookmark, field_count);
+}
+
+_EHD_INLINE int
 _ehd_inline_set_id_version(ehd_builder* builder, uint16_t id, uint8_t version)
 {
     _ehd_builder_state* const s = (_ehd_builder_state*)(void*)builder;
@@ -496,6 +569,8 @@ programs in other languages do). Taking a function's address, or calling
     _ehd_inline_add_string(b, name, name_len, encoding, format, field_tag, chars, count)
 #define ehd_builder_add_struct(b, name, name_len, field_count, field_tag, bookmark) \
     _ehd_inline_add_struct(b, name, name_len, field_count, field_tag, bookmark)
+#define ehd_builder_set_struct_field_count(b, bookmark, field_count) \
+    _ehd_inline_set_struct_field_count(b, bookmark, field_count)
 #define ehd_builder_raw_add_meta(b, name, name_len, encoding, format, field_tag, const_count) \
     _ehd_inline_raw_add_meta(b, name, name_len, encoding, format, field_tag, const_count)
 #define ehd_builder_raw_add_data(b, data, size) _ehd_inline_raw_add_data(b, data, size)

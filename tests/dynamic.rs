@@ -456,6 +456,28 @@ fn errors_are_errnos_and_refused_events_are_not_written() {
 }
 
 #[test]
+fn a_field_array_writes_the_bytes_of_the_per_field_calls() {
+    for build in builds_of(&["dyn_field_array", "dyn_field_array_exports"]) {
+        let ran = build.run("capture");
+        let pairs = value_after(&ran.stdout, "pairs") as usize;
+        assert!(pairs >= 6, "{}: {pairs} pairs", build.label);
+        // Each case written twice: per field, then from the array.
+        assert_eq!(ran.records.len(), 2 * pairs, "{}", build.label);
+        for pair in ran.records.chunks(2) {
+            assert_eq!(pair[0].name, pair[1].name, "{}", build.label);
+            assert_eq!(
+                pair[0].event,
+                pair[1].event,
+                "{}: {:?}",
+                build.label,
+                support::event_name(&pair[0].event)
+            );
+            json(&pair[0]); // it decodes
+        }
+    }
+}
+
+#[test]
 fn one_builder_writes_100000_events_without_allocating_or_growing() {
     for build in support::builds("dyn_memory") {
         let ran = build.run("capture");

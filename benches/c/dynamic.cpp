@@ -14,9 +14,14 @@ Modes (one builder, reused, unless said otherwise):
                     AddValue double, AddValue int32 as boolean, Write
   dynamic5          the same event through the C API (names NUL-terminated,
                     the string's length given): the header's inline fast paths
-  dynamic5exports   the same through the exported C functions alone (each
-                    name in parentheses: no inline fast path), as programs in
-                    other languages call them
+  dynamic5exports   the same through the exported C functions alone, as
+                    programs in other languages call them: one
+                    ehd_builder_write_fields call with an array of 5
+                    ehd_field (names and the string's length given), filled
+                    per event as a binding fills it
+  dynamic5calls     the same through the per-field exports (each name in
+                    parentheses: no inline fast path; names NUL-terminated):
+                    reset, 5 adds, write
   dynamic_disabled  the same event to an event set nobody listens to
                     (EhtBenchDyn_L5K2): the EventSet::Enabled() test, nothing built
   dynamic20cpp      20 fields: the 5 of dynamic5cpp four times
@@ -142,7 +147,7 @@ __attribute__((noinline)) static int write5_c(ehd_builder* b, ehd_event_set cons
 }
 
 /* The same calls, each to the exported function. */
-__attribute__((noinline)) static int write5_exports(ehd_builder* b, ehd_event_set const* set, unsigned i)
+__attribute__((noinline)) static int write5_calls(ehd_builder* b, ehd_event_set const* set, unsigned i)
 {
     int32_t const i32 = (int32_t)i;
     uint64_t const u64 = (uint64_t)i * 3u;
@@ -156,6 +161,22 @@ __attribute__((noinline)) static int write5_exports(ehd_builder* b, ehd_event_se
     (ehd_builder_add_value)(b, "f64", EHD_NTS, event_field_encoding_value64, event_field_format_float, 0, &f64);
     (ehd_builder_add_value)(b, "flag", EHD_NTS, event_field_encoding_value32, event_field_format_boolean, 0, &flag);
     return ehd_builder_write(b, set, NULL, NULL);
+}
+
+__attribute__((noinline)) static int write5_exports(ehd_builder* b, ehd_event_set const* set, unsigned i)
+{
+    int32_t const i32 = (int32_t)i;
+    uint64_t const u64 = (uint64_t)i * 3u;
+    double const f64 = (double)i * 0.5;
+    int32_t const flag = (int32_t)(i & 1u);
+    ehd_field const fields[5] = {
+        { "i32", 3, &i32, 0, event_field_encoding_value32, event_field_format_signed_int, 0 },
+        { "u64", 3, &u64, 0, event_field_encoding_value64, event_field_format_default, 0 },
+        { "str", 3, g_str31, 31, event_field_encoding_zstring_char8, event_field_format_default, 0 },
+        { "f64", 3, &f64, 0, event_field_encoding_value64, event_field_format_float, 0 },
+        { "flag", 4, &flag, 0, event_field_encoding_value32, event_field_format_boolean, 0 },
+    };
+    return ehd_builder_write_fields(b, set, "Enabled5", 8, fields, 5, NULL, NULL);
 }
 
 typedef int (*write_c_fn)(ehd_builder*, ehd_event_set const*, unsigned);
@@ -198,7 +219,7 @@ static int c_mode(char const* mode, write_c_fn write, unsigned n, bool enable, d
 int main(int argc, char* argv[])
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: dynamic dynamic5cpp|dynamic5|dynamic5exports|dynamic_disabled|dynamic20cpp|dynamic4kcpp N "
+        fprintf(stderr, "usage: dynamic dynamic5cpp|dynamic5|dynamic5exports|dynamic5calls|dynamic_disabled|dynamic20cpp|dynamic4kcpp N "
                         "[--tracefs-enable]\n");
         return 2;
     }
@@ -209,9 +230,12 @@ int main(int argc, char* argv[])
     memset(g_str4k, 'x', sizeof g_str4k);
 
     double ns = 0;
-    if (!strcmp(mode, "dynamic5") || !strcmp(mode, "dynamic5exports")) {
+    if (!strcmp(mode, "dynamic5") || !strcmp(mode, "dynamic5exports") || !strcmp(mode, "dynamic5calls")) {
 #ifdef HAVE_C_API
-        if (c_mode(mode, !strcmp(mode, "dynamic5") ? write5_c : write5_exports, n, enable, &ns) != 0) {
+        write_c_fn const write = !strcmp(mode, "dynamic5") ? write5_c
+            : !strcmp(mode, "dynamic5exports")             ? write5_exports
+                                                           : write5_calls;
+        if (c_mode(mode, write, n, enable, &ns) != 0) {
             return 1;
         }
         printf("%s %u %.2f\n", mode, n, n ? ns / n : 0.0);

@@ -1,22 +1,32 @@
 /*
-exporter.cpp: a log exporter's record through the public EventHeaderDynamic.h
-API: the shape of a logs exporter that turns each log record into one
-runtime-defined event (as the OpenTelemetry C++ user_events logs exporter
-does). Compiles against any implementation of EventHeaderDynamic.h
-(benches/side-by-side.sh builds it against another one too).
+exporter.cpp: a model of the OpenTelemetry C++ user_events logs exporter's
+record, through the public EventHeaderDynamic.h API: the calls that exporter
+makes, in its order, for each attribute type it handles, with its argument
+types (names and string values as NUL-terminated `char const*` taken from
+string views, spans as pointer ranges). Compiles against any implementation
+of EventHeaderDynamic.h (benches/side-by-side.sh builds it against another
+one too).
 
     exporter MODE N [--tracefs-enable]
 
 Runs MODE N times and prints "MODE N NS_PER_ITER" (wall clock around the loop).
-Each record: Reset, then 16 fields: a version (uint16, hex), a struct of 3
-(a 27-character time string, a severity number, a severity text), the body
-(a 56-character string), an event id (int64), trace and span ids (32 and 16
-hex characters), trace flags (uint8), an HTTP method (string), a status code
-(int64), a duration (double), a cache hit (bool), 4 retry delays (an int32
-array) and 3 tags (a string array), then Write.
+Each record, as the exporter's Recordable builds it:
+  - the body: Reset(event name), AddValue "__csver__" (uint16), AddStruct
+    "PartB" (count 1, bookmarked), AddString<char> "_typeName", AddValue
+    "severityNumber" (uint16), AddString<char> "severityText", AddString<char>
+    "body" (a char const*);
+  - the attributes (the first adds AddStruct "PartC", bookmarked), each by an
+    out-of-line function that switches on the value's type, as the exporter's
+    PopulateAttribute does: 2 strings (string views, passed as their data()),
+    2 int64, 2 double, 1 bool, 1 span of 4 int (AddValueRange over pointers);
+  - the export: a lock around the exporter's shutdown flag, SetStructFieldCount
+    of PartB (4) and PartC (8), a copy of the level's shared_ptr<EventSet>,
+    Enabled() and Write.
 Modes:
-  exporter_fresh   a new EventBuilder for every record, as the exporter does
-  exporter_reused  one EventBuilder for every record
+  exporter_fresh   a new record object (holding its EventBuilder) allocated
+                   for every record and deleted after the write, as the SDK
+                   makes one Recordable per log record
+  exporter_reused  one record object, its builder reused
 
 Backends as bench.c: TRACEPOINT_CAPTURE_FILE (use /dev/null), else user_events,
 where --tracefs-enable enables the tracepoint EhtBenchExp_L4K1 through tracefs.
@@ -30,65 +40,164 @@ Exit status: 0, or 1 if a write fails.
 #include <string.h>
 #include <time.h>
 
+#include <atomic>
+#include <memory>
 #include <string_view>
 
 #include "bench-common.h"
 
 #define EXP_TRACEPOINT "EhtBenchExp_L4K1"
 
-using namespace std::string_view_literals;
-
-static std::string_view const g_time = "2024-05-01T12:34:56.789012Z"sv;
-static std::string_view const g_body = "GET /api/v1/orders/12345 returned 200 after 3 retries ."sv;
-static std::string_view const g_trace_id = "4bf92f3577b34da6a3ce929d0e0e4736"sv;
-static std::string_view const g_span_id = "00f067aa0ba902b7"sv;
-static int32_t const g_retries[4] = { 10, 20, 40, 80 };
-static std::string_view const g_tags[3] = { "frontend"sv, "eu-west"sv, "canary"sv };
-
-/* The record is built by a function of its own (not inlined, the same call
-   in every build), called when the set is enabled. */
-__attribute__((noinline)) static int record(ehd::EventBuilder& eb, ehd::EventSet const& set, unsigned i)
+/* An attribute value: the exporter receives a variant and tests its type. */
+struct AttrValue
 {
-    eb.Reset("Log")
-        .AddValue("__csver__", (uint16_t)0x0401, event_field_format_hex_int)
-        .AddStruct("PartA", 3)
-        .AddString("time", g_time, event_field_format_default)
-        .AddValue("severityNumber", (int32_t)9, event_field_format_signed_int)
-        .AddString("severityText", "INFO"sv, event_field_format_default)
-        .AddString("body", g_body, event_field_format_default)
-        .AddValue("eventId", (int64_t)i, event_field_format_signed_int)
-        .AddString("traceId", g_trace_id, event_field_format_default)
-        .AddString("spanId", g_span_id, event_field_format_default)
-        .AddValue("traceFlags", (uint8_t)1, event_field_format_hex_int)
-        .AddString("http.method", "GET"sv, event_field_format_default)
-        .AddValue("http.status_code", (int64_t)200, event_field_format_signed_int)
-        .AddValue("duration", (double)i * 0.25, event_field_format_float)
-        .AddValue("cache_hit", (bool)(i & 1u), event_field_format_boolean)
-        .AddValueRange("retries", g_retries, g_retries + 4, event_field_format_signed_int)
-        .AddStringRange<char>("tags", g_tags, g_tags + 3, event_field_format_default);
-    return eb.Write(set);
-}
+    enum Kind { Bool, Int64, Double, String, IntSpan } kind;
+    bool b;
+    int64_t i;
+    double d;
+    std::string_view s;
+    int const* span_begin;
+    size_t span_size;
+};
 
-__attribute__((noinline)) static int record_fresh(ehd::EventSet const& set, unsigned i)
+struct Attr
 {
-    ehd::EventBuilder eb;
-    return record(eb, set, i);
-}
+    std::string_view key;
+    AttrValue value;
+};
 
-__attribute__((noinline)) static int run_fresh(ehd::EventBuilder&, ehd::EventSet const& set, unsigned n)
+static int const g_retries[4] = { 10, 20, 40, 80 };
+static char const* const g_severity_text[] = { "", "TRACE", "TRACE2", "TRACE3", "TRACE4", "DEBUG", "DEBUG2",
+    "DEBUG3", "DEBUG4", "INFO" };
+
+/* The record: the exporter's Recordable state beside its builder. */
+struct Record
 {
-    for (unsigned i = 0; i < n; i++) {
-        (void)(set.Enabled() ? record_fresh(set, i) : EBADF);
+    Record() noexcept {} // user-provided, as the exporter's: no zero-filling
+
+    ehd::EventBuilder builder;
+    size_t part_b = 0;
+    size_t part_b_size = 0;
+    size_t part_c = 0;
+    size_t part_c_size = 0;
+};
+
+/* Out of line, as the exporter's PopulateAttribute (a function of its own
+   translation unit): one field for the value's type. */
+__attribute__((noinline)) static void populate(char const* key, AttrValue const& v, ehd::EventBuilder& eb)
+{
+    switch (v.kind) {
+    case AttrValue::Bool:
+        eb.AddValue(key, v.b, event_field_format_boolean);
+        break;
+    case AttrValue::Int64:
+        eb.AddValue(key, v.i, event_field_format_signed_int);
+        break;
+    case AttrValue::Double:
+        eb.AddValue(key, v.d, event_field_format_float);
+        break;
+    case AttrValue::String:
+        eb.AddString<char>(key, v.s.data(), event_field_format_default);
+        break;
+    case AttrValue::IntSpan:
+        eb.AddValueRange(key, v.span_begin, v.span_begin + v.span_size, event_field_format_signed_int);
+        break;
     }
-    return set.Enabled() ? record_fresh(set, n) : EBADF;
 }
 
-__attribute__((noinline)) static int run_reused(ehd::EventBuilder& eb, ehd::EventSet const& set, unsigned n)
+__attribute__((noinline)) static void set_body(Record& r, char const* body, uint8_t severity)
 {
-    for (unsigned i = 0; i < n; i++) {
-        (void)(set.Enabled() ? record(eb, set, i) : EBADF);
+    ehd::EventBuilder& eb = r.builder;
+    eb.Reset("Logs");
+    eb.AddValue("__csver__", static_cast<uint16_t>(0x400), event_field_format_unsigned_int);
+    eb.AddStruct("PartB", 1, 0, &r.part_b);
+    eb.AddString<char>("_typeName", "Log", event_field_format_default);
+    eb.AddValue("severityNumber", static_cast<uint16_t>(severity), event_field_format_default);
+    eb.AddString<char>("severityText", g_severity_text[severity], event_field_format_default);
+    r.part_b_size = 4;
+    AttrValue v{};
+    v.kind = AttrValue::String;
+    v.s = body;
+    populate("body", v, eb);
+}
+
+__attribute__((noinline)) static void set_attribute(Record& r, std::string_view key, AttrValue const& v)
+{
+    if (r.part_c_size == 0) {
+        r.builder.AddStruct("PartC", 1, 0, &r.part_c);
     }
-    return set.Enabled() ? record(eb, set, n) : EBADF;
+    r.part_c_size++;
+    populate(key.data(), v, r.builder);
+}
+
+/* The export: the member counts, then (as the exporter) a check of its
+   shutdown flag under a lock and a copy of the level's set pointer. */
+static std::atomic<bool> g_shutdown_lock;
+static bool g_shutdown;
+
+__attribute__((noinline)) static int export_record(Record& r, std::shared_ptr<ehd::EventSet const> const& sets)
+{
+    while (g_shutdown_lock.exchange(true, std::memory_order_acquire)) {
+    }
+    bool const shutdown = g_shutdown;
+    g_shutdown_lock.store(false, std::memory_order_release);
+    if (shutdown) {
+        return EBADF;
+    }
+    r.builder.SetStructFieldCount(r.part_b, static_cast<uint8_t>(r.part_b_size));
+    if (r.part_c_size > 0) {
+        r.builder.SetStructFieldCount(r.part_c, static_cast<uint8_t>(r.part_c_size));
+    }
+    std::shared_ptr<ehd::EventSet const> const set = sets;
+    return set->Enabled() ? r.builder.Write(*set) : 0;
+}
+
+/* One log record: the body, 8 attributes, the export. */
+static int record(Record& r, std::shared_ptr<ehd::EventSet const> const& set, unsigned i)
+{
+    static Attr attrs[8] = {
+        { "http.method", { AttrValue::String, false, 0, 0, "GET", nullptr, 0 } },
+        { "http.route", { AttrValue::String, false, 0, 0, "/api/v1/orders", nullptr, 0 } },
+        { "status", { AttrValue::Int64, false, 200, 0, {}, nullptr, 0 } },
+        { "bytes", { AttrValue::Int64, false, 0, 0, {}, nullptr, 0 } },
+        { "duration", { AttrValue::Double, false, 0, 0, {}, nullptr, 0 } },
+        { "ratio", { AttrValue::Double, false, 0, 0.5, {}, nullptr, 0 } },
+        { "cache_hit", { AttrValue::Bool, false, 0, 0, {}, nullptr, 0 } },
+        { "retries", { AttrValue::IntSpan, false, 0, 0, {}, g_retries, 4 } },
+    };
+    attrs[3].value.i = 1234 + i;
+    attrs[4].value.d = 0.25 * i;
+    attrs[6].value.b = (i & 1u) != 0;
+    r.part_b_size = r.part_c_size = 0;
+    set_body(r, "request handled", 9);
+    for (Attr const& a : attrs) {
+        set_attribute(r, a.key, a.value);
+    }
+    return export_record(r, set);
+}
+
+__attribute__((noinline)) static int record_fresh(std::shared_ptr<ehd::EventSet const> const& set, unsigned i)
+{
+    std::unique_ptr<Record> r(new Record());
+    return record(*r, set, i);
+}
+
+__attribute__((noinline)) static int run_fresh(Record&, std::shared_ptr<ehd::EventSet const> const& set, unsigned n)
+{
+    int err = 0;
+    for (unsigned i = 0; i <= n; i++) {
+        err = record_fresh(set, i);
+    }
+    return err;
+}
+
+__attribute__((noinline)) static int run_reused(Record& r, std::shared_ptr<ehd::EventSet const> const& set, unsigned n)
+{
+    int err = 0;
+    for (unsigned i = 0; i <= n; i++) {
+        err = record(r, set, i);
+    }
+    return err;
 }
 
 int main(int argc, char* argv[])
@@ -101,7 +210,7 @@ int main(int argc, char* argv[])
     unsigned const n = (unsigned)strtoul(argv[2], NULL, 10);
     bool const enable = argc > 3 && strcmp(argv[3], "--tracefs-enable") == 0;
 
-    int (*run)(ehd::EventBuilder&, ehd::EventSet const&, unsigned) = NULL;
+    int (*run)(Record&, std::shared_ptr<ehd::EventSet const> const&, unsigned) = NULL;
     if (!strcmp(mode, "exporter_fresh")) {
         run = run_fresh;
     } else if (!strcmp(mode, "exporter_reused")) {
@@ -112,7 +221,7 @@ int main(int argc, char* argv[])
     }
 
     ehd::Provider provider("EhtBenchExp");
-    ehd::EventBuilder eb;
+    Record reused;
     std::shared_ptr<ehd::EventSet const> const set = provider.RegisterSet(event_level_information, 1);
     int err = set ? set->Errno() : ENOMEM;
     if (err == 0 && enable && tracefs_enable(EXP_TRACEPOINT)) {
@@ -124,7 +233,7 @@ int main(int argc, char* argv[])
     }
 
     double const t0 = now_ns();
-    err = run(eb, *set, n);
+    err = run(reused, set, n);
     double const t1 = now_ns();
     if (err != 0) {
         fprintf(stderr, "exporter: %s: write failed: %s\n", mode, strerror(err));

@@ -122,6 +122,21 @@ int main()
     CHECK_EQ_INT(EINVAL, eb.Write(*set));
     eb.Reset("Bad").AddValue("v", 1, event_field_format_default);
     CHECK_EQ_INT(EINVAL, eb.Write(*set, nullptr, "0123456789abcdef"));
+    // Names given as C strings (ehd::FieldName measures them once): a NULL
+    // one is EINVAL, as a NULL name with EHD_NTS in the C API.
+    char const* const nullName = nullptr;
+    eb.Reset("Bad").AddValue(nullName, 1, event_field_format_default);
+    CHECK_EQ_INT(EINVAL, eb.Write(*set));
+    eb.Reset(nullName);
+    CHECK_EQ_INT(EINVAL, eb.Write(*set));
+    // A name from a std::string, a std::string_view and a char array.
+    std::string const stringName("s");
+    char arrayName[] = "a";
+    eb.Reset(std::string("OkNames"))
+        .AddValue(stringName, 1, event_field_format_default)
+        .AddValue(std::string_view("v"), 2, event_field_format_default)
+        .AddValue(arrayName, 3, event_field_format_default);
+    write_ok(eb, *set);
     {
         ehd::EventBuilder fresh;
         CHECK_EQ_INT(EINVAL, fresh.Write(*set)); // never Reset (the reference: ENOMEM)

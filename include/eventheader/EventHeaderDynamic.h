@@ -393,6 +393,58 @@ namespace ehd
     };
 
     /*
+    An event or field name for EventBuilder: a std::string_view (or anything
+    that converts to one), or a NUL-terminated string, whose length is then
+    found once, with no separate scan for a '\0' inside it. Converts
+    implicitly; not for storing (it refers to the caller's characters).
+    */
+    class FieldName
+    {
+        char const* m_data;
+        size_t m_size; // EHD_NTS: NUL-terminated
+
+    public:
+
+        constexpr
+        FieldName(char const* name) noexcept
+            : m_data(name)
+            , m_size(EHD_NTS)
+        {
+            return;
+        }
+
+        constexpr
+        FieldName(std::string_view name) noexcept
+            : m_data(name.data())
+            , m_size(name.size())
+        {
+            return;
+        }
+
+        template<class StrTy, typename std::enable_if<
+            std::is_convertible<StrTy const&, std::string_view>::value &&
+            !std::is_convertible<StrTy const&, char const*>::value, int>::type = 0>
+        FieldName(StrTy const& name) noexcept
+            : FieldName(std::string_view(name))
+        {
+            return;
+        }
+
+        constexpr char const*
+        data() const noexcept
+        {
+            return m_data;
+        }
+
+        // The length, or EHD_NTS for a NUL-terminated name.
+        constexpr size_t
+        size() const noexcept
+        {
+            return m_size;
+        }
+    };
+
+    /*
     Builds events: Reset(name), then header values and fields, then
     Write(eventSet). Reusable: its buffers keep their memory from event to
     event. One thread at a time.
@@ -481,7 +533,7 @@ namespace ehd
         _EHD_ALWAYS_INLINE
         void
         AddRange(
-            std::string_view fieldName,
+            FieldName fieldName,
             uint8_t encoding,
             event_field_format format,
             uint16_t fieldTag,
@@ -528,7 +580,7 @@ namespace ehd
         _EHD_ALWAYS_INLINE
         void
         AddStringsRange(
-            std::string_view fieldName,
+            FieldName fieldName,
             uint8_t encoding,
             event_field_format format,
             uint16_t fieldTag,
@@ -607,7 +659,7 @@ namespace ehd
         */
         _EHD_ALWAYS_INLINE
         EventBuilder&
-        Reset(std::string_view name, uint16_t tag = 0) noexcept
+        Reset(FieldName name, uint16_t tag = 0) noexcept
         {
             ehd_builder_reset(Handle(), name.data(), name.size(), tag);
             return *this;
@@ -671,7 +723,7 @@ namespace ehd
         _EHD_ALWAYS_INLINE
         EventBuilder&
         AddStruct(
-            std::string_view fieldName,
+            FieldName fieldName,
             uint8_t structFieldCount,
             uint16_t fieldTag = 0,
             _Out_opt_ size_t* pFieldCountBookmark = nullptr) noexcept
@@ -685,6 +737,7 @@ namespace ehd
         Sets the member count (1 to 127) of the struct whose bookmark AddStruct
         returned since the last Reset.
         */
+        _EHD_ALWAYS_INLINE
         EventBuilder&
         SetStructFieldCount(size_t fieldCountBookmark, uint8_t structFieldCount) noexcept
         {
@@ -703,7 +756,7 @@ namespace ehd
         _EHD_ALWAYS_INLINE
         auto
         AddValue(
-            std::string_view fieldName,
+            FieldName fieldName,
             ValTy const& fieldValue,
             event_field_format format,
             uint16_t fieldTag = 0) noexcept
@@ -723,7 +776,7 @@ namespace ehd
         _EHD_ALWAYS_INLINE
         auto
         AddValueRange(
-            std::string_view fieldName,
+            FieldName fieldName,
             BeginItTy fieldBeginIterator,
             EndItTy fieldEndIterator,
             event_field_format format,
@@ -765,7 +818,7 @@ namespace ehd
         _EHD_ALWAYS_INLINE
         auto
         AddString(
-            std::string_view fieldName,
+            FieldName fieldName,
             std::basic_string_view<CharTy> fieldValue,
             event_field_format format,
             uint16_t fieldTag = 0) noexcept
@@ -785,7 +838,7 @@ namespace ehd
         _EHD_ALWAYS_INLINE
         auto
         AddStringRange(
-            std::string_view fieldName,
+            FieldName fieldName,
             BeginItTy fieldBeginIterator,
             EndItTy fieldEndIterator,
             event_field_format format,
@@ -807,7 +860,7 @@ namespace ehd
         _EHD_ALWAYS_INLINE
         auto
         AddNulTerminatedString(
-            std::string_view fieldName,
+            FieldName fieldName,
             std::basic_string_view<CharTy> fieldValue,
             event_field_format format,
             uint16_t fieldTag = 0) noexcept
@@ -826,7 +879,7 @@ namespace ehd
         _EHD_ALWAYS_INLINE
         auto
         AddNulTerminatedStringRange(
-            std::string_view fieldName,
+            FieldName fieldName,
             BeginItTy fieldBeginIterator,
             EndItTy fieldEndIterator,
             event_field_format format,
@@ -848,7 +901,7 @@ namespace ehd
         _EHD_ALWAYS_INLINE
         auto
         AddBinary(
-            std::string_view fieldName,
+            FieldName fieldName,
             std::basic_string_view<CharTy> fieldValue,
             event_field_format format,
             uint16_t fieldTag = 0) noexcept
@@ -867,7 +920,7 @@ namespace ehd
         _EHD_ALWAYS_INLINE
         auto
         AddBinaryRange(
-            std::string_view fieldName,
+            FieldName fieldName,
             BeginItTy fieldBeginIterator,
             EndItTy fieldEndIterator,
             event_field_format format,
@@ -888,7 +941,7 @@ namespace ehd
         _EHD_ALWAYS_INLINE
         EventBuilder&
         RawAddMetaScalar(
-            std::string_view fieldName,
+            FieldName fieldName,
             event_field_encoding encoding,
             event_field_format format,
             uint16_t fieldTag = 0) noexcept
@@ -906,7 +959,7 @@ namespace ehd
         _EHD_ALWAYS_INLINE
         EventBuilder&
         RawAddMetaVcount(
-            std::string_view fieldName,
+            FieldName fieldName,
             event_field_encoding encoding,
             event_field_format format,
             uint16_t fieldTag = 0) noexcept

@@ -7,7 +7,13 @@ header; this library exports them as C functions, so any language with a C
 FFI can write EventHeader events: here a small structured logger that turns
 Python values into fields.
 
-    python3 samples/dynamic/sample.py [LIBRARY]
+    python3 samples/dynamic/sample.py [LIBRARY] [--bench N]
+
+Each event goes to the library as one array of struct ehd_field (one call:
+ehd_builder_write_fields), the way a binding that cannot inline C writes
+events cheaply; a list of strings takes the per-field functions. --bench N
+writes a 5-field event N times each way (the field array; a call per field)
+and prints the wall time per event.
 
 LIBRARY is the path of libeventheader_tracepoint.so (default: $EHD_LIBRARY,
 else the loader's search for libeventheader_tracepoint.so.1). Run it with
@@ -28,6 +34,7 @@ ENC_STRUCT, ENC_VALUE32, ENC_VALUE64, ENC_VALUE128 = 1, 4, 5, 6
 ENC_STRING8, ENC_BINARY = 10, 13
 FMT_DEFAULT, FMT_UNSIGNED, FMT_SIGNED, FMT_BOOLEAN, FMT_FLOAT, FMT_UUID = 0, 1, 2, 7, 8, 15
 NTS = ctypes.c_size_t(-1).value  # EHD_NTS: "NUL-terminated"
+EBADF = 9
 
 _p, _sz, _u8, _u16, _int = ctypes.c_void_p, ctypes.c_size_t, ctypes.c_uint8, ctypes.c_uint16, ctypes.c_int
 _PROTOTYPES = {
@@ -46,7 +53,15 @@ _PROTOTYPES = {
     "ehd_builder_add_strings": (_int, [_p, ctypes.c_char_p, _sz, _u8, _u8, _u16, _p, _p, _sz]),
     "ehd_builder_add_struct": (_int, [_p, ctypes.c_char_p, _sz, _u8, _u16, _p]),
     "ehd_builder_write": (_int, [_p, _p, _p, _p]),
+    "ehd_builder_add_fields": (_int, [_p, _p, _sz]),
+    "ehd_builder_write_fields": (_int, [_p, _p, ctypes.c_char_p, _sz, _p, _sz, _p, _p]),
 }
+
+
+class Field(ctypes.Structure):
+    """struct ehd_field: one field of ehd_builder_add_fields / _write_fields."""
+    _fields_ = [("name", ctypes.c_char_p), ("name_len", _sz), ("value", _p), ("count", _sz),
+                ("encoding", _u8), ("format", _u8), ("tag", _u16)]
 
 
 def load(path=None):
@@ -132,8 +147,75 @@ class Logger:
         else:
             raise TypeError(f"{name}: no field type for {type(value).__name__}")
 
+    def _field(self, name, value, out, keep):
+        """Appends value's ehd_field(s) to `out` (a struct: its members
+        after it); `keep` holds the ctypes objects the fields point into.
+        False for a value the array has no field for (a list of strings:
+        ehd_builder_add_strings)."""
+        key = name.encode()
+        if isinstance(value, bool):
+            data = ctypes.c_int32(value)
+            keep.append(data)
+            out.append(Field(key, len(key), ctypes.addressof(data), 0, ENC_VALUE32, FMT_BOOLEAN, 0))
+        elif isinstance(value, int):
+            if -(1 << 63) <= value < (1 << 63):
+                data, fmt = ctypes.c_int64(value), FMT_SIGNED
+            elif 0 <= value < (1 << 64):
+                data, fmt = ctypes.c_uint64(value), FMT_UNSIGNED
+            else:
+                raise OverflowError(f"{name}: {value} does not fit in 64 bits")
+            keep.append(data)
+            out.append(Field(key, len(key), ctypes.addressof(data), 0, ENC_VALUE64, fmt, 0))
+        elif isinstance(value, float):
+            data = ctypes.c_double(value)
+            keep.append(data)
+            out.append(Field(key, len(key), ctypes.addressof(data), 0, ENC_VALUE64, FMT_FLOAT, 0))
+        elif isinstance(value, (str, bytes)):
+            data = value.encode() if isinstance(value, str) else value
+            keep.append(data)
+            encoding = ENC_STRING8 if isinstance(value, str) else ENC_BINARY
+            address = ctypes.cast(ctypes.c_char_p(data), _p).value
+            out.append(Field(key, len(key), address, len(data), encoding, FMT_DEFAULT, 0))
+        elif isinstance(value, uuid.UUID):
+            data = ctypes.create_string_buffer(value.bytes, 16)
+            keep.append(data)
+            out.append(Field(key, len(key), ctypes.addressof(data), 0, ENC_VALUE128, FMT_UUID, 0))
+        elif isinstance(value, dict) and 0 < len(value) < 128:
+            out.append(Field(key, len(key), None, len(value), ENC_STRUCT, 0, 0))
+            return all(self._field(m, v, out, keep) for m, v in value.items())
+        elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+            return False
+        else:
+            raise TypeError(f"{name}: no field type for {type(value).__name__}")
+        return True
+
     def log(self, level, event, activity=None, opcode=0, **fields):
-        """Writes one event; returns 0, or EBADF if nobody listens."""
+        """Writes one event; returns 0, or EBADF if nobody listens. The
+        fields go to the library as one array of ehd_field (one call for an
+        event without opcode), or field by field for a list of strings."""
+        if not self.enabled(level):
+            return 0  # nothing to build
+        out, keep = [], []
+        if not all(self._field(name, value, out, keep) for name, value in fields.items()):
+            return self.log_calls(level, event, activity, opcode, **fields)
+        array = (Field * len(out))(*out)
+        activity_id = ctypes.create_string_buffer(activity.bytes, 16) if activity else None
+        event_set = self.event_set(level)
+        if opcode == 0:
+            key = event.encode()
+            err = self.lib.ehd_builder_write_fields(self.builder, event_set, key, len(key), array,
+                                                    len(out), activity_id, None)
+        else:
+            self.lib.ehd_builder_reset(self.builder, event.encode(), NTS, 0)
+            self.lib.ehd_builder_set_opcode(self.builder, opcode)
+            self.lib.ehd_builder_add_fields(self.builder, array, len(out))
+            err = self.lib.ehd_builder_write(self.builder, event_set, activity_id, None)
+        if err not in (0, EBADF):  # EBADF: nobody listens any more
+            raise OSError(err, f"{event}: {os.strerror(err)}")
+        return err
+
+    def log_calls(self, level, event, activity=None, opcode=0, **fields):
+        """log() through the per-field functions: one call per field."""
         if not self.enabled(level):
             return 0  # nothing to build
         self.lib.ehd_builder_reset(self.builder, event.encode(), NTS, 0)
@@ -144,7 +226,7 @@ class Logger:
         # Argument errors, ENOMEM and an event over 64 KiB (ERANGE) are
         # latched by the builder: the write reports them.
         err = self.lib.ehd_builder_write(self.builder, self.event_set(level), activity_id, None)
-        if err not in (0, 9):  # EBADF: nobody listens any more
+        if err not in (0, EBADF):  # EBADF: nobody listens any more
             raise OSError(err, f"{event}: {os.strerror(err)}")
         return err
 
@@ -153,8 +235,35 @@ class Logger:
         self.lib.ehd_provider_delete(self.provider)  # unregisters the sets
 
 
+def bench(log, count):
+    """Wall time per event of a 5-field event (a string, an int, a float, a
+    bool, bytes), `count` times through log() (the field array, one call)
+    and through log_calls() (a call per field)."""
+    import time
+    fields = dict(message="hello from Python", count=3, ratio=0.5, ok=True, payload=b"\x00\x01")
+    results = {}
+    for label, write in (("per-field calls", log.log_calls), ("field array", log.log)):
+        start = time.perf_counter()
+        for i in range(count):
+            write(LEVEL_INFORMATION, "Bench", **fields)
+        results[label] = (time.perf_counter() - start) / count * 1e9
+        print(f"{label}: {results[label]:.0f} ns per event ({count} events)")
+    return results
+
+
 def main(argv):
-    lib = load(argv[1] if len(argv) > 1 else None)
+    args = argv[1:]
+    count = 0
+    if "--bench" in args:
+        at = args.index("--bench")
+        count = int(args[at + 1])
+        del args[at:at + 2]
+    lib = load(args[0] if args else None)
+    if count:
+        log = Logger(lib, "DynSample_Py", group="samples")
+        bench(log, count)
+        log.close()
+        return 0
     log = Logger(lib, "DynSample_Py", group="samples")
     print(f"DynSample_Py: open returned {log.errno()}")
     activity = uuid.UUID("a1a2a3a4-a5a6-a7a8-a9aa-abacadaeafb0")

@@ -247,6 +247,48 @@ impl<T: Copy> Buffer<T> {
 }
 
 impl Buffer<u8> {
+    /// Bytes that can be appended without growing.
+    #[inline(always)]
+    pub fn room(&self) -> usize {
+        self.cap.wrapping_sub(self.len)
+    }
+
+    /// Appends `bytes`, then the first `tail_len` (at most 8) bytes of
+    /// `tail` stored as one 8-byte block, without a capacity check.
+    ///
+    /// # Safety
+    /// `room()` must be at least `bytes.len() + 8`.
+    #[inline(always)]
+    pub unsafe fn extend_padded_unchecked(&mut self, bytes: &[u8], tail: [u8; 8], tail_len: usize) {
+        // SAFETY: `len` + bytes.len() + 8 <= cap (the caller's guarantee).
+        let end = unsafe { self.ptr.as_ptr().add(self.len) };
+        // SAFETY: room for bytes.len() bytes at `end`; `bytes` is another
+        // allocation (we hold `&mut self`).
+        unsafe { copy(bytes.as_ptr(), end, bytes.len()) };
+        // SAFETY: 8 more bytes of room after them.
+        let tail_at = unsafe { end.add(bytes.len()) };
+        // SAFETY: as above (any alignment).
+        unsafe { tail_at.cast::<[u8; 8]>().write_unaligned(tail) };
+        self.len = self
+            .len
+            .wrapping_add(bytes.len())
+            .wrapping_add(tail_len.min(8));
+    }
+
+    /// Appends `bytes` without a capacity check.
+    ///
+    /// # Safety
+    /// `room()` must be at least `bytes.len()`.
+    #[inline(always)]
+    pub unsafe fn extend_unchecked(&mut self, bytes: &[u8]) {
+        // SAFETY: `len` + bytes.len() <= cap (the caller's guarantee).
+        let end = unsafe { self.ptr.as_ptr().add(self.len) };
+        // SAFETY: room for bytes.len() bytes at `end`; `bytes` is another
+        // allocation (we hold `&mut self`).
+        unsafe { copy(bytes.as_ptr(), end, bytes.len()) };
+        self.len = self.len.wrapping_add(bytes.len());
+    }
+
     /// Appends `bytes`, then the first `tail_len` (at most 8) bytes of
     /// `tail`, with one capacity check; the tail is stored as one 8-byte
     /// block. ENOMEM (nothing appended) if the buffer cannot grow.

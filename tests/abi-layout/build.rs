@@ -26,6 +26,7 @@ const STRUCTS: &[&str] = &[
     "_ehd_builder_buffer",
     "_ehd_builder_state",
     "_ehd_event_set_state",
+    "ehd_field",
 ];
 
 fn main() {

@@ -4,21 +4,24 @@
 # suite, because it leaves its tracepoints enabled in tracefs. Modes: bench.c's
 # disabled, enabled5 and empty TraceLoggingWrite, and dynamic.cpp's enabled
 # 5-field runtime-defined event through the C++ API (dynamic5cpp) and the C
-# API (dynamic5) and its disabled test (dynamic_disabled). Each valgrind run
-# costs 3-9 s under TCG (21 runs), so the modes run in parallel, one
+# API (dynamic5), through the exported one-call function alone
+# (dynamic5exports), and its disabled test (dynamic_disabled); and
+# exporter.cpp's model of the OpenTelemetry user_events logs exporter's record
+# (exporter_fresh). Each valgrind run
+# costs 3-9 s under TCG (two per mode and build), so the modes run in parallel, one
 # run-callgrind.sh each: callgrind counts the process's own instructions,
 # whatever else runs.
 #
-#   bench.sh BENCH FLOOR DYNAMIC   (all in one directory; $RESULT.tsv gets the rows)
+#   bench.sh BENCH FLOOR DYNAMIC EXPORTER   (all in one directory; $RESULT.tsv gets the rows)
 #
 # Prints the joined table; testkit's checks::bench judges it.
 set -u
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BIN=$(dirname "$1")
-for p in "$2" "$3"; do
+for p in "$2" "$3" "$4"; do
     [ "$(dirname "$p")" = "$BIN" ] || { echo "bench.sh: $1 and $p are not in one directory" >&2; exit 2; }
 done
-MODES="disabled enabled5 empty dynamic5cpp dynamic5 dynamic_disabled"
+MODES="disabled enabled5 empty dynamic5cpp dynamic5 dynamic5exports dynamic_disabled exporter_fresh"
 WORK=${TMP:-$(mktemp -d)}
 pids=()
 rc=0

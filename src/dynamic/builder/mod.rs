@@ -6,6 +6,8 @@
 //!
 //! - [`field`]: encoding values, names, one field's metadata bytes;
 //! - [`adders`]: the typed adders (values, strings, arrays, structs);
+//! - [`append`]: a value or string field that fits as it is, without the
+//!   adders' general path (the field-array exports' common case);
 //! - [`raw`]: metadata and payload as given (advanced use).
 //!
 //! Arrays of structs: [`Builder::add_struct_array`], then the members of the
@@ -25,12 +27,15 @@
 //! `tests/abi-layout`). What the inline code may do is part of the layout's
 //! contract: append within a buffer's capacity while the event stays within
 //! [`EVENT_SIZE_LIMIT`] (updating `len`), start an event as `reset` does
-//! when the name fits, and set the header values; everything else (growth,
+//! when the name fits, set the header values and the member count of a
+//! struct at a valid bookmark; everything else (growth,
 //! errors, other modes) goes through the library.
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 mod adders;
+mod append;
+pub use append::Simple;
 pub mod field;
 mod raw;
 pub mod shape;

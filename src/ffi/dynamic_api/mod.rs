@@ -6,6 +6,7 @@
 //! - [`provider`]: providers and event sets;
 //! - [`builder`]: builders, their header values and the write;
 //! - [`fields`]: the fields of an event;
+//! - [`field_array`]: a whole event's fields in one call, for bindings;
 //! - [`cpp`]: the entry points private to `EventHeaderDynamic.h`, which
 //!   declares them itself (no generated header does);
 //! - `args`: reading the (pointer, length) arguments; `types`: the
@@ -17,6 +18,7 @@
 mod args;
 pub mod builder;
 pub mod cpp;
+pub mod field_array;
 pub mod fields;
 pub mod provider;
 mod types;

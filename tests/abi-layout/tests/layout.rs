@@ -93,7 +93,12 @@ fn public_structs_match_the_rust_definitions() {
         rust_eh::EventHeaderProvider,
         [state, options, name]
     );
-    assert_eq!(fields, 26);
+    fields += same_layout!(
+        ehd_field,
+        eventheader_tracepoint::ffi::dynamic_api::field_array::ehd_field,
+        [name, name_len, value, count, encoding, format, tag]
+    );
+    assert_eq!(fields, 33);
 }
 
 #[test]

@@ -359,9 +359,22 @@ pub const BENCH_DYNAMIC5CPP_MAX: f64 = 330.0;
 /// header's inline fast paths): measured 297, plus 10 %.
 pub const BENCH_DYNAMIC5_MAX: f64 = 330.0;
 
+/// The same event through the exported functions alone, one call
+/// (`ehd_builder_write_fields` with an array of 5 `ehd_field`, filled per
+/// event as a binding fills it; loop and call included): measured 1,142
+/// (gcc 12 -O2, docs/performance.md), plus 10 %. A field that takes the typed adders' general path again exceeds it.
+pub const BENCH_DYNAMIC5EXPORTS_MAX: f64 = 1260.0;
+
+/// A model of the OpenTelemetry user_events logs exporter's record
+/// (`benches/c/exporter.cpp`, a new record and builder per record: its
+/// allocation, 13 fields, two struct counts, the write): measured 1,730
+/// (gcc 12 -O2, docs/performance.md), plus 10 %. A name scanned twice, a short copy through memcpy, or a
+/// struct count through the library again exceeds it.
+pub const BENCH_EXPORTER_MAX: f64 = 1905.0;
+
 /// The modes `tests/kernel/bench.sh` measures: (mode, the most instructions
 /// per iteration it may cost if bounded, what it is).
-const BENCH_MODES: [(&str, Option<f64>, &str); 6] = [
+const BENCH_MODES: [(&str, Option<f64>, &str); 8] = [
     (
         "disabled",
         Some(BENCH_DISABLED_MAX),
@@ -384,9 +397,19 @@ const BENCH_MODES: [(&str, Option<f64>, &str); 6] = [
         "an enabled 5-field runtime-defined event (C API)",
     ),
     (
+        "dynamic5exports",
+        Some(BENCH_DYNAMIC5EXPORTS_MAX),
+        "an enabled 5-field runtime-defined event (the exported one-call function)",
+    ),
+    (
         "dynamic_disabled",
         Some(BENCH_DISABLED_MAX),
         "the disabled runtime-defined event",
+    ),
+    (
+        "exporter_fresh",
+        Some(BENCH_EXPORTER_MAX),
+        "the OpenTelemetry logs exporter's record (model)",
     ),
 ];
 
@@ -474,13 +497,26 @@ mod tests {
         let tsv = |disabled: &str, enabled5: &str, cpp: &str, c: &str| {
             format!(
                 "disabled\t{disabled}\t6.00\nenabled5\t{enabled5}\t17.00\nempty\t37.00\t17.00\n\
-                 dynamic5cpp\t{cpp}\t-\ndynamic5\t{c}\t-\ndynamic_disabled\t5.97\t-\n"
+                 dynamic5cpp\t{cpp}\t-\ndynamic5\t{c}\t-\ndynamic5exports\t400.00\t-\n\
+                 dynamic_disabled\t5.97\t-\nexporter_fresh\t1700.00\t-\n"
             )
         };
         assert_eq!(
             bench_bounds(&tsv("5.96", "66.01", "300.00", "297.00")),
-            Ok(vec![5.96, 66.01, 37.0, 300.0, 297.0, 5.97])
+            Ok(vec![5.96, 66.01, 37.0, 300.0, 297.0, 400.0, 5.97, 1700.0])
         );
+        let over = tsv("5.96", "66", "300", "297").replace(
+            "exporter_fresh\t1700.00",
+            &format!("exporter_fresh\t{}", BENCH_EXPORTER_MAX + 1.0),
+        );
+        let err = bench_bounds(&over).unwrap_err();
+        assert!(err.contains("exporter's record (model) costs"), "{err}");
+        let over = tsv("5.96", "66", "300", "297").replace(
+            "dynamic5exports\t400.00",
+            &format!("dynamic5exports\t{}", BENCH_DYNAMIC5EXPORTS_MAX + 1.0),
+        );
+        let err = bench_bounds(&over).unwrap_err();
+        assert!(err.contains("one-call function) costs"), "{err}");
         let err = bench_bounds(&tsv("11.00", "66.01", "300", "297")).unwrap_err();
         assert!(err.contains("disabled TraceLoggingWrite costs 11"), "{err}");
         let err = bench_bounds(&tsv("5.96", "77.01", "300", "297")).unwrap_err();

@@ -996,6 +996,19 @@ pub static PROGRAMS: &[Program] = &[
         runs: ALLOC_HOOK_RUNS,
         ..DYN
     },
+    // The field-array exports against the per-field functions (inline and
+    // exported).
+    Program {
+        name: "dyn_field_array",
+        sources: &["c-tests/dynamic/dyn_field_array.c"],
+        ..DYN
+    },
+    Program {
+        name: "dyn_field_array_exports",
+        sources: &["c-tests/dynamic/dyn_field_array.c"],
+        flags: &["-DEHD_NO_INLINE"],
+        ..DYN
+    },
     Program {
         name: "dyn_errors_cpp",
         sources: &["c-tests/dynamic/dyn_errors_cpp.cpp"],
@@ -1393,7 +1406,7 @@ pub static PROGRAMS: &[Program] = &[
         standards: GNU11,
         vm: &[VmRun {
             name: "bench",
-            args: &["{path:floor}", "{path:dynamic}"],
+            args: &["{path:floor}", "{path:dynamic}", "{path:exporter}"],
             check: VmCheck::Script {
                 script: "tests/kernel/bench.sh",
                 judge: Some(checks::bench),
@@ -1410,8 +1423,9 @@ pub static PROGRAMS: &[Program] = &[
         standards: GNU11,
         ..BASE
     },
-    // A logs exporter's record as a runtime-defined event, with a new and
-    // with a reused builder (benches/run-callgrind.sh, modes exporter_*).
+    // A model of the OpenTelemetry user_events logs exporter's record, with a
+    // new and with a reused builder (benches/run-callgrind.sh, modes
+    // exporter_*; in the VM by bench.sh).
     Program {
         name: "exporter",
         sources: &["benches/c/exporter.cpp"],
