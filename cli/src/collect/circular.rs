@@ -19,7 +19,6 @@
 //! (at most the rings' size) and 24 bytes of index per record, freed once
 //! the file is written.
 
-use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -102,21 +101,7 @@ impl Rings {
                 ids.push(counter.id());
                 match rings.iter().find(|r| r.cpu == cpu) {
                     Some(ring) => {
-                        // SAFETY: both descriptors are open perf events on the
-                        // same CPU, both backward, owned by this session;
-                        // SET_OUTPUT only redirects the first's records.
-                        let rc = unsafe {
-                            perf_event_open_sys::ioctls::SET_OUTPUT(
-                                counter.as_raw_fd(),
-                                ring.counter.as_raw_fd(),
-                            )
-                        };
-                        if rc != 0 {
-                            return Err(Error::kernel(
-                                &std::io::Error::last_os_error(),
-                                format!("redirecting {} on CPU {cpu}", tp.full_name()),
-                            ));
-                        }
+                        session::redirect(&counter, &ring.counter, &tp.full_name(), cpu)?;
                         redirected.push(counter);
                     }
                     None => rings.push(BackwardRing::map(cpu, counter, data_bytes)?),

@@ -357,20 +357,7 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
         kernel_filter.as_deref(),
     )?;
     let meta = metadata::gather(&tracefs, cpus.len());
-    let recorded: Vec<Recorded> = tracepoints
-        .iter()
-        .zip(descs)
-        .map(|(tp, (ids, attr))| Recorded {
-            info: EventInfo {
-                ids,
-                attr,
-                name: tp.full_name(),
-                system: tp.system.clone(),
-                format: tp.format_text.clone(),
-            },
-            format: Arc::clone(&tp.format),
-        })
-        .collect();
+    let recorded = recorded(&tracepoints, descs);
     let mut recorder = output
         .as_deref()
         .map(|path| Recorder::create(path, &meta, &recorded))

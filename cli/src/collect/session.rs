@@ -133,6 +133,27 @@ fn parse_cpu_list(s: &str) -> Vec<usize> {
     out
 }
 
+/// Sends `from`'s records into `into`'s ring (both perf events of this
+/// session on `cpu`), so that one ring per CPU serves every tracepoint.
+pub(super) fn redirect(
+    from: &impl AsRawFd,
+    into: &impl AsRawFd,
+    name: &str,
+    cpu: usize,
+) -> Result<(), Error> {
+    // SAFETY: both descriptors are open perf events on the same CPU, owned by
+    // the caller's session; SET_OUTPUT only redirects the first's records
+    // into the second's ring.
+    let rc = unsafe { perf_event_open_sys::ioctls::SET_OUTPUT(from.as_raw_fd(), into.as_raw_fd()) };
+    if rc != 0 {
+        return Err(Error::kernel(
+            &std::io::Error::last_os_error(),
+            format!("redirecting {name} on CPU {cpu}"),
+        ));
+    }
+    Ok(())
+}
+
 pub(super) fn perf_open_error(e: &std::io::Error, what: &str) -> Error {
     match e.raw_os_error() {
         Some(libc::EACCES) | Some(libc::EPERM) => Error::new(
@@ -234,21 +255,7 @@ impl Session {
                 ids.push(counter.id());
                 match rings.iter().find(|r| r.cpu == cpu) {
                     Some(ring) => {
-                        // SAFETY: both descriptors are open perf events on the
-                        // same CPU, owned by this session; SET_OUTPUT only
-                        // redirects the first's records into the second's ring.
-                        let rc = unsafe {
-                            perf_event_open_sys::ioctls::SET_OUTPUT(
-                                counter.as_raw_fd(),
-                                ring.sampler.as_raw_fd(),
-                            )
-                        };
-                        if rc != 0 {
-                            return Err(Error::kernel(
-                                &std::io::Error::last_os_error(),
-                                format!("redirecting {} on CPU {cpu}", tp.full_name()),
-                            ));
-                        }
+                        redirect(&counter, &ring.sampler, &tp.full_name(), cpu)?;
                         redirected.push(counter);
                     }
                     None => {
