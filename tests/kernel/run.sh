@@ -34,21 +34,8 @@ T0=$(date +%s.%N)
 mkdir -p "$OUT"
 : >"$LOG"
 
-say() { printf 'kernel suite: %s\n' "$*"; }
-die() {
-    printf 'kernel suite: FAILED: %s\n' "$*" >&2
-    printf -- '--- last 60 lines of %s ---\n' "$LOG" >&2
-    tail -n 60 "$LOG" >&2
-    exit 1
-}
-# Runs a command with its output in the log; dies with a message on failure.
-quiet() {
-    local what=$1
-    shift
-    echo "+ $*" >>"$LOG"
-    "$@" >>"$LOG" 2>&1 || die "$what (exit $?)"
-}
-elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+SUITE="kernel suite"
+. "$HERE/log.sh"
 
 # --- 1. tools ---------------------------------------------------------------
 # scripts/install-deps.sh installs everything (qemu-system-x86 from

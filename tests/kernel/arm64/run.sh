@@ -35,20 +35,8 @@ T0=$(date +%s.%N)
 mkdir -p "$OUT"
 : >"$LOG"
 
-say() { printf 'arm64 kernel suite: %s\n' "$*"; }
-die() {
-    printf 'arm64 kernel suite: FAILED: %s\n' "$*" >&2
-    printf -- '--- last 60 lines of %s ---\n' "$LOG" >&2
-    tail -n 60 "$LOG" >&2
-    exit 1
-}
-quiet() {
-    local what=$1
-    shift
-    echo "+ $*" >>"$LOG"
-    "$@" >>"$LOG" 2>&1 || die "$what (exit $?)"
-}
-elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+SUITE="arm64 kernel suite"
+. "$REPO/tests/kernel/log.sh"
 
 # --- 1. tools ---------------------------------------------------------------
 # scripts/install-deps.sh installs qemu-system-arm (bookworm-backports), cpio
