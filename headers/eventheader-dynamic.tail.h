@@ -25,10 +25,11 @@ and payload stay within the event size limit, updating `len`; start an event
 as ehd_builder_reset does when the name fits; set the header values; set
 the member count of a struct at a valid bookmark; and initialize a builder in storage of its own (EventHeaderDynamic.h). It does
 all of that only while `error` and `fields_mode` are 0; growth, errors and
-the other modes are the library's. A struct field it appends also sets the
-metadata's first byte (the extension header's, 0 from the reset until the
-write fills it in): the write then checks the event's shape (nesting and
-top-level field count, which decoders limit) instead of skipping that.
+the other modes are the library's. A struct field it appends is also counted
+in the metadata's first byte (the extension header's, 0 from the reset until
+the write fills it in; saturating at 255): past 8 structs the write checks the
+event's shape (nesting and top-level field count, which decoders limit)
+instead of skipping that.
 */
 typedef struct _ehd_builder_buffer {
     unsigned char* ptr; /* storage of `cap` bytes */
@@ -424,7 +425,8 @@ _ehd_inline_add_struct(ehd_builder* builder, char const* name, size_t name_len,
         _ehd_room(s, _ehd_meta_size(len, field_count, field_tag, 0), 0)) {
         size_t const mark = _ehd_put_meta(s, name, len, event_field_encoding_struct, field_count,
                                           field_tag, 0, 0);
-        s->meta.ptr[0] = 1; /* a struct: the write checks the event's shape */
+        /* one more struct: past 8 the write checks the event's shape */
+        s->meta.ptr[0] = (unsigned char)(s->meta.ptr[0] + (s->meta.ptr[0] != 255u));
         if (bookmark != NULL) {
             *bookmark = mark;
         }
@@ -449,7 +451,8 @@ _ehd_inline_raw_add_meta(ehd_builder* builder, char const* name, size_t name_len
         _ehd_room(s, _ehd_meta_size(len, format, field_tag, carray), 0)) {
         _ehd_put_meta(s, name, len, encoding, format, field_tag, carray, const_count);
         if (value == event_field_encoding_struct) {
-            s->meta.ptr[0] = 1; /* as in _ehd_inline_add_struct */
+            /* counted as in _ehd_inline_add_struct */
+            s->meta.ptr[0] = (unsigned char)(s->meta.ptr[0] + (s->meta.ptr[0] != 255u));
         }
         return 0;
     }

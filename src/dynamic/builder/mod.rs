@@ -424,13 +424,14 @@ impl Builder {
         }
     }
 
-    /// Marks the event as holding a struct, so that the write checks its
-    /// shape ([`shape`]): the extension header's first byte, 0 from the
-    /// reset until `finish` fills the header in (the inline paths of
-    /// `eventheader-dynamic.h` mark it too).
+    /// Counts a struct field (saturating at 255), so that the write checks
+    /// the shape ([`shape`]) of an event with more structs than may nest:
+    /// the extension header's first byte, 0 from the reset until `finish`
+    /// fills the header in (the inline paths of `eventheader-dynamic.h`
+    /// count theirs too).
     fn mark_struct(&mut self) {
         if let Some(first) = self.meta.as_mut_slice().first_mut() {
-            *first = 1;
+            *first = first.saturating_add(1);
         }
     }
 
@@ -454,12 +455,16 @@ impl Builder {
             return Err(self.error);
         }
         self.room(0, 0)?;
-        // Only an event with a struct (marked in the extension header's
-        // bytes, 0 from the reset until this fills them in) or with at least
-        // 2 bytes of metadata per possible top-level field can have a shape
-        // decoders cannot read: no other event pays for the walk.
+        // Only an event with more struct fields than may nest (counted in
+        // the extension header's first byte, 0 from the reset until this
+        // fills it in) or with at least 2 bytes of metadata per possible
+        // top-level field can have a shape decoders cannot read: no other
+        // event pays for the walk (a logs exporter's record has a few
+        // structs and a few hundred bytes of metadata).
         let meta = self.meta.as_slice();
-        if meta.first_chunk::<EXT_HEADER>() != Some(&[0; EXT_HEADER])
+        if meta
+            .first()
+            .is_some_and(|&structs| usize::from(structs) > shape::STRUCT_NESTING_MAX)
             || meta.len() >= EXT_HEADER + 2 * shape::TOP_LEVEL_FIELDS_MAX as usize
         {
             // After the extension header: the event name, its NUL, the fields.
