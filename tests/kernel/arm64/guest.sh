@@ -118,4 +118,39 @@ t0=$(up)
 note "compat32 $?"
 took compat32 "$t0"
 
+# 4. Instruction counts (callgrind, Debian's arm64 valgrind in /valgrind, run
+#    through the guest's own loader) of the bench programs with user_events,
+#    each program enabling its tracepoint through tracefs (last: that stays
+#    enabled). bench/plan has one "PROGRAM MODE" per line; each runs with N
+#    and 2N iterations, in two lanes (callgrind counts the process's own
+#    instructions, whatever else runs). bench.totals gets
+#    "PROGRAM MODE ITERATIONS TOTAL_IR STATUS" per run for the host to judge.
+t0=$(up)
+n=$(cat "$S/bench/n")
+: >"$T/bench.totals"
+bench_run() { # PROGRAM MODE ITERATIONS
+    out=$T/cg.$1.$2.$3
+    VALGRIND_LIB=/valgrind/usr/libexec/valgrind GLIBCXX_FORCE_NEW=1 LD_LIBRARY_PATH="$S/bench/lib:$B" \
+        /valgrind/usr/bin/valgrind.bin --tool=callgrind --callgrind-out-file="$out" \
+        "$S/bench/$1" "$2" "$3" --tracefs-enable >"$out.log" 2>&1
+    rc=$?
+    [ "$rc" = 0 ] || cp "$out.log" "$R/bench.$1.$2.$3.log"
+    echo "$1 $2 $3 $(awk '$1 == "totals:" || $1 == "summary:" { print $2; exit }' "$out" 2>/dev/null) $rc" \
+        >>"$T/bench.totals"
+    rm -f "$out" "$out.log"
+}
+bench_lane() { # LANE: every other line of the plan
+    grep -v '^$' "$S/bench/plan" | awk -v l="$1" 'NR % 2 == l' | while read -r prog mode; do
+        bench_run "$prog" "$mode" "$n"
+        bench_run "$prog" "$mode" $((2 * n))
+    done
+}
+bench_lane 0 &
+lane=$!
+bench_lane 1
+wait "$lane"
+cp "$T/bench.totals" "$R/bench.totals"
+note "bench 0"
+took bench "$t0"
+
 echo done >"$R/done"
