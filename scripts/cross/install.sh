@@ -143,7 +143,8 @@ private_toolchain() { # ARCH VERSION
 
 for arch in "$@"; do
     cross_target "$arch" || { echo "cross: unknown architecture $arch" >&2; exit 2; }
-    tools=("gcc-$CROSS_TRIPLE" "g++-$CROSS_TRIPLE" qemu-user-static)
+    read -r -a tools <<<"$CROSS_PACKAGES"
+    tools+=(qemu-user-static)
     pkgs=(rustc-web cargo-web "libstd-rust-web-dev:$arch" "${tools[@]}")
     missing=()
     for p in "${pkgs[@]}"; do installed "$p" || missing+=("$p"); done
