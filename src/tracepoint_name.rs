@@ -188,6 +188,7 @@ mod tests {
         Command::parse(&text).map(|c| c.name.to_vec())
     }
 
+    /// The rules of docs/format.md §3.1.
     #[test]
     fn the_name_is_the_text_before_the_first_space() {
         assert_eq!(parse(b"Name u32 a;u8 b").unwrap(), b"Name");

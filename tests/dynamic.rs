@@ -286,7 +286,7 @@ fn expected_c_only_features() -> Vec<(&'static str, String)> {
 }
 
 /// The Nested and StructArray events, built here from the format
-/// (spec-notes §2, §5; little-endian, 64-bit).
+/// (docs/format.md §2.5, §5; little-endian, 64-bit).
 fn expected_bytes(name: &str) -> Vec<u8> {
     fn field(out: &mut Vec<u8>, name: &str, bytes: &[u8]) {
         out.extend_from_slice(name.as_bytes());

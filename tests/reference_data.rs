@@ -1,4 +1,5 @@
-//! Sanity of the reference oracle itself and of our capture parser on it.
+//! Sanity of the reference oracle itself and of our capture parser on it
+//! (docs/format.md §7.1).
 mod support;
 
 #[test]

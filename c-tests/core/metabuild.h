@@ -1,6 +1,6 @@
 /*
  * Test helpers for the core C tests: build EventHeader metadata extensions
- * and payloads by hand, following the format description (spec-notes §5):
+ * and payloads by hand, following the format description (docs/format.md §5):
  *
  *   eventheader_extension { size, kind = metadata }
  *   "event_name\0"

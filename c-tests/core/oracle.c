@@ -2,7 +2,7 @@
  * Byte-level oracle: re-creates events of the reference implementation's
  * capture (EventHeaderInterceptorLE64.dat, produced by the reference's
  * TraceLogging tests) through eventheader_write, with every metadata block
- * written here by hand from the format description (spec-notes §4, §5) and
+ * written here by hand from the format description (docs/format.md §4, §5) and
  * every payload from the values the reference test logged. Run in capture
  * mode; tests/core_c.rs matches each of our records to the reference record
  * with the same tracepoint name, event name and occurrence, and requires the

@@ -2,7 +2,7 @@
  * Shared helpers of the hardening tests (c-tests/hardening/): checks that
  * print the location and exit(1), a monotonic clock, and a fixed metadata
  * block for events with three u32 fields, so that every record the tests
- * write decodes as EventHeader (spec-notes §5):
+ * write decodes as EventHeader (docs/format.md §5):
  *
  *   eventheader_extension { size, kind = metadata }
  *   "<event name>\0"

@@ -146,7 +146,7 @@ impl Event {
     }
 }
 
-// Field encodings and formats (spec-notes §4).
+// Field encodings and formats (docs/format.md §4.5, §4.6).
 const VALUE8: u8 = 2;
 const VALUE16: u8 = 3;
 const VALUE32: u8 = 4;

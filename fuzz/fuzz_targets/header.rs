@@ -1,5 +1,5 @@
 //! EventHeader prefix packing (header + activity id extension) for arbitrary
-//! headers, ids and metadata presence, against a model of spec-notes §2/§4.
+//! headers, ids and metadata presence, against a model of docs/format.md §2.5/§4.
 #![no_main]
 
 use eventheader_tracepoint::abi::EventHeader;

@@ -1,5 +1,5 @@
 //! Provider name/options validation and tracepoint name / command
-//! formatting, against a straightforward model of the rules (spec-notes §3).
+//! formatting, against a straightforward model of the rules (docs/format.md §3).
 #![no_main]
 
 use eventheader_tracepoint::eventheader::names::{

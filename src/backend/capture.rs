@@ -367,6 +367,7 @@ mod tests {
         assert!(register(&mut guard, &[b'M'; MAX_NAME]).is_ok());
     }
 
+    /// The record of docs/format.md §7.1.
     #[test]
     fn write_produces_size_name_and_event_bytes() {
         let dir = tempfile::tempdir().unwrap();

@@ -371,6 +371,7 @@ mod tests {
     use std::string::String;
     use std::vec::Vec;
 
+    /// docs/format.md §6.2 and §6.3.
     #[test]
     fn ioctl_numbers_match_the_uapi() {
         assert_eq!(DIAG_IOCSREG, 0xC008_2A00);
@@ -400,6 +401,7 @@ mod tests {
         out
     }
 
+    /// The search order of docs/format.md §6.1.
     #[test]
     fn mounts_yield_tracefs_then_debugfs_paths() {
         let mounts = b"sysfs /sys sysfs rw 0 0\n\

@@ -121,6 +121,7 @@ mod tests {
         Ok(String::from_utf8(buf.as_bytes().to_vec()).unwrap())
     }
 
+    /// docs/format.md §3.2: level and keyword in lowercase hex, no leading zeros.
     #[test]
     fn tracepoint_names_use_lowercase_hex() {
         assert_eq!(name("MyProvider", 5, 1, "").unwrap(), "MyProvider_L5K1");
@@ -147,6 +148,7 @@ mod tests {
         assert_eq!(validate_provider(b"enable", b""), Ok(()));
     }
 
+    /// docs/format.md §3.2: the whole name is shorter than EVENTHEADER_NAME_MAX.
     #[test]
     fn names_at_and_over_the_limit() {
         // "_L5K0" + "Gasdf" = 10 bytes; 245 + 10 = 255 < 256 fits.
@@ -158,6 +160,7 @@ mod tests {
         assert_eq!(name(&p, 5, 0, ""), Err(libc::E2BIG));
     }
 
+    /// docs/format.md §3.3: the command is the name, a space and the types.
     #[test]
     fn command_appends_the_reference_types() {
         let mut buf = CommandBuf::default();
@@ -172,6 +175,7 @@ mod tests {
         assert_eq!(buf.as_bytes().len(), 255 + 1 + COMMAND_TYPES.len());
     }
 
+    /// docs/format.md §3.1 (the name's characters) and §3.2 (the options).
     #[test]
     fn provider_validation() {
         assert_eq!(validate_provider(b"Good_Name1", b""), Ok(()));

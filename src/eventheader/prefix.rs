@@ -106,6 +106,8 @@ pub fn pack_prefix(
 
 #[cfg(test)]
 mod tests {
+    // The expected bytes follow docs/format.md §2.5 (header, then the
+    // activity id extension and its chain bit), on a little-endian host.
     use super::*;
 
     fn header() -> EventHeader {

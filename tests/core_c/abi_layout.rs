@@ -1,5 +1,5 @@
 //! ABI layout: sizes, offsets and values of the public headers in C and
-//! C++ against the reference's, typed in from spec-notes §2 and §4, and the
+//! C++ against the reference's, typed in from docs/format.md §2 and §4, and the
 //! library's Rust definitions against the same table.
 
 use std::collections::BTreeMap;
@@ -14,7 +14,7 @@ type StructLayout = (
     &'static [(&'static str, usize, usize)],
 );
 
-/// The reference ABI on x86_64 Linux, typed in from spec-notes §2 and §4.
+/// The reference ABI on x86_64 Linux, typed in from docs/format.md §2 and §4.
 fn expected_abi() -> BTreeMap<String, String> {
     let mut m = BTreeMap::new();
     let mut put = |k: &str, v: &str| {
@@ -207,7 +207,7 @@ fn expected_abi() -> BTreeMap<String, String> {
         put(&format!("value.{k}"), &v.to_string());
     }
 
-    // Names and commands (spec-notes §3).
+    // Names and commands (docs/format.md §3.2, §3.3).
     let types = "u8 eventheader_flags; u8 version; u16 id; u16 tag; u8 opcode; u8 level";
     put("str.EVENTHEADER_COMMAND_TYPES", types);
     put(

@@ -1,4 +1,4 @@
-//! Activity ids and extension chaining.
+//! Activity ids and extension chaining (docs/format.md §2.5).
 
 use tracepoint_decode::{EventHeaderEnumeratorContext, EventHeaderEnumeratorError};
 

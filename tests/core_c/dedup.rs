@@ -1,4 +1,4 @@
-//! De-duplication and the plain tracepoint layer.
+//! De-duplication and the plain tracepoint layer (docs/format.md §2.4).
 
 use crate::format::{cat, hdr, meta, FLAGS_EXT};
 use crate::support::{self, decode, Record};

@@ -1,4 +1,5 @@
-//! Every field encoding and format, decoded to the values written.
+//! Every field encoding and format, decoded to the values written
+//! (docs/format.md §4.5, §4.6, §5).
 
 use crate::format::{strings as s, FLAGS_EXT};
 use crate::support::{self, decode};

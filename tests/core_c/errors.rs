@@ -1,4 +1,4 @@
-//! Errors and no-kernel behaviour.
+//! Errors and no-kernel behaviour (docs/format.md §2.4, §6.6).
 
 use crate::format::{cat, hdr, meta, FLAGS_EXT, FLAGS_PLAIN};
 use crate::support::{self, decode::hex, errno, Record};

@@ -1,4 +1,5 @@
-//! Expected event bytes, built here from the format description.
+//! Expected event bytes, built here from the format description
+//! (docs/format.md §2.5, §5).
 
 /// Flags of an event with extensions, 64-bit little-endian.
 pub const FLAGS_EXT: u8 = 0x07;

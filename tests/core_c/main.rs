@@ -2,7 +2,7 @@
 //! built from the manifest against `include/` and the built library, run in
 //! capture mode (or with no capture and no kernel support), their captures
 //! decoded with `tracepoint_decode` and compared with values typed in here
-//! from the spec (spec-notes §2, §4, §5) or with the reference
+//! from the format (docs/format.md §2, §4, §5) or with the reference
 //! implementation's own capture. One module per area.
 //!
 //! Run with `cargo test --test core_c` (add `-- --nocapture` for the counts).

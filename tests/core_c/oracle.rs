@@ -1,4 +1,5 @@
-//! Byte-level oracle against the reference capture.
+//! Byte-level oracle against the reference capture: the event bytes of
+//! docs/format.md §2.5 and §5, record by record (§7.1).
 
 use std::collections::HashMap;
 

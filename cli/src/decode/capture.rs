@@ -1,4 +1,4 @@
-//! Streaming reader of capture files (docs/capture-mode.md, spec-notes §7):
+//! Streaming reader of capture files (docs/capture-mode.md, docs/format.md §7):
 //! records of `u32 size` (little-endian, including these 4 bytes), the
 //! tracepoint name and a NUL, then the event bytes, read through one buffer
 //! (one record in memory at a time).
@@ -126,6 +126,7 @@ mod tests {
         r
     }
 
+    /// The records of docs/format.md §7.1.
     #[test]
     fn reads_records_in_order() {
         let mut data = record("A_L5K1", &[1, 2, 3]);
@@ -139,6 +140,7 @@ mod tests {
         assert_eq!(r.position(), data.len() as u64);
     }
 
+    /// What ends the readable part of a capture file (docs/format.md §7.3).
     #[test]
     fn malformed_records() {
         let good = record("A", &[1]);

@@ -25,8 +25,8 @@ pub use gather::gather;
 pub use names::{check_eventheader_name, split_eventheader_name, NAME_MAX};
 use names::{check_plain_name, is_space, trim};
 
-/// The arg spec of every EventHeader tracepoint (spec-notes §3). Any other
-/// spelling makes the kernel refuse a second registration of the same name.
+/// The arg spec of every EventHeader tracepoint (docs/format.md §3.3). Other
+/// fields make the kernel refuse a second registration of the same name.
 pub const EVENTHEADER_FIELDS: &str =
     "u8 eventheader_flags; u8 version; u16 id; u16 tag; u8 opcode; u8 level";
 

@@ -25,8 +25,8 @@ fn name_char_allowed(c: char) -> bool {
 }
 
 /// Checks an EventHeader tracepoint name: one the library can write,
-/// `printf("%s_L%xK%lx%s", provider, level, keyword, options)` (spec-notes
-/// §3): a provider name of characters the library allows in names (no white
+/// `printf("%s_L%xK%lx%s", provider, level, keyword, options)` (docs/format.md
+/// §3.2): a provider name of characters the library allows in names (no white
 /// space, control character, ':' or '/'), a level 1..=ff
 /// and a keyword of at most 16 digits, both lowercase hex without leading
 /// zeros, options `([A-Z][0-9a-z]*)*` sorted by their letter, in all less
@@ -175,6 +175,7 @@ mod tests {
         parse_registration(line).unwrap().unwrap()
     }
 
+    /// The names of docs/format.md §3.2.
     #[test]
     fn invalid_eventheader_names_are_refused() {
         for (name, why) in [

@@ -1,7 +1,7 @@
 //! The EventHeader field encoding as the builder writes it: encoding and
 //! format values, element sizes, names, and the metadata of one field.
 //!
-//! Metadata layout (spec-notes §5), byte for byte the reference's
+//! Metadata layout (docs/format.md §5.2), byte for byte the reference's
 //! `EventHeaderDynamic.h`: `name\0`, then `encoding` alone when format and
 //! tag are 0, `encoding|0x80, format` when only the format is set,
 //! `encoding|0x80, format|0x80, tag` when a tag is set, then a `u16` count
@@ -12,7 +12,7 @@
 
 use crate::dynamic::lower::find_nul;
 
-/// Encoding values (low 5 bits of the encoding byte, spec-notes §4).
+/// Encoding values (low 5 bits of the encoding byte, docs/format.md §4.5).
 pub mod encoding {
     pub const STRUCT: u8 = 1;
     pub const VALUE8: u8 = 2;
@@ -239,6 +239,7 @@ mod tests {
         assert_eq!(zstring_len(&long, 1), 4321);
     }
 
+    /// The field definition of docs/format.md §5.2.
     #[test]
     fn meta_tails_and_lengths_agree() {
         let name = Name::new(b"abc").unwrap();

@@ -100,6 +100,7 @@ mod tests {
         meta
     }
 
+    /// The decoders' limits of docs/format.md §5.3.
     #[test]
     fn eight_nested_structs_and_no_more() {
         assert_eq!(check(&nested(8)), Ok(()));

@@ -1,7 +1,8 @@
 //! The structs of the public C headers, as libclang lays them out (bindgen over
 //! `include/`), against the Rust `#[repr(C)]` definitions the library uses:
-//! size, alignment, and every field's offset and size. The field lists are
-//! exhaustive on both sides (a struct pattern without `..` fails to compile
+//! size, alignment, and every field's offset and size (docs/format.md §2.2,
+//! §2.3). The field lists are exhaustive on both sides (a struct pattern
+//! without `..` fails to compile
 //! when either side has a field the list does not name), so a field added,
 //! removed, renamed, retyped or reordered on one side only fails this test.
 

@@ -1,5 +1,5 @@
 /* Item 1: registration, enablement and unregistration against the real
- * kernel through the library's user_events backend.
+ * kernel through the library's user_events backend (docs/format.md §6).
  *
  *   t_basic UEV_RAW WORKDIR
  *

@@ -31,7 +31,7 @@ struct ehk_user_unreg {
 #define EHK_DIAG_IOCSUNREG _IOW(EHK_DIAG_IOC_MAGIC, 2, struct ehk_user_unreg *)
 
 /* The registration argument list every EventHeader tracepoint uses
- * (spec-notes section 3), spelled out independently of the library headers
+ * (docs/format.md §3.3), spelled out independently of the library headers
  * so that a typo in either place is caught. */
 #define EHK_REFERENCE_ARGS \
     "u8 eventheader_flags; u8 version; u16 id; u16 tag; u8 opcode; u8 level"

@@ -1,6 +1,6 @@
 //! Capture files (TRACEPOINT_CAPTURE_FILE): records of `u32 size` (little
 //! endian, including itself), the NUL-terminated tracepoint name and the
-//! event bytes — ours and the reference's.
+//! event bytes — ours and the reference's (docs/format.md §7.1).
 
 use std::path::Path;
 
