@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Decoding speed side by side (issue 26): `eventheader decode` (cargo profile
+# Decoding speed side by side: `eventheader decode` (cargo profile
 # `cli`, the optimized build the CMake install ships) and, optionally,
 # another implementation's perf.data decoder, on the same recordings in the
 # same run, alternating. Prints per recording and decoder:
@@ -17,7 +17,7 @@
 #   burst-1e5.data, burst-1e6.data  cli_writer's burst (cli/tests/vm): event
 #                                   Burst of CliBurst_L5K1, one u32 field, as
 #                                   `eventheader collect` records 10^5 and 10^6
-#                                   of them (the recording issue 26 measured)
+#                                   of them
 #   mix-1e5.data                    the reference capture's 374 events (every
 #                                   field type) cycled to 10^5
 # Each sample carries id, pid/tid, time, cpu and the raw event; the files

@@ -1,4 +1,4 @@
-//! Runtime-defined events (issue 14): the C API `eventheader/eventheader-dynamic.h`
+//! Runtime-defined events: the C API `eventheader/eventheader-dynamic.h`
 //! and the C++ API `eventheader/EventHeaderDynamic.h` over it.
 //!
 //! The C and C++ programs of `c-tests/dynamic/` (listed in [`PROGRAMS`]) are

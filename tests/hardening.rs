@@ -1,4 +1,4 @@
-//! Hardening tests (issue 7): stress, fork, dlopen/dlclose and the bad-input
+//! Hardening tests: stress, fork, dlopen/dlclose and the bad-input
 //! table, driving the C programs of `c-tests/hardening/` (built from the
 //! manifest) in capture mode and checking their captures record by record.
 //!

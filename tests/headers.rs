@@ -379,8 +379,9 @@ const INCLUDED: &[(&str, &str, &str, Lang)] = &[
 const PROBE_STDDEF: &str = "struct s { char a; int b; };\n\
                             int probe(void) { return (int)offsetof(struct s, b); }";
 const PROBE_STDINT: &str = "int probe(void) { uint16_t v = UINT16_MAX; return v != 0; }";
-/// The issue's program: without <endian.h> both names are undefined, compare
-/// equal, and the big-endian branch is taken on a little-endian host.
+/// A program that tests the byte order: without <endian.h> both names are
+/// undefined, compare equal, and the big-endian branch is taken on a
+/// little-endian host.
 const PROBE_ENDIAN: &str = "#if __BYTE_ORDER == __BIG_ENDIAN\n\
                             #if __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__\n\
                             #error __BYTE_ORDER == __BIG_ENDIAN on a little-endian host\n\

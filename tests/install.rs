@@ -1116,9 +1116,9 @@ fn a_replaced_tracepoint_layer_gets_every_event_from_the_installed_libraries() {
 /// library is loaded and unloaded for real (`c-tests/hardening/dlunload.c`):
 /// by a plugin that registers in its constructor and unregisters in its
 /// destructor, with a fork() after each dlclose, and directly, 200 times.
-/// Before issue 28 the library had no DT_NEEDED at all, bound glibc's
-/// compatibility `pthread_atfork`, and the first fork() after dlclose
-/// crashed in the stale handler.
+/// A library without DT_NEEDED on libc binds glibc's compatibility
+/// `pthread_atfork`, whose handlers outlive dlclose: the first fork() after
+/// it calls into unmapped memory.
 #[test]
 fn installed_library_is_a_glibc_citizen_and_unloads_cleanly() {
     let install = install();

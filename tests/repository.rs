@@ -1,6 +1,6 @@
 //! The repository itself: `.gitignore` covers what the commands of README.md and docs/
-//! leave in the tree (issue 27: after them, `git status` listed `build/`,
-//! the runtime-defined samples and `samples/tpp/tpp-sample*` as untracked),
+//! leave in the tree (`build/`, the runtime-defined samples,
+//! `samples/tpp/tpp-sample*`: `git status` must not list them as untracked),
 //! and no tracked file is ignored.
 mod support;
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sanitizer runs of the C/C++ test programs (issue 7): every host run of the
+# Sanitizer runs of the C/C++ test programs: every host run of the
 # manifest (tests/testkit/src/manifest.rs) under ASan+UBSan, TSan (the runs
 # with threads) and valgrind memcheck; exits non-zero on any report. What
 # each pass does: `testkit sanitize` (tests/testkit/src/sanitize.rs).

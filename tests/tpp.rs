@@ -274,7 +274,8 @@ const TPP_GOOD: &[&str] = &[
     "TPP_FUNCTION(P, \"f2\", f2, TPP_INT32(\"n\", n), TPP_STRING(\"s\", s));",
 ];
 
-/// Field arguments that are not field macros (issue 27.2's forms for TPP).
+/// Field arguments that are not field macros, alone and beside a valid one
+/// (the misuse `tests/tracelogging.rs` refuses for TraceLogging), for TPP.
 const TPP_NOT_A_FIELD: &[&str] = &[
     "int f(int n) { return TPP_WRITE(P, \"w\", n + 1); }",
     "int f(int n) { return TPP_WRITE(P, \"w\", TPP_INT33(\"n\", n)); }",

@@ -290,7 +290,7 @@ const MISUSE: &[(&str, &str, &str, bool, &str)] = &[
         false,
         "provider name must be non-empty without ' ' or ':'",
     ),
-    // Issue 27.2: an argument after the event name that is not a TraceLogging
+    // An argument after the event name that is not a TraceLogging
     // macro, alone (where a "has arguments?" probe could take it for none) and
     // beside a valid one.
     (

@@ -156,8 +156,8 @@ static void name_cases(tracepoint_provider_state* state, tracepoint_state* tp)
 /*
  * A vector count far beyond the caller's 4-element heap array: refused
  * (EINVAL, over 1024) before any vector is read (valgrind, run by
- * tests/sanitizers.sh, sees no read past the array; before issue 27 the
- * lengths were summed first and the result was E2BIG).
+ * tests/sanitizers.sh, sees no read past the array: summing the lengths
+ * first would read far past it).
  */
 static void huge_count_cases(eventheader_tracepoint const* ev)
 {
@@ -173,8 +173,8 @@ static void huge_count_cases(eventheader_tracepoint const* ev)
 /*
  * A zero-initialized provider state (not TRACEPOINT_PROVIDER_STATE_INIT,
  * so data_file is 0): a closed provider. Connect links without sending
- * anything to descriptor 0 (before issue 27 it sent the registration ioctl
- * there: ENOTTY), open opens it (before: EALREADY), and a reconnected
+ * anything to descriptor 0, which the library did not open and may be
+ * anything, open opens it (data_file 0 is not "open"), and a reconnected
  * tracepoint registers on the library's own descriptor.
  */
 static void zeroed_cases(int kernel)

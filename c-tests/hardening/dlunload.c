@@ -1,5 +1,5 @@
 /*
- * Unloading the library itself (issues 27 and 28): a program that does not
+ * Unloading the library itself: a program that does not
  * link the library, but loads it with dlopen, from the path the build
  * compiled in (TEST_LIBRARY_PATH, the manifest's Link::Loaded), directly or
  * as the dependency of a plugin.
@@ -20,9 +20,9 @@
  *
  * After each dlclose the library must be gone (dlopen with RTLD_NOLOAD
  * finds nothing), and a fork() must work: the library's fork handlers
- * (pthread_atfork) must have gone with it (before issue 28, the shared
- * library bound glibc's compatibility pthread_atfork, whose handlers stay,
- * and the next fork called into unmapped memory). Each child exits 0 at
+ * (pthread_atfork) must have gone with it (glibc's compatibility
+ * pthread_atfork, which a library without DT_NEEDED on libc binds, keeps
+ * them, and the next fork calls into unmapped memory). Each child exits 0 at
  * once; the parent checks that it did.
  *
  * self: from round 10 on, the number of open descriptors must not change

@@ -306,11 +306,10 @@ fn unprivileged_user_without_tracefs() {
     assert!(err.contains("tracefs is not mounted"), "{err}");
 }
 
-/// `register` accepts only EventHeader names the library can write (issue
-/// 28 item 7): level 1..ff and keyword of at most 16 digits, both lowercase
-/// hex without leading zeros, options `([A-Z][0-9a-z]*)*` sorted, no '/' (the
-/// library's name rule). Checked
-/// before anything touches the kernel: status 3.
+/// `register` accepts only EventHeader names the library can write
+/// (docs/format.md §3.1, §3.2): level 1..ff and keyword of at most 16 digits,
+/// both lowercase hex without leading zeros, options `([A-Z][0-9a-z]*)*`
+/// sorted, no '/'. Checked before anything touches the kernel: status 3.
 #[test]
 fn names_the_library_cannot_write_exit_3() {
     for (name, why) in [

@@ -449,7 +449,7 @@ fn output_is_an_input() {
     assert_eq!(std::fs::read(&input).unwrap(), before);
 }
 
-/// Issue 23's panic (tracepoint_decode 0.5.0, perf_field_format.rs:141, "end
+/// A panic of tracepoint_decode 0.5.0 (perf_field_format.rs:141, "end
 /// byte index 3 is not a char boundary; it is inside 'Ð' (bytes 2..4) of
 /// `u8Ðversion`"): a recording whose tracefs format has a non-ASCII byte in
 /// a field declaration (tests/data/format-not-ascii.data: 8 burst events,

@@ -1,11 +1,12 @@
 //! Every output of `decode` is valid JSON whatever the strings in the events
-//! (issue 28, item 2): hostile event, provider and field names and string
-//! values in every text encoding EventHeader has (UTF-8, UTF-16 and UTF-32,
-//! NUL-terminated and counted, char8/char16/char32 values, strings with a
-//! byte-order mark), quotes, backslashes, control characters, invalid code
-//! units, and a value that tries to inject keys. Each decode output (array,
-//! JSON Lines, all metadata; capture file and perf.data) is parsed with a
-//! JSON parser, and the injected text must come back as the string value.
+//! (no field can end a string early or add keys): hostile event, provider and
+//! field names and string values in every text encoding EventHeader has (UTF-8,
+//! UTF-16 and UTF-32, NUL-terminated and counted, char8/char16/char32 values,
+//! strings with a byte-order mark), quotes, backslashes, control characters,
+//! invalid code units, and a value that tries to inject keys. Each decode
+//! output (array, JSON Lines, all metadata; capture file and perf.data) is
+//! parsed with a JSON parser, and the injected text must come back as the
+//! string value.
 
 mod common;
 
@@ -48,7 +49,7 @@ const HOSTILE: &[u32] = &[
     ',' as u32,
 ];
 
-/// The value that tried to inject keys into the event object (issue 28).
+/// A value that would inject keys into the event object if it were not escaped.
 const INJECTION: &str = "x\", \"admin\": true, \"y\": \"";
 
 fn hostile_chars(rng: &mut Rng, max: u64) -> Vec<u32> {

@@ -1,4 +1,4 @@
-//! `eventheader decode` over thousands of damaged recordings (issue 23):
+//! `eventheader decode` over thousands of damaged recordings:
 //! mutants of the reference recordings (perf.data, pipe.data, the capture
 //! file, and smaller recordings of their events), made by a deterministic
 //! mutator (byte flips, overwritten length and id fields, cuts, repeated and

@@ -1,8 +1,9 @@
-//! Decoding reads its input in large blocks (issue 26): at most one read
-//! system call per 64 KiB of input plus a small constant, counted with
-//! strace on the input's file descriptor (strace is part of the machine
-//! image the tests run on; the test fails without it). Before, perf.data
-//! took two reads per record (2,090 for the shared 172,700-byte perf.data).
+//! Decoding reads its input in large blocks: at most one read system call
+//! per 64 KiB of input plus a small constant, counted with strace on the
+//! input's file descriptor (strace is part of the machine image the tests
+//! run on; the test fails without it). Two reads per record, as a reader
+//! without a buffer makes, would be 2,090 for the shared 172,700-byte
+//! perf.data.
 
 mod common;
 

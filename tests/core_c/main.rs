@@ -1,4 +1,4 @@
-//! C tests of the core library (issue 2): the programs of `c-tests/core/`,
+//! C tests of the core library: the programs of `c-tests/core/`,
 //! built from the manifest against `include/` and the built library, run in
 //! capture mode (or with no capture and no kernel support), their captures
 //! decoded with `tracepoint_decode` and compared with values typed in here

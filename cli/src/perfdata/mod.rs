@@ -1,6 +1,7 @@
 //! Reading perf.data (normal and pipe mode) without `tracepoint_perf`'s
-//! reader, which reads each record with two unbuffered reads (issue 26) and
-//! keeps every round in memory in time order: records come through one
+//! reader, which reads each record with two unbuffered reads (system calls
+//! that cost more than decoding the record) and keeps every round in memory
+//! in time order: records come through one
 //! large buffer ([`source`]), metadata is parsed with every length checked
 //! ([`headers`]), and samples are attributed to their events ([`events`]).
 //! `tracepoint_decode` then decodes each event.

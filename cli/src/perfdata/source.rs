@@ -2,8 +2,8 @@
 //! input (a file, a pipe, bytes in memory).
 //!
 //! [`Buffered`] asks its input for at least [`BLOCK`] bytes per read, so a
-//! file of N bytes takes about N / BLOCK reads (issue 26: at most one read
-//! per 64 KiB), and a pipe gives what its writer has written so far: a read
+//! file of N bytes takes about N / BLOCK reads (at most one read per
+//! 64 KiB: a read per record costs more than decoding it), and a pipe gives what its writer has written so far: a read
 //! never waits for more than the record being assembled needs. The buffer
 //! holds one record (at most 64 KiB for perf records; a capture record or a
 //! perf.data's tracing data may be larger, up to [`MAX_RECORD`]) plus one

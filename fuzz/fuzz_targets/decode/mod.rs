@@ -1,8 +1,8 @@
 //! What the decode fuzz targets share: decode the input as
 //! `eventheader decode` does (the CLI's library), with options chosen from
 //! the input's length, and check that it ends with status 0 or 1 and that
-//! its output is valid JSON (issue 23: no panic, hang or unbounded growth on
-//! any input; issue 28 item 2: every string escaped). A panic anywhere in
+//! its output is valid JSON (no panic, hang or unbounded growth on any
+//! input, and every string escaped). A panic anywhere in
 //! the decoder, contained or not in the CLI, fails the target: the CLI's
 //! containment is a last line, the fuzzer finds what reaches it.
 

@@ -451,7 +451,7 @@ const INTERPOSE_PARTIAL_CARGO_ARCHIVE: &[(Flavour, &str)] = &[
 /// the repository).
 const TPP_SCRIPT: &str = "tests/kernel/tpp.sh";
 
-/// The porting suite's sources (issue 17): one program.
+/// The porting suite's sources: one program.
 const WINPORT_SOURCES: &[&str] = &[
     "c-tests/windows-port/wp_main.c",
     "c-tests/windows-port/wp_helpers.c",
@@ -691,7 +691,7 @@ pub static PROGRAMS: &[Program] = &[
         runs: &[RUN],
         ..BASE
     },
-    // Counted fields at and over 65535 (issue 28.6), as C and as C++.
+    // Counted fields at and over 65535 (the format's 16-bit counts), as C and as C++.
     Program {
         name: "tl_oversize",
         sources: &["c-tests/tracelogging/tl_oversize.c"],
@@ -1261,7 +1261,7 @@ pub static PROGRAMS: &[Program] = &[
         ..BASE
     },
     // --- c-tests/windows-port, benches/c/handles.c: porting from Windows ------
-    // (issue 17; kept together as one block.) The porting suite is
+    // (kept together as one block.) The porting suite is
     // Windows-style TraceLogging code built with only include/windows-compat
     // added to the include path: as C (winport_c) and, the same .c files,
     // as C++ (winport_cpp; also its templates). In the VM perf attaches only
@@ -1298,8 +1298,8 @@ pub static PROGRAMS: &[Program] = &[
         }],
         ..BASE
     },
-    // The activity classes of <TraceLoggingActivity.h> (issue 24): C++ (the
-    // issue's C++14/17/20, and C++11) calling C code (C11) that writes while
+    // The activity classes of <TraceLoggingActivity.h>: C++ (C++11, 14, 17
+    // and 20) calling C code (C11) that writes while
     // its thread is in an activity; two threads at once, in a fixed order.
     Program {
         name: "winport_activity",
