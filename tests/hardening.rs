@@ -525,7 +525,8 @@ const NAME_CASES: &[(&str, i32)] = &[
     ("name-not-utf8", EINVAL),
 ];
 
-/// The `names` mode in capture mode: the name rows, and a zero-initialized
+/// The `names` mode in capture mode: the name rows (docs/format.md §3.1,
+/// §3.2), and a zero-initialized
 /// provider state, which is a closed provider (no registration sent to
 /// descriptor 0, open succeeds, its event lands).
 #[test]

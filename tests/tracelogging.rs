@@ -448,8 +448,9 @@ fn c_provider_name_is_checked_at_registration() {
 
 /// Counted fields (binary, counted strings, variable arrays, converted and
 /// GUID arrays, binary buffers) whose run-time count does not fit the format's
-/// 16 bits: the write returns ERANGE and nothing is captured; at 65535 the
-/// field is written whole. (Before, the count wrapped: 70000 became 4464.)
+/// 16 bits (docs/format.md §5.3): the write returns ERANGE and nothing is
+/// captured; at 65535 the field is written whole. A wrapped count would
+/// describe other bytes than were written (70000 would become 4464).
 #[test]
 fn counted_fields_over_65535_are_refused_not_wrapped() {
     let results = [
