@@ -1,4 +1,4 @@
-/* Item 1: registration, enablement and unregistration against the real
+/* Registration, enablement and unregistration against the real
  * kernel through the library's user_events backend (docs/format.md §6).
  *
  *   t_basic UEV_RAW WORKDIR

@@ -1,4 +1,4 @@
-/* Item 3: coexistence with another process that registers the same
+/* Coexistence with another process that registers the same
  * tracepoint names through raw ioctls (as the reference library does):
  * the arg spec rule of docs/format.md §3.3.
  *

@@ -1,4 +1,4 @@
-/* Item 4a: fork. The child inherits the registration (the kernel copies the
+/* Fork. The child inherits the registration (the kernel copies the
  * enablers to the child), its events carry its own pid, and its inherited
  * enable word follows later enable/disable.
  *

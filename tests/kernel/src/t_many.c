@@ -1,4 +1,4 @@
-/* Item 4c: many tracepoints. 50 level/keyword pairs (levels 1-5 x keywords
+/* Many tracepoints. 50 level/keyword pairs (levels 1-5 x keywords
  * 1<<0..1<<9) of one provider, registered at once through
  * eventheader_open_provider_with_events from a shuffled pointer array with
  * duplicates and NULLs; all must be enable-able, and 1000 events (20 each,

@@ -1,4 +1,4 @@
-/* Item 2 (core events): re-emits every event of a capture-format file (the
+/* Re-emits every event of a capture-format file (the
  * reference's own test suite) through eventheader_write: for each record the
  * header, activity ids, metadata extension and payload are taken apart and
  * handed to the library exactly as a caller would, one provider per

@@ -1,4 +1,4 @@
-/* Item 4b: one of two writer processes sharing one tracepoint.
+/* One of two writer processes sharing one tracepoint.
  *
  *   t_writer --names   tracepoints perf must record
  *   t_writer COUNT     register EhkMulti_L5K1 and write COUNT events (pid, seq);
