@@ -121,7 +121,7 @@ fn argument_tables_are_current() {
             .join("include")
             .join(t.header);
         let text =
-            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{t:?}: {e}", t = t.header));
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let want =
             replace_block(&text, &generate(t)).unwrap_or_else(|e| panic!("{}: {e}", t.header));
         if want != text {
