@@ -54,8 +54,8 @@
 #   EHK_KERNEL_IMAGE, EHK_SHARED_KERNEL, EHK_VENV, EHK_KVM as for
 #                     benches/run-in-vm.sh.
 #
-# Our library is built and installed with CMake (Release: the shipped LTO
-# build) into target/side-by-side/prefix; programs go to
+# Our library is built and installed with CMake (scripts/install-prefix.sh;
+# Release: the shipped LTO build) into target/side-by-side/prefix; programs go to
 # target/side-by-side/bin (PROGRAM.BUILD: bench.ours-shared,
 # dynamic.ref-static, ...), results to target/side-by-side/out.txt.
 set -euo pipefail
@@ -279,10 +279,8 @@ if [ "$BUILD" = 1 ]; then
     : >"$log"
     rm -rf "$BIN" "$PREFIX"
     mkdir -p "$BIN"
-    quiet "cmake configure" cmake -S "$REPO" -B "$WORK/build" -DCMAKE_BUILD_TYPE=Release \
-        -DEVENTHEADER_BUILD_CLI=OFF -DTRACEPOINT_CARGO_FLAGS=--locked
-    quiet "cmake build" cmake --build "$WORK/build"
-    quiet "cmake install" cmake --install "$WORK/build" --prefix "$PREFIX"
+    bash "$REPO/scripts/install-prefix.sh" "$WORK/build" "$PREFIX" -DCMAKE_BUILD_TYPE=Release \
+        -DEVENTHEADER_BUILD_CLI=OFF -DTRACEPOINT_CARGO_FLAGS=--locked >/dev/null
     lib=$(dirname "$(find "$PREFIX" -name libeventheader_tracepoint.a -type f)")
     native_libs=$(sed -n 's/^Libs.private: //p' "$lib/pkgconfig/tracepoint.pc")
     src=$REPO/benches/c

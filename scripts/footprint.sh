@@ -5,7 +5,8 @@
 #   bash scripts/footprint.sh [--keep DIR]
 #
 # Builds and installs the library (CMAKE_BUILD_TYPE=Release,
-# TRACEPOINT_INSTALL_DEBUG=ON) into a temporary prefix, then measures:
+# TRACEPOINT_INSTALL_DEBUG=ON) into a temporary prefix
+# (scripts/install-prefix.sh), then measures:
 #   - the static-program delta of a TraceLogging program: the benchmark
 #     program benches/c/bench.c (TraceLogging API, gcc -O2), linked
 #     statically against our .a and stripped, minus the same program linked
@@ -75,12 +76,9 @@ quiet() { # what... command: runs it, shows its output only on failure
     fi
 }
 
-prefix=$WORK/prefix
-quiet "cmake configure" cmake -S "$REPO" -B "$WORK/build" -DCMAKE_BUILD_TYPE=Release \
+prefix=$(bash "$REPO/scripts/install-prefix.sh" "$WORK/build" "$WORK/prefix" -DCMAKE_BUILD_TYPE=Release \
     -DTRACEPOINT_INSTALL_DEBUG=ON -DTRACEPOINT_CARGO_FLAGS=--locked \
-    -DTRACEPOINT_CARGO_TARGET_DIR="${FOOTPRINT_CARGO_TARGET_DIR:-$REPO/target/footprint}"
-quiet "cmake build" cmake --build "$WORK/build"
-quiet "cmake install" cmake --install "$WORK/build" --prefix "$prefix"
+    -DTRACEPOINT_CARGO_TARGET_DIR="${FOOTPRINT_CARGO_TARGET_DIR:-$REPO/target/footprint}")
 
 archive=$(find "$prefix" -name libeventheader_tracepoint.a -type f)
 lib=$(dirname "$archive")

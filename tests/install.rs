@@ -232,7 +232,7 @@ fn build_and_install(run_name: &str, options: &[&str]) -> Install {
 
 /// Configures the repository in `build_dir` with `options` (cargo's target
 /// directory shared by every configuration here), builds, installs to
-/// `prefix`; returns what the build printed.
+/// `prefix` (scripts/install-prefix.sh); returns what the build printed.
 fn cmake_build_and_install(build_dir: &Path, prefix: &Path, options: &[&str]) -> String {
     // The cargo running the tests; in cross mode the toolchain file's.
     let cargo = match testkit::cross::target() {
@@ -247,11 +247,10 @@ fn cmake_build_and_install(build_dir: &Path, prefix: &Path, options: &[&str]) ->
     };
     // No CMAKE_BUILD_TYPE unless `options` name one: the default (Release,
     // cargo's release profile) is what a user gets.
-    run(command("cmake")
-        .arg("-S")
-        .arg(support::root())
-        .arg("-B")
+    run(command("bash")
+        .arg(support::root().join("scripts/install-prefix.sh"))
         .arg(build_dir)
+        .arg(prefix)
         .args(toolchain_args())
         .args(cargo)
         .arg(format!(
@@ -259,17 +258,7 @@ fn cmake_build_and_install(build_dir: &Path, prefix: &Path, options: &[&str]) ->
             base_dir().join("cargo-target").display()
         ))
         .args(options));
-    let output = run(command("cmake").arg("--build").arg(build_dir));
-    run(command("cmake")
-        .arg("--install")
-        .arg(build_dir)
-        .arg("--prefix")
-        .arg(prefix));
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
+    fs::read_to_string(build_dir.join("install-prefix.log")).expect("the build's log")
 }
 
 /// `readelf -d` lines of `file` with `tag` (NEEDED, SONAME, RUNPATH), values only.
