@@ -6,7 +6,7 @@
 //! implementation's own capture. One module per area.
 //!
 //! Run with `cargo test --test core_c` (add `-- --nocapture` for the counts).
-#[path = "../support/mod.rs"]
+#[path = "../../tests/support/mod.rs"]
 mod support;
 
 mod abi_layout;

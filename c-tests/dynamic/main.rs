@@ -17,6 +17,7 @@
 //! - the samples of `samples/dynamic/` (C, C++ and Python).
 //!
 //! Run with `cargo test --test dynamic -- --nocapture` for the counts.
+#[path = "../../tests/support/mod.rs"]
 mod support;
 
 use std::collections::BTreeMap;

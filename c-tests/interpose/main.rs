@@ -16,6 +16,7 @@
 //! The static library here is the one cargo builds; `tests/install.rs` runs
 //! the same check on the installed one (the CMake build's archive members).
 
+#[path = "../../tests/support/mod.rs"]
 mod support;
 
 use support::{Build, Record};

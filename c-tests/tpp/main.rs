@@ -19,6 +19,7 @@
 //! The real-kernel part (tracefs formats, perf, the client layouts decoded from perf) is the VM
 //! suite's (`tests/kernel/run.sh`; judged by `testkit::checks::tpp`).
 
+#[path = "../../tests/support/mod.rs"]
 mod support;
 
 use std::collections::BTreeMap;

@@ -46,7 +46,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::build::{self, Config, SanitizerRuntime};
-use crate::manifest::{Flavour, Program, Run, PROGRAMS};
+use crate::manifest::{self, Flavour, Program, Run};
 use crate::run::{self, env_or, Vars};
 use crate::Toolchain;
 
@@ -182,8 +182,7 @@ fn session(flavour: Flavour, lib_dir: &Path, out: &Path, tally: &mut Tally) -> R
     };
     println!("=== {title}, {library}: {}", lib_dir.display());
     let bin = out.join(flavour.name());
-    let selected: Vec<&'static Program> = PROGRAMS
-        .iter()
+    let selected: Vec<&'static Program> = manifest::programs()
         .filter(|p| p.runs.iter().any(|r| runs_under(r, flavour)))
         .collect();
     let jobs: Vec<(&Program, Config)> = build::with_dependencies(&selected)
