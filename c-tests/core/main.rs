@@ -5,7 +5,7 @@
 //! from the spec (spec-notes §2, §4, §5) or with the reference
 //! implementation's own capture. One module per area.
 //!
-//! Run with `cargo test --test core_c` (add `-- --nocapture` for the counts).
+//! Run with `cargo test --test core` (add `-- --nocapture` for the counts).
 #[path = "../../tests/support/mod.rs"]
 mod support;
 

@@ -201,7 +201,7 @@ pub(super) static PROGRAMS: &[Program] = &[
         ..BASE
     },
     // Capture files that are pipes, at their limits, and written from signal
-    // handlers (tests/hardening_capture.rs).
+    // handlers (capture.rs).
     Program {
         name: "capsig",
         sources: &["c-tests/hardening/capsig.c"],

@@ -1,11 +1,12 @@
 //! The interposition suite's programs (the tracepoint layer replaced at link
 //! time), part of the test-program manifest (`tests/testkit/src/manifest.rs`);
-//! driven by `main.rs` (and `c-tests/install/main.rs` on the installed libraries).
+//! driven by `main.rs` (and by `c-tests/install/main.rs` on the installed
+//! libraries).
 
 use super::tpp::{TPP_RECORD, TPP_RECORDER};
 use super::*;
 
-/// The interposition test's program (tests/interpose.rs).
+/// The interposition test's program (main.rs).
 const INTERPOSE_EVENTS: &str = "c-tests/interpose/events.c";
 
 /// C, and the same sources compiled as C++.
@@ -22,8 +23,8 @@ const INTERPOSE_RUNS: &[Run] = &[Run {
 /// The static build's run, which the sanitizer passes leave out: they link
 /// cargo's release archive, one LTO object that also holds the tracepoint.h
 /// functions, which a program defining them cannot link (the archive in
-/// members is the CMake build's; tests/install.rs runs this program against
-/// it, and the shared build runs under every sanitizer).
+/// members is the CMake build's; c-tests/install/main.rs runs this program
+/// against it, and the shared build runs under every sanitizer).
 const INTERPOSE_STATIC_RUNS: &[Run] = &[Run {
     not_under: &[
         (Flavour::Asan, INTERPOSE_ONE_OBJECT),
@@ -35,7 +36,7 @@ const INTERPOSE_STATIC_RUNS: &[Run] = &[Run {
 const INTERPOSE_ONE_OBJECT: &str =
     "the sanitizer builds link cargo's release archive, one object with the tracepoint.h functions";
 
-/// The partly replaced tracepoint layer's program (tests/interpose.rs).
+/// The partly replaced tracepoint layer's program (main.rs).
 const INTERPOSE_PARTIAL: &str = "c-tests/interpose/partial.c";
 
 /// Its runs: in capture mode, and without a capture file.
@@ -64,11 +65,11 @@ const INTERPOSE_PARTIAL_STATIC_RUNS: &[Run] = &[
 const INTERPOSE_PARTIAL_CARGO_ARCHIVE: &[(Flavour, &str)] = &[
     (
         Flavour::Asan,
-        "links only against the CMake build's archive of members (tests/install.rs)",
+        "links only against the CMake build's archive of members (c-tests/install/main.rs)",
     ),
     (
         Flavour::Valgrind,
-        "links only against the CMake build's archive of members (tests/install.rs)",
+        "links only against the CMake build's archive of members (c-tests/install/main.rs)",
     ),
 ];
 
@@ -124,9 +125,10 @@ pub(super) static PROGRAMS: &[Program] = &[
         runs: INTERPOSE_PARTIAL_RUNS,
         ..BASE
     },
-    // Only against the CMake build's archive of members (tests/install.rs):
-    // cargo's archives hold the tracepoint.h functions in an object with
-    // others the program needs, so the link finds tracepoint_write twice.
+    // Only against the CMake build's archive of members
+    // (c-tests/install/main.rs): cargo's archives hold the tracepoint.h
+    // functions in an object with others the program needs, so the link finds
+    // tracepoint_write twice.
     Program {
         name: "interpose_partial_static",
         sources: &[INTERPOSE_PARTIAL],

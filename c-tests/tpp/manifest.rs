@@ -41,9 +41,9 @@ pub(super) const TPP_RECORDER: &str = "c-tests/tpp/recorder.c";
 /// Where the recorder writes: `{dir}/rec.cmd` and `{dir}/rec.dat`.
 pub(super) const TPP_RECORD: &[(&str, &str)] = &[("TPP_RECORD_PREFIX", "{dir}/rec")];
 
-/// The TPP programs' guest script: `tpp.sh PROGRAM REGS` (REGS relative to
+/// The TPP programs' guest script: `guest.sh PROGRAM REGS` (REGS relative to
 /// the repository).
-const TPP_SCRIPT: &str = "tests/kernel/tpp.sh";
+const TPP_SCRIPT: &str = "c-tests/tpp/guest.sh";
 
 pub(super) static PROGRAMS: &[Program] = &[
     // The reference data's program, unchanged, against the library: capture

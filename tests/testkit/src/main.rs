@@ -15,9 +15,10 @@ usage: testkit COMMAND ...
   build --lib DIR --out DIR [--flavour F] [--toolchain gcc|clang] (--vm | PROGRAM...)
         builds programs of the manifest (their first standard; default flavour
         optimized, toolchain gcc); --vm: every program the VM suite needs
-  sanitize [--lib DIR] [--out DIR] FLAVOUR...
+  sanitize [--lib DIR] [--out DIR] [--list] FLAVOUR...
         asan, tsan, valgrind: build and run every host run of the flavour
-        (defaults: target/release, target/sanitizers)
+        (defaults: target/release, target/sanitizers); --list: only print
+        them (FLAVOUR PROGRAM RUN)
   kernel-plan --bin DIR --reference FILE
         the VM suite's plan (tests/kernel/guest.sh executes it)
   kernel-judge --reference FILE RESULTS
@@ -150,6 +151,14 @@ fn cmd_sanitize(args: &[String]) -> Result<bool, String> {
         .collect::<Result<_, _>>()?;
     if flavours.is_empty() {
         return Err("name the flavours (asan, tsan, valgrind)".into());
+    }
+    if a.flags.iter().any(|f| f == "--list") {
+        let runs = sanitize::list(&flavours);
+        for (flavour, program, run) in &runs {
+            println!("{} {} {}", flavour.name(), program.name, run.name);
+        }
+        println!("{} runs", runs.len());
+        return Ok(true);
     }
     let started = Instant::now();
     let tally = sanitize::sanitize(&flavours, &lib, &out)?;

@@ -356,7 +356,7 @@ pub static SUITES: &[Suite] = &[
         programs: kernel::PROGRAMS,
     },
     Suite {
-        name: "core_c",
+        name: "core",
         home: "c-tests/core",
         programs: core_c::PROGRAMS,
     },

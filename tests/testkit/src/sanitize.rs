@@ -67,6 +67,21 @@ pub fn runs_under(run: &Run, flavour: Flavour) -> bool {
     applies && !run.not_under.iter().any(|(f, _)| *f == flavour)
 }
 
+/// The runs the passes of `flavours` run, in their order.
+pub fn list(flavours: &[Flavour]) -> Vec<(Flavour, &'static Program, &'static Run)> {
+    flavours
+        .iter()
+        .flat_map(|&f| {
+            manifest::programs().flat_map(move |p| {
+                p.runs
+                    .iter()
+                    .filter(move |r| runs_under(r, f))
+                    .map(move |r| (f, p, r))
+            })
+        })
+        .collect()
+}
+
 /// Counts of a sanitizer session.
 #[derive(Default)]
 pub struct Tally {
