@@ -38,6 +38,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     // C programs as C11 and gnu11, C++ as C++17 and 20.
     Program {
         name: "dyn_reference",
+        pedantic: true,
         sources: &["c-tests/dynamic/dyn_reference.c"],
         vm: &[VmRun {
             name: "dynamic_c",
@@ -48,6 +49,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     },
     Program {
         name: "dyn_reference_cpp",
+        pedantic: true,
         sources: &["c-tests/dynamic/dyn_reference.cpp"],
         vm: &[VmRun {
             name: "dynamic_cpp",
@@ -67,6 +69,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     },
     Program {
         name: "dyn_features",
+        pedantic: true,
         sources: &["c-tests/dynamic/dyn_features.c"],
         ..DYN
     },
@@ -78,6 +81,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     },
     Program {
         name: "dyn_features_cpp",
+        pedantic: true,
         sources: &["c-tests/dynamic/dyn_features.cpp"],
         ..DYN
     },
@@ -131,12 +135,14 @@ pub(super) static PROGRAMS: &[Program] = &[
     // samples/dynamic, run by main.rs.
     Program {
         name: "dyn_sample_c",
+        pedantic: true,
         sources: &["samples/dynamic/sample.c"],
         runs: &[RUN],
         ..BASE
     },
     Program {
         name: "dyn_sample_cpp",
+        pedantic: true,
         sources: &["samples/dynamic/sample.cpp"],
         runs: &[RUN],
         ..BASE
@@ -145,6 +151,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     // file and runs it).
     Program {
         name: "dyn_hello_c",
+        pedantic: true,
         sources: &["samples/dynamic/hello.c"],
         runs: &[RUN],
         ..BASE

@@ -51,6 +51,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     // pre-registered, then the program under perf (checks::tpp::oracle).
     Program {
         name: "tpp_all",
+        pedantic: true,
         sources: TPP_ALL,
         vm: &[VmRun {
             name: "tpp_all",
@@ -85,6 +86,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     // registers with the kernel, nobody listening.
     Program {
         name: "tpp_multi",
+        pedantic: true,
         sources: TPP_MULTI,
         runs: &[
             Run {
@@ -126,6 +128,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     // strings (c-tests/tpp/layouts.regs) are pre-registered.
     Program {
         name: "tpp_layouts",
+        pedantic: true,
         sources: &["c-tests/tpp/layouts.c"],
         vm: &[VmRun {
             name: "tpp_layouts",
@@ -140,6 +143,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     },
     Program {
         name: "tpp_custom",
+        pedantic: true,
         sources: &["c-tests/tpp/custom.c"],
         vm: &[VmRun {
             name: "tpp_custom",
@@ -155,6 +159,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     // samples/tpp, run by main.rs.
     Program {
         name: "tpp_sample",
+        pedantic: true,
         sources: &["samples/tpp/tpp-sample.c"],
         ..TPP
     },

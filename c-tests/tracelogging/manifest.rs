@@ -6,6 +6,7 @@ use super::*;
 pub(super) static PROGRAMS: &[Program] = &[
     Program {
         name: "tl_test",
+        pedantic: true,
         sources: &[
             "c-tests/tracelogging/tl_c.c",
             "c-tests/tracelogging/tl_main.c",
@@ -43,6 +44,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     },
     Program {
         name: "tl_autoclose",
+        pedantic: true,
         sources: &["c-tests/tracelogging/tl_autoclose.c"],
         runs: &[RUN],
         ..BASE
@@ -50,6 +52,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     // Counted fields at and over 65535 (docs/bad-input.md), as C and as C++.
     Program {
         name: "tl_oversize",
+        pedantic: true,
         sources: &["c-tests/tracelogging/tl_oversize.c"],
         standards: &[std("c11", "c++17"), std("c++17", "c++17")],
         runs: &[RUN],
@@ -57,6 +60,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     },
     Program {
         name: "tl_badname",
+        pedantic: true,
         sources: &["c-tests/tracelogging/tl_badname.c"],
         standards: GNU11,
         compilers: Compilers::Gcc,
@@ -66,6 +70,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     // samples/c and samples/cpp, run by main.rs.
     Program {
         name: "c_sample",
+        pedantic: true,
         sources: &["samples/c/sample.c"],
         runs: &[Run {
             name: "args",
@@ -76,6 +81,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     },
     Program {
         name: "cpp_sample",
+        pedantic: true,
         sources: &["samples/cpp/sample.cpp"],
         runs: &[RUN],
         ..BASE
@@ -83,6 +89,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     // The README's C example (tests/docs.rs checks that it is this file and runs it).
     Program {
         name: "hello_c",
+        pedantic: true,
         sources: &["samples/c/hello.c"],
         runs: &[RUN],
         ..BASE

@@ -20,6 +20,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     // to what its registration created, before its first write.
     Program {
         name: "winport_c",
+        pedantic: true,
         sources: WINPORT_SOURCES,
         include_dirs: WINPORT_INCLUDE,
         standards: &[std("c11", "c++17"), std("gnu17", "c++17")],
@@ -34,6 +35,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     // winport_cpp with UNICODE defined (TCHAR is WCHAR, TEXT("x") is L"x").
     Program {
         name: "winport_cpp",
+        pedantic: true,
         sources: WINPORT_SOURCES,
         include_dirs: WINPORT_INCLUDE,
         flags: &["-DUNICODE"],
@@ -55,6 +57,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     // activity; two threads at once, in a fixed order.
     Program {
         name: "winport_activity",
+        pedantic: true,
         sources: &[
             "c-tests/windows-port/wp_activity.cpp",
             "c-tests/windows-port/wp_activity_c.c",
@@ -96,6 +99,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     // 2000 writes each through one handle call site; C and (-x c++) C++.
     Program {
         name: "winport_handles",
+        pedantic: true,
         sources: &["c-tests/windows-port/wp_handles.c"],
         standards: &[std("c11", "c++17"), std("c++17", "c++17")],
         runs: &[Run {
@@ -110,6 +114,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     // include/windows-compat, C++14 and C++17.
     Program {
         name: "activity_sample",
+        pedantic: true,
         sources: &["samples/activity/activity.cpp"],
         include_dirs: WINPORT_INCLUDE,
         standards: &[std("c11", "c++17"), std("c11", "c++14")],
