@@ -3,7 +3,7 @@
  * field offsets/sizes of every public struct, the size and value of every
  * enum constant (including the target-dependent aliases), and the text the
  * name/command macros produce, as the compiler sees them through our
- * headers. Compiled as C11 and as C++17. tests/core_c.rs compares the output
+ * headers. Compiled as C11 and as C++17. abi_layout.rs compares the output
  * with the values of the reference ABI (docs/format.md §2, §4).
  *
  * It also pins the exported function prototypes: each is assigned to a

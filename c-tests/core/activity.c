@@ -15,7 +15,7 @@
  *              field w (value16), then w = 0x1234
  *  9 Empty     metadata "Empty", payload vectors of 0 bytes (2 of them)
  *
- * tests/core_c.rs checks the exact bytes and decodes each event.
+ * activity.rs checks the exact bytes and decodes each event.
  */
 #include "metabuild.h"
 

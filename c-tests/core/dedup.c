@@ -5,7 +5,7 @@
  * capture mode. Checks the state blocks here (array sorted + de-duplicated
  * in place with NULLs last, ref_count, the provider's tracepoint list, each
  * state enabled and linked once) and writes one event per tracepoint; the
- * capture is checked by tests/core_c.rs:
+ * capture is checked by dedup.rs:
  *
  *   CoreTpA   44 33 22 11            (u32 0x11223344 in two vectors)
  *   CoreTpB   55

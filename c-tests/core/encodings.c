@@ -1,6 +1,6 @@
 /*
  * Every field encoding and format of docs/format.md §4, with hand-built metadata,
- * written through eventheader_write in capture mode. tests/core_c.rs decodes
+ * written through eventheader_write in capture mode. encodings.rs decodes
  * the capture with tracepoint_decode and checks every field's name,
  * encoding, format, tag and value against the values chosen here (typed
  * again, independently, on the Rust side).

@@ -4,7 +4,7 @@
  * TraceLogging tests) through eventheader_write, with every metadata block
  * written here by hand from the format description (docs/format.md §4, §5) and
  * every payload from the values the reference test logged. Run in capture
- * mode; tests/core_c.rs matches each of our records to the reference record
+ * mode; oracle.rs matches each of our records to the reference record
  * with the same tracepoint name, event name and occurrence, and requires the
  * bytes to be identical.
  *

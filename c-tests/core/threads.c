@@ -13,7 +13,7 @@
  * toggler). The toggler keeps the tracepoints connected most of the time
  * (a short sleep after each reconnect) so that both outcomes occur.
  * Prints per thread "thread <i> ok <n_eventheader> <n_raw> ebadf <m>" and
- * totals; tests/core_c.rs checks that the capture has exactly the records
+ * totals; threads.rs checks that the capture has exactly the records
  * of the successful writes, each well formed.
  */
 #define _POSIX_C_SOURCE 200809L

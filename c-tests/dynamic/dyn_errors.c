@@ -7,7 +7,7 @@ size limit (ERANGE, nothing written), disabled sets (EBADF), out of memory
 Run in capture mode. Only events whose name starts with "Ok" may reach the
 capture; the program prints "ok-events N" (how many it wrote) and
 "at-limit-event-bytes B" (the size of its largest event, exactly at the
-limit), which tests/dynamic.rs checks against the capture.
+limit), which main.rs checks against the capture.
 */
 #include <eventheader/eventheader-dynamic.h>
 
@@ -320,7 +320,7 @@ static size_t size_limit(ehd_event_set* set)
 
 /* The shapes decoders read: at most 8 nested structs and 255 top-level
    fields (tracepoint_decode and the reference's decoders). An event at each
-   limit is written (and decodes: tests/dynamic.rs); one past it gets E2BIG
+   limit is written (and decodes: main.rs); one past it gets E2BIG
    at the write and is not written. Before, both were written with status 0
    and `eventheader decode` printed them raw. */
 static void decoder_limits(ehd_event_set* set)

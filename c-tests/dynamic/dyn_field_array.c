@@ -5,7 +5,7 @@ by field (builder A) and from an array of ehd_field (builder B) must have the
 same metadata and payload bytes (read through the builder layout the header
 declares) and the same result; each case is then written twice, by
 ehd_builder_write from A and by ehd_builder_write_fields into B, so the
-capture holds equal pairs (tests/dynamic.rs compares them). Then the errors:
+capture holds equal pairs (main.rs compares them). Then the errors:
 NULL and invalid arguments, latched errors, the write's order of checks.
 
 Built twice: with the header's inline fast paths and with EHD_NO_INLINE (the

@@ -1,7 +1,7 @@
 /*
  * The bad-input table (docs/bad-input.md): every row is a case here, and
  * each prints "case NAME errno N" (or "case NAME ok") after checking the
- * result itself; tests/hardening.rs checks the capture file and the list of
+ * result itself; main.rs checks the capture file and the list of
  * cases.
  *
  *   badinput capture          TRACEPOINT_CAPTURE_FILE set: the API cases
@@ -602,7 +602,7 @@ static int mode_fsize(char const* path, char const* next)
 
 /*
  * A nearly full file system (a 64 KiB tmpfs, run in `unshare -m` by
- * tests/hardening.rs): after one record the file system is filled up
+ * main.rs): after one record the file system is filled up
  * (DIR/fill), so the capture file has only the rest of its last page; 1 KiB
  * events are written until one is short, the fill is removed, and 4 more
  * are written: each of them returns ENOSPC. Every write that returned 0 is

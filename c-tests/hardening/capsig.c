@@ -1,7 +1,7 @@
 /*
  * Capture files that are pipes, at their limits, and written from signal
  * handlers (docs/capture-mode.md, docs/bad-input.md); driven by
- * tests/hardening_capture.rs. Every mode runs with the default dispositions
+ * capture.rs. Every mode runs with the default dispositions
  * of SIGPIPE and SIGXFSZ (which kill), under a watchdog (alarm: a hang is
  * killed by SIGALRM, not waited for), and prints "done" and exits 0 when
  * every result was the documented one.
@@ -16,7 +16,7 @@
  *   capsig two-writers FIFO OUT  two processes capture to FIFO, each
  *                              N records of 3000 bytes (fit in PIPE_BUF) and
  *                              a 20000-byte one (E2BIG); a reader copies the
- *                              FIFO to OUT, which tests/hardening_capture.rs
+ *                              FIFO to OUT, which capture.rs
  *                              reads record by record. Prints "writer W
  *                              ok N big E"
  *   capsig fsize-boundary PATH RLIMIT_FSIZE exactly at the end of the first

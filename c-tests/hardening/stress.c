@@ -33,7 +33,7 @@
  * tracepoint_open_provider, tracepoint_connect "HardStressRaw u32 a",
  * tracepoint_write of a 4-byte payload (counted as raw_ok), close.
  *
- * Output (parsed by tests/hardening.rs):
+ * Output (parsed by main.rs):
  *   writer W stable_ok N churn_ok N churn_ebadf N
  *   churnerA cycles N
  *   churnerB cycles N transient_ok N raw_ok N

@@ -3,7 +3,7 @@
  * alone (the library's own tracepoint layer, in capture mode) and with
  * c-tests/tpp/recorder.c (a tracepoint.h of the program's own, which the
  * library must then use for all of them), against the shared and the static
- * library; tests/interpose.rs compares the two files record by record.
+ * library; main.rs compares the two files record by record.
  *
  *  - TraceLogging: TraceLoggingWrite (strings, integers, a struct, an array)
  *    and TraceLoggingWriteActivity on a provider symbol, TraceLoggingWrite

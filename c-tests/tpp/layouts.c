@@ -1,5 +1,5 @@
 /* tpp_layouts: the plain tracepoint layouts real user_events clients
- * register, each written twice with the values below (tests/tpp.rs and the
+ * register, each written twice with the values below (main.rs and the
  * VM checker decode them back and hold their own copy of these values).
  *
  *   TppLayout_dotnet_ipc      .NET 10 EventPipe user_events, IPC design:
@@ -54,7 +54,7 @@ static int otlp_cpp(uint8_t const* buffer, size_t size)
     return tracepoint_write(&otlp_cpp_state, 2, vecs);
 }
 
-/* The values (the same in tests/tpp.rs). */
+/* The values (the same in main.rs). */
 static uint8_t const ipc_payload[10] = { 0x01, 0x00, 0x00, 0x00, 'H', 0x00, 'i', 0x00, 0x00, 0x00 };
 static uint8_t const ipc_meta[6] = { 0x0a, 0x00, 0x00, 0x00, 0xfe, 0xff };
 static uint8_t const ipc_meta2[3] = { 0x11, 0x22, 0x33 };

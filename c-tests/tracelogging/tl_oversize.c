@@ -1,7 +1,7 @@
 /*
 Counted fields at and over the format's 16-bit limit (docs/format.md §5.3).
 Run in capture mode: each write's result is printed as "NAME RESULT"; the test
-(tests/tracelogging.rs) checks them and the capture. The largest counts that
+(main.rs) checks them and the capture. The largest counts that
 fit (65535) are written whole; one more, 70000 or a negative count refuses
 the event with ERANGE and writes nothing, where a wrapped count would
 describe other bytes than were written (70000 would go out as 4464).

@@ -3,7 +3,7 @@ The porting suite's activity component: Windows C++ code that logs activities
 with <TraceLoggingActivity.h> (wp_activity.cpp), calling C code that logs with
 TraceLoggingWrite while the thread is in an activity (wp_activity_c.c). It is
 run by the suite's driver, wp_harness.c, through the functions of
-wp_component.h. What it writes is listed, in order, in tests/windows_port.rs.
+wp_component.h. What it writes is listed, in order, in main.rs.
 */
 #pragma once
 

@@ -1,6 +1,6 @@
 /*
  * Thread activities at their edges (TraceLoggingActivity.h), in capture mode;
- * tests/windows_port.rs checks the capture file as well:
+ * main.rs checks the capture file as well:
  *
  *  - stopped out of nesting order: an outer thread activity stopped before
  *    the one nested in it; the inner one's stop must not give the thread the

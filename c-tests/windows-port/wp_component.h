@@ -7,7 +7,7 @@ wp_component.h is the component's shared header: provider declarations,
 keywords, helpers that take a provider handle, and inline helpers (and, in
 C++, templates) used by both translation units, wp_main.c and wp_helpers.c.
 wp_harness.c is the Linux test driver around it. What the component writes is
-listed, in order, in tests/windows_port.rs. The component also uses the Windows
+listed, in order, in main.rs. The component also uses the Windows
 decorations such code is full of: SAL annotations, __cdecl, generic text
 (TCHAR, TEXT; winport_cpp is built with UNICODE defined), HANDLE, SIZE_T,
 UNREFERENCED_PARAMETER, and a GUID from DEFINE_GUID (defined in wp_helpers.c,

@@ -11,7 +11,7 @@ events through the same helper call site with provider t (payload: t and the
 sequence number), so the threads race to bind the call site's first slot and
 to add the others. Then, single-threaded: unregister and register provider 1
 again and write once more through it; a NULL handle and out-of-range levels.
-Run in capture mode; tests/windows_port.rs checks that every event went to its
+Run in capture mode; main.rs checks that every event went to its
 thread's provider exactly once. Exit status 0 when the in-process checks pass.
 */
 #define _POSIX_C_SOURCE 200809L

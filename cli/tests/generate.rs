@@ -1,5 +1,5 @@
 //! `eventheader generate DIR` (hidden): the man pages and the bash, zsh and
-//! fish completions the CMake install ships (tests/install.rs checks the
+//! fish completions the CMake install ships (c-tests/install/main.rs checks the
 //! installed ones and `man eventheader`). Every subcommand that `--help`
 //! lists has its page and is in every completion script, with every long
 //! option its `--help` lists; the hidden subcommand is in none of them. The

@@ -13,7 +13,7 @@
 #    cargo tests that build and run the manifest's programs, in testkit's
 #    cross mode (tests/testkit/src/cross.rs: the target's gcc and
 #    clang --target, every program run under qemu, judged as on the host).
-#    core_c, tracelogging (the reference's 374 events byte-identical to
+#    core, tracelogging (the reference's 374 events byte-identical to
 #    tests/data/reference), dynamic, tpp, windows_port, interpose, hardening
 #    (bad input, fork, dlopen/dlclose), activities; and install: the CMake
 #    cross build (cmake/toolchains/TRIPLE.cmake) installed to a prefix, and
@@ -88,7 +88,7 @@ suite() { # NAME [TEST FILTER ARGS...]
     [ "$status" = 0 ] || broken+=("$name")
 }
 
-suite core_c
+suite core
 suite tracelogging
 suite dynamic --skip python_sample_refuses_integers_beyond_64_bits
 suite tpp

@@ -218,7 +218,8 @@ pub fn recorded(ran: &Ran) -> (Vec<String>, Vec<Record>) {
 /// layer calls (`c-tests/interpose/partial.c`, `build`): opening and
 /// connecting fail with ENOSYS and writing with EBADF; the program's
 /// functions are never called and nothing reaches the capture file
-/// (tests/interpose.rs, and tests/install.rs on the installed libraries).
+/// (c-tests/interpose/main.rs, and c-tests/install/main.rs on the installed
+/// libraries).
 pub fn check_partly_replaced(build: &Build) {
     for mode in ["capture", "plain"] {
         let ran = build.run(mode);
@@ -238,7 +239,7 @@ pub fn check_partly_replaced(build: &Build) {
     }
 }
 
-/// The interposition check (tests/interpose.rs, tests/install.rs):
+/// The interposition check (c-tests/interpose/main.rs, c-tests/install/main.rs):
 /// `recorded`, a run of `interpose_shared` or `interpose_static` (the
 /// recorder's tracepoint.h in front of the library), handed the recorder
 /// exactly `want`, the records `interpose_capture` wrote in capture mode,

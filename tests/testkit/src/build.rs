@@ -461,8 +461,7 @@ pub fn with_dependencies(programs: &[&'static Program]) -> Vec<&'static Program>
         wanted.push(p.name);
         wanted.extend(p.dependencies().iter().map(|d| d.name));
     }
-    crate::manifest::PROGRAMS
-        .iter()
+    crate::manifest::programs()
         .filter(|p| wanted.contains(&p.name))
         .collect()
 }

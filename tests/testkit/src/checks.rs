@@ -7,9 +7,13 @@ use std::path::Path;
 
 use crate::perf::Row;
 
+// The judges of one suite's VM runs live in that suite's folder
+// (docs/testing.md): tracepoint-provider.h's in c-tests/tpp/, the
+// command-line tool's in cli/tests/vm/checks/. The generic ones are here.
+#[path = "../../../c-tests/tpp/vm_checks.rs"]
 pub mod tpp;
 
-// --- the command-line tool (cli/): its own modules ---------------------------
+// --- the command-line tool (cli/) --------------------------------------------
 
 /// `Err(message)` from the enclosing check unless `cond` (for the cli modules).
 macro_rules! ensure {
@@ -20,10 +24,15 @@ macro_rules! ensure {
     };
 }
 
+#[path = "../../../cli/tests/vm/checks/cli.rs"]
 pub mod cli;
+#[path = "../../../cli/tests/vm/checks/cli_circular.rs"]
 pub mod cli_circular;
+#[path = "../../../cli/tests/vm/checks/cli_command.rs"]
 mod cli_command;
+#[path = "../../../cli/tests/vm/checks/cli_doctor.rs"]
 pub mod cli_doctor;
+#[path = "../../../cli/tests/vm/checks/cli_live.rs"]
 mod cli_live;
 
 /// Judges the rows of `testkit fields` (the samples' chosen fields) against

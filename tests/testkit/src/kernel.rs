@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::manifest::{self, Program, VmCheck, VmRun, PROGRAMS};
+use crate::manifest::{self, Program, VmCheck, VmRun};
 use crate::{perf, run};
 
 /// Programs `guest.sh` itself uses: `uev_raw hold` pre-registers the
@@ -33,7 +33,7 @@ const GUEST_HELPERS: &[&str] = &["uev_raw"];
 /// name, and the guest's helpers.
 pub fn programs() -> Vec<&'static Program> {
     let mut selected: Vec<&'static Program> =
-        PROGRAMS.iter().filter(|p| !p.vm.is_empty()).collect();
+        manifest::programs().filter(|p| !p.vm.is_empty()).collect();
     selected.extend(GUEST_HELPERS.iter().map(|n| manifest::program(n)));
     crate::build::with_dependencies(&selected)
 }
@@ -43,8 +43,7 @@ pub fn programs() -> Vec<&'static Program> {
 /// only those, for working on one area (the suite runs them all).
 fn vm_runs() -> impl Iterator<Item = (&'static Program, &'static VmRun)> {
     let only = std::env::var("EHK_ONLY").ok();
-    PROGRAMS
-        .iter()
+    manifest::programs()
         .flat_map(|p| p.vm.iter().map(move |r| (p, r)))
         .filter(move |(_, r)| {
             only.as_deref()

@@ -2,7 +2,8 @@
 //! from that description.
 //!
 //! - [`manifest`]: every test program — sources, standards, compilers,
-//!   linkage, host run modes (cargo tests, sanitizers) and VM runs;
+//!   linkage, host run modes (cargo tests, sanitizers) and VM runs — suite
+//!   by suite, each suite's entries in its own folder;
 //! - [`build`]: compiles a program for a toolchain, standard and flavour
 //!   (plain, ASan+UBSan, TSan, valgrind, optimized) against a library
 //!   directory;
@@ -16,34 +17,40 @@
 //!   fields; [`perf`]: perf.data files (EventHeader and plain tracepoints);
 //!   [`synth`]: perf.data recordings of given events, written without a
 //!   kernel; [`checks`]: the VM suite's checks of recorded samples (in
-//!   [`checks::cli`]: of the command-line tool); [`tpp`]: what the
-//!   tracepoint-provider.h programs declare and write;
+//!   [`checks::cli`]: of the command-line tool, kept in `cli/tests/vm/`);
+//!   [`tpp`]: what the tracepoint-provider.h programs declare and write
+//!   (`c-tests/tpp/expect.rs`);
 //! - [`json`]: JSON with ordered, possibly repeated members (decoders' output);
 //! - [`sanitize`], [`kernel`]: what the `testkit` binary's `sanitize`,
 //!   `kernel-plan` and `kernel-judge` do;
 //! - [`skips`]: what a test binary skipped ([`optional`]), listed when it
 //!   exits.
 //!
-//! Users: the cargo tests (`tests/*.rs`, through `tests/support`),
-//! `tests/sanitizers.sh`, `tests/kernel/run.sh` and `guest.sh`,
+//! Users: the cargo tests (`c-tests/*/main.rs` and `tests/*.rs`, through
+//! `tests/support`), `tests/sanitizers.sh`, `tests/kernel/run.sh` and `guest.sh`,
 //! `benches/c/build.sh`, and the demo (`examples/demo.rs`: [`capture`] and
 //! [`decode::json`]). `cargo run -p testkit -- help` lists the commands.
 //!
 //! # How to add a test program
 //!
-//! Add one [`manifest::Program`] entry to [`manifest::PROGRAMS`]: its
-//! sources (C and C++ mixed), include directories beyond `include/`,
-//! standards, compilers, linkage, and its runs —
-//! host modes by name (arguments, environment, capture file or not; every
-//! sanitizer flavour runs them unless the run says why not) and VM runs with
-//! how they are judged (self-checking, perf byte identity against capture
-//! mode (the tracepoints pre-registered by the guest, or registered only by
-//! the program itself), perf counts against the program's expectation file, perf fields
-//! judged by a check in [`checks`], or a guest script). A cargo test then
-//! gets its builds with `support::builds("NAME")` and runs a mode with
-//! `build.run("MODE")`; the sanitizer and VM suites pick the new runs up
-//! without further changes. A genuinely new kind of VM check is one function
-//! in [`checks`] (a family of them, a module there, as [`checks::tpp`]).
+//! In the suite's folder (docs/testing.md, "Where each suite lives"): the
+//! program's sources, one [`manifest::Program`] entry in the folder's
+//! `manifest.rs` (its sources (C and C++ mixed), include directories beyond
+//! `include/`, standards, compilers, linkage, and its runs — host modes by
+//! name (arguments, environment, capture file or not; every sanitizer
+//! flavour runs them unless the run says why not) and VM runs with how they
+//! are judged (self-checking, perf byte identity against capture mode (the
+//! tracepoints pre-registered by the guest, or registered only by the
+//! program itself), perf counts against the program's expectation file,
+//! perf fields judged by a check in [`checks`], or a guest script)), and the
+//! test in the folder's `main.rs`, which gets its builds with
+//! `support::builds("NAME")` and runs a mode with `build.run("MODE")`; the
+//! sanitizer and VM suites pick the new runs up without further changes. A
+//! new suite is a folder with those three parts, one [`manifest::SUITES`]
+//! entry and one `[[test]]` in Cargo.toml. A genuinely new kind of VM check
+//! is one function in [`checks`]; the judges of one suite's own VM runs live
+//! in its folder (as [`checks::tpp`] in `c-tests/tpp/vm_checks.rs` and
+//! [`checks::cli`] in `cli/tests/vm/checks/`).
 
 pub mod activity_ids;
 pub mod build;
@@ -60,6 +67,7 @@ pub mod run;
 pub mod sanitize;
 pub mod skips;
 pub mod synth;
+#[path = "../../../c-tests/tpp/expect.rs"]
 pub mod tpp;
 
 use std::path::{Path, PathBuf};

@@ -15,13 +15,17 @@ usage: testkit COMMAND ...
   build --lib DIR --out DIR [--flavour F] [--toolchain gcc|clang] (--vm | PROGRAM...)
         builds programs of the manifest (their first standard; default flavour
         optimized, toolchain gcc); --vm: every program the VM suite needs
-  sanitize [--lib DIR] [--out DIR] FLAVOUR...
+  sanitize [--lib DIR] [--out DIR] [--list] FLAVOUR...
         asan, tsan, valgrind: build and run every host run of the flavour
-        (defaults: target/release, target/sanitizers)
+        (defaults: target/release, target/sanitizers); --list: only print
+        them (FLAVOUR PROGRAM RUN)
   kernel-plan --bin DIR --reference FILE
         the VM suite's plan (tests/kernel/guest.sh executes it)
   kernel-judge --reference FILE RESULTS
         the VM suite's verdicts from the guest's results directory
+  suites [--programs]         each suite's folder and its counts of programs,
+                              host runs and VM runs; --programs: one line
+                              per program (SUITE PROGRAM RUNS VM-RUNS)
   names CAPTURE               distinct tracepoint names of a capture file
   compare PERF CAPTURE [REFERENCE]
                               perf samples byte-identical to capture records
@@ -121,8 +125,7 @@ fn cmd_synth_perf(out: &str, count: &str, kind: &str) -> Result<bool, String> {
 }
 
 fn find(name: &str) -> Result<&'static Program, String> {
-    manifest::PROGRAMS
-        .iter()
+    manifest::programs()
         .find(|p| p.name == name)
         .ok_or_else(|| format!("no program {name} in the manifest"))
 }
@@ -148,6 +151,14 @@ fn cmd_sanitize(args: &[String]) -> Result<bool, String> {
         .collect::<Result<_, _>>()?;
     if flavours.is_empty() {
         return Err("name the flavours (asan, tsan, valgrind)".into());
+    }
+    if a.flags.iter().any(|f| f == "--list") {
+        let runs = sanitize::list(&flavours);
+        for (flavour, program, run) in &runs {
+            println!("{} {} {}", flavour.name(), program.name, run.name);
+        }
+        println!("{} runs", runs.len());
+        return Ok(true);
     }
     let started = Instant::now();
     let tally = sanitize::sanitize(&flavours, &lib, &out)?;
@@ -195,6 +206,48 @@ fn cmd_fields(perf_data: &str, fields: &[&str]) -> Result<bool, String> {
     Ok(true)
 }
 
+/// `testkit suites`: what the manifest holds, suite by suite (the counts a
+/// reorganisation of the suites must keep).
+fn cmd_suites(programs: bool) -> Result<bool, String> {
+    let runs = |ps: &[Program]| ps.iter().map(|p| p.runs.len()).sum::<usize>();
+    let vm = |ps: &[Program]| ps.iter().map(|p| p.vm.len()).sum::<usize>();
+    for s in manifest::SUITES {
+        if programs {
+            for p in s.programs {
+                let names = |it: &mut dyn Iterator<Item = &str>| it.collect::<Vec<_>>().join(",");
+                println!(
+                    "{} {} runs={} vm={}",
+                    s.name,
+                    p.name,
+                    names(&mut p.runs.iter().map(|r| r.name)),
+                    names(&mut p.vm.iter().map(|r| r.name)),
+                );
+            }
+        } else {
+            println!(
+                "{:<13} {:<21} programs {:>3}  host runs {:>3}  VM runs {:>3}",
+                s.name,
+                s.home,
+                s.programs.len(),
+                runs(s.programs),
+                vm(s.programs)
+            );
+        }
+    }
+    if !programs {
+        let all: Vec<&Program> = manifest::programs().collect();
+        println!(
+            "{:<13} {:<21} programs {:>3}  host runs {:>3}  VM runs {:>3}",
+            "total",
+            "",
+            all.len(),
+            all.iter().map(|p| p.runs.len()).sum::<usize>(),
+            all.iter().map(|p| p.vm.len()).sum::<usize>()
+        );
+    }
+    Ok(true)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -214,6 +267,8 @@ fn main() -> ExitCode {
                 _ => Err("kernel-judge needs the results directory".into()),
             })
         }
+        ["suites"] => cmd_suites(false),
+        ["suites", "--programs"] => cmd_suites(true),
         ["names", capture_file] => cmd_names(capture_file),
         ["compare", perf_data, capture_file] => cmd_compare(perf_data, capture_file, None),
         ["compare", perf_data, capture_file, reference] => {

@@ -46,7 +46,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::build::{self, Config, SanitizerRuntime};
-use crate::manifest::{Flavour, Program, Run, PROGRAMS};
+use crate::manifest::{self, Flavour, Program, Run};
 use crate::run::{self, env_or, Vars};
 use crate::Toolchain;
 
@@ -65,6 +65,21 @@ pub fn runs_under(run: &Run, flavour: Flavour) -> bool {
         Flavour::Plain | Flavour::Optimized => false,
     };
     applies && !run.not_under.iter().any(|(f, _)| *f == flavour)
+}
+
+/// The runs the passes of `flavours` run, in their order.
+pub fn list(flavours: &[Flavour]) -> Vec<(Flavour, &'static Program, &'static Run)> {
+    flavours
+        .iter()
+        .flat_map(|&f| {
+            manifest::programs().flat_map(move |p| {
+                p.runs
+                    .iter()
+                    .filter(move |r| runs_under(r, f))
+                    .map(move |r| (f, p, r))
+            })
+        })
+        .collect()
 }
 
 /// Counts of a sanitizer session.
@@ -182,8 +197,7 @@ fn session(flavour: Flavour, lib_dir: &Path, out: &Path, tally: &mut Tally) -> R
     };
     println!("=== {title}, {library}: {}", lib_dir.display());
     let bin = out.join(flavour.name());
-    let selected: Vec<&'static Program> = PROGRAMS
-        .iter()
+    let selected: Vec<&'static Program> = manifest::programs()
         .filter(|p| p.runs.iter().any(|r| runs_under(r, flavour)))
         .collect();
     let jobs: Vec<(&Program, Config)> = build::with_dependencies(&selected)

@@ -1,5 +1,5 @@
 //! What the tracepoint-provider.h test programs (manifest `tpp_*`) declare and
-//! write, in one place for the cargo test (`tests/tpp.rs`, capture mode) and
+//! write, in one place for the cargo test (`main.rs`, capture mode) and
 //! the VM suite's judge ([`crate::checks::tpp`], perf): the registration
 //! strings and the values each event must decode to, read off the programs'
 //! sources (`c-tests/tpp/`, `samples/tpp/`) and the reference data's

@@ -1,7 +1,7 @@
 //! Runtime-defined events: the C API `eventheader/eventheader-dynamic.h`
 //! and the C++ API `eventheader/EventHeaderDynamic.h` over it.
 //!
-//! The C and C++ programs of `c-tests/dynamic/` (listed in [`PROGRAMS`]) are
+//! The C and C++ programs of `c-tests/dynamic/` (listed in `manifest.rs` here) are
 //! built with every toolchain and each standard of their language, run in
 //! capture mode, and their captures checked:
 //! - the reference suite's 114 runtime-defined events, byte for byte, once
@@ -17,6 +17,7 @@
 //! - the samples of `samples/dynamic/` (C, C++ and Python).
 //!
 //! Run with `cargo test --test dynamic -- --nocapture` for the counts.
+#[path = "../../tests/support/mod.rs"]
 mod support;
 
 use std::collections::BTreeMap;
@@ -24,8 +25,8 @@ use std::process::Command;
 
 use support::{Build, Record};
 
-// The programs (c-tests/dynamic/, samples/dynamic/) are described in the
-// test-program manifest, tests/testkit/src/manifest.rs: dyn_reference(_cpp),
+// The programs (c-tests/dynamic/, samples/dynamic/) are described in this
+// suite's part of the test-program manifest, manifest.rs: dyn_reference(_cpp),
 // dyn_features(_cpp), dyn_errors(_cpp), dyn_memory, dyn_threads,
 // dyn_sample_c, dyn_sample_cpp. C programs are built as C11 and gnu11, C++
 // ones as C++17 and C++20, with gcc and clang.

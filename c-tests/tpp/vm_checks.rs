@@ -1,4 +1,4 @@
-//! The VM runs of the tracepoint-provider.h programs: `tests/kernel/tpp.sh
+//! The VM runs of the tracepoint-provider.h programs: `c-tests/tpp/guest.sh
 //! PROGRAM REGS` pre-registered the registration strings of REGS verbatim
 //! (the reference's own for tpp_all, the clients' own for tpp_layouts),
 //! copied the tracefs format of each one the kernel accepted, ran the
@@ -29,7 +29,7 @@ use crate::tpp::{self, Expect};
 
 /// What one program must have done in the VM.
 struct Expected {
-    /// Its registration strings, `name args` (what tpp.sh pre-registered).
+    /// Its registration strings, `name args` (what guest.sh pre-registered).
     regs: Vec<String>,
     /// Substrings of the strings the kernel must refuse with EINVAL.
     rejected: &'static [&'static str],

@@ -1,6 +1,6 @@
 //! tracepoint-provider.h, the TPP_ macros for plain (non-EventHeader) tracepoints. The programs
-//! are the manifest's `tpp_*` entries (tests/testkit/src/manifest.rs), built with gcc and clang
-//! at C11/gnu11/gnu17 and C++11/17/20; what they declare and write is in `testkit::tpp`.
+//! are the manifest's `tpp_*` entries (`manifest.rs` in this folder), built with gcc and clang
+//! at C11/gnu11/gnu17 and C++11/17/20; what they declare and write is in `testkit::tpp` (`expect.rs` here).
 //!
 //! - The reference data's program (`tests/data/reference/tpp/`, every macro, C and C++),
 //!   compiled unchanged:
@@ -19,6 +19,7 @@
 //! The real-kernel part (tracefs formats, perf, the client layouts decoded from perf) is the VM
 //! suite's (`tests/kernel/run.sh`; judged by `testkit::checks::tpp`).
 
+#[path = "../../tests/support/mod.rs"]
 mod support;
 
 use std::collections::BTreeMap;
@@ -275,7 +276,7 @@ const TPP_GOOD: &[&str] = &[
 ];
 
 /// Field arguments that are not field macros, alone and beside a valid one
-/// (the misuse `tests/tracelogging.rs` refuses for TraceLogging), for TPP.
+/// (the misuse `c-tests/tracelogging/main.rs` refuses for TraceLogging), for TPP.
 const TPP_NOT_A_FIELD: &[&str] = &[
     "int f(int n) { return TPP_WRITE(P, \"w\", n + 1); }",
     "int f(int n) { return TPP_WRITE(P, \"w\", TPP_INT33(\"n\", n)); }",

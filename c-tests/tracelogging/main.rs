@@ -8,6 +8,7 @@
 //! - compile-time rejection of misuse;
 //! - the samples' events, decoded with tracepoint_decode.
 
+#[path = "../../tests/support/mod.rs"]
 mod support;
 
 use support::decode::json_line as decode;

@@ -25,8 +25,8 @@
 //! capture-mode run (for `winport_activity`, but for its random ids, which must correspond
 //! one to one).
 
-#[path = "windows_port/activity_compile.rs"]
 mod activity_compile;
+#[path = "../../tests/support/mod.rs"]
 mod support;
 
 use support::{Build, Record};

@@ -13,9 +13,11 @@
 //! library's capture file, selected too, must stay empty. gcc and clang, the
 //! sources as C and as C++.
 //!
-//! The static library here is the one cargo builds; `tests/install.rs` runs
-//! the same check on the installed one (the CMake build's archive members).
+//! The static library here is the one cargo builds;
+//! `c-tests/install/main.rs` runs the same check on the installed one (the
+//! CMake build's archive members).
 
+#[path = "../../tests/support/mod.rs"]
 mod support;
 
 use support::{Build, Record};
@@ -51,7 +53,8 @@ fn every_event_reaches_the_program_s_tracepoint_layer_with_the_static_library() 
 /// A program that defines only some of the four functions the EventHeader
 /// layer calls (`c-tests/interpose/partial.c`) gets ENOSYS and EBADF (see
 /// `support::check_partly_replaced`; the static library's case is in
-/// `tests/install.rs`: only the CMake build's archive of members links it).
+/// `c-tests/install/main.rs`: only the CMake build's archive of members links
+/// it).
 #[test]
 fn a_partly_replaced_tracepoint_layer_is_refused_with_the_shared_library() {
     for program in [

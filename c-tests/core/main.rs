@@ -5,8 +5,8 @@
 //! from the format (docs/format.md §2, §4, §5) or with the reference
 //! implementation's own capture. One module per area.
 //!
-//! Run with `cargo test --test core_c` (add `-- --nocapture` for the counts).
-#[path = "../support/mod.rs"]
+//! Run with `cargo test --test core` (add `-- --nocapture` for the counts).
+#[path = "../../tests/support/mod.rs"]
 mod support;
 
 mod abi_layout;

@@ -6,6 +6,7 @@
 //! `HARDENING_STRESS_RATE` (writes per second per writer and event, default
 //! 2000, 0 = unlimited). `cargo test --test hardening -- --nocapture` prints
 //! the figures.
+#[path = "../../tests/support/mod.rs"]
 mod support;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -14,6 +14,7 @@
 //! (`target/tmp/install-test/run/prefix`, left for inspection) and shared by
 //! the tests here.
 
+#[path = "../../tests/support/mod.rs"]
 mod support;
 
 use std::fs;
@@ -1058,10 +1059,10 @@ fn a_static_program_without_capture_mode_refuses_the_capture_file() {
     assert!(!capture.exists(), "{} was created", capture.display());
 }
 
-/// The interposition test (tests/interpose.rs) on the installed libraries,
-/// whose static one is the CMake build's archive of members: a program that
-/// defines the tracepoint.h functions gets every event, and links none of
-/// the library's.
+/// The interposition test (c-tests/interpose/main.rs) on the installed
+/// libraries, whose static one is the CMake build's archive of members: a
+/// program that defines the tracepoint.h functions gets every event, and
+/// links none of the library's.
 #[test]
 fn a_replaced_tracepoint_layer_gets_every_event_from_the_installed_libraries() {
     let install = install();

@@ -6,6 +6,7 @@
 //! write gets EDEADLK instead of waiting for itself. The program runs with
 //! the killing dispositions and a watchdog; `build.run` fails unless it
 //! exits 0.
+#[path = "../../tests/support/mod.rs"]
 mod support;
 
 use support::errno::{E2BIG, EDEADLK, EFBIG, EPIPE};

@@ -3,7 +3,7 @@
 # programs of the same names, tracepoint-provider.h): plain tracepoints with
 # the kernel, under perf record.
 #
-#   tpp.sh PROGRAM REGS      (REGS: registration strings, relative to the
+#   tpp/guest.sh PROGRAM REGS      (REGS: registration strings, relative to the
 #                             repository; "flags<TAB>" prefixes and # comments
 #                             are skipped)
 #
@@ -31,7 +31,7 @@ rc=0
 rm -rf "$WORK" "$RESULT.format"
 mkdir -p "$WORK" "$RESULT.format"
 : >"$RESULT.regs.log"
-[ -r "$REGS" ] || { echo "tpp.sh: no $REGS" >&2; exit 2; }
+[ -r "$REGS" ] || { echo "tpp/guest.sh: no $REGS" >&2; exit 2; }
 
 coproc UEV { "$B/uev_raw" serve 2>>"$WORK/uev_raw.log"; }
 uev=$UEV_PID
@@ -50,7 +50,7 @@ while IFS= read -r line; do
     fi
     i=$((i + 1))
 done <"$REGS"
-[ "${#events[@]}" -ge 2 ] || { echo "tpp.sh: fewer than 2 tracepoints registered" >&2; rc=1; }
+[ "${#events[@]}" -ge 2 ] || { echo "tpp/guest.sh: fewer than 2 tracepoints registered" >&2; rc=1; }
 
 mkfifo "$WORK/ctl" "$WORK/ack"
 perf record -q --no-buildid --no-buildid-cache --control="fifo:$WORK/ctl,$WORK/ack" -D -1 \
@@ -62,18 +62,18 @@ if read -r -t 60 -u 8 _; then
     "$PROGRAM" >"$RESULT.out" 2>&1 </dev/null
     echo $? >"$RESULT.rc"
 else
-    echo "tpp.sh: perf did not acknowledge 'enable'" >&2
+    echo "tpp/guest.sh: perf did not acknowledge 'enable'" >&2
     rc=1
 fi
 kill -INT "$perf"
 wait "$perf"
 prc=$?
 exec 7>&- 8>&-
-[ "$prc" = 0 ] || [ "$prc" = 130 ] || { echo "tpp.sh: perf record exited $prc" >&2; cat "$RESULT.perf.log" >&2; rc=1; }
+[ "$prc" = 0 ] || [ "$prc" = 130 ] || { echo "tpp/guest.sh: perf record exited $prc" >&2; cat "$RESULT.perf.log" >&2; rc=1; }
 echo quit >&"${UEV[1]}"
-wait "$uev" || { echo "tpp.sh: uev_raw failed" >&2; cat "$WORK/uev_raw.log" >&2; rc=1; }
+wait "$uev" || { echo "tpp/guest.sh: uev_raw failed" >&2; cat "$WORK/uev_raw.log" >&2; rc=1; }
 
 perf script -i "$RESULT.perf.data" >"$RESULT.perf-script.txt" 2>"$WORK/perf-script.log" ||
-    { echo "tpp.sh: perf script failed" >&2; cat "$WORK/perf-script.log" >&2; rc=1; }
+    { echo "tpp/guest.sh: perf script failed" >&2; cat "$WORK/perf-script.log" >&2; rc=1; }
 echo "$(basename "$PROGRAM"): exit $(cat "$RESULT.rc" 2>/dev/null), $(grep -c ' => ok' "$RESULT.regs.log") of $i strings registered"
 exit "$rc"

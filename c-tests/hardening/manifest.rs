@@ -1,0 +1,237 @@
+//! The hardening suite's programs (stress, fork, dlopen/dlclose, bad input,
+//! capture files at their limits), part of the test-program manifest
+//! (`tests/testkit/src/manifest.rs`); driven by `main.rs` and `capture.rs`.
+
+use super::*;
+
+pub(super) static PROGRAMS: &[Program] = &[
+    Program {
+        name: "stress",
+        sources: &["c-tests/hardening/stress.c"],
+        runs: &[
+            Run {
+                args: &["{stress_seconds}", "capture", "{stress_rate}"],
+                threads: true,
+                ..RUN
+            },
+            Run {
+                name: "nokernel",
+                args: &["0.5", "any"],
+                threads: true,
+                ..PLAIN_RUN
+            },
+        ],
+        // 500 writes per second per writer and event: at the default 2000,
+        // perf lost a third of the samples under TCG.
+        vm: &[VmRun {
+            name: "stress",
+            args: &["10", "kernel", "500"],
+            check: VmCheck::Fields {
+                names: &["HardStress_L5K1", "HardStress_L4K2", "HardStressAlt_L4K2"],
+                perf_opts: &["-m", "4M"],
+                fields: &["a", "b", "c"],
+                check: checks::stress,
+            },
+            ..VM
+        }],
+        ..BASE
+    },
+    Program {
+        name: "fork",
+        sources: &["c-tests/hardening/fork.c"],
+        runs: &[
+            Run {
+                args: &["capture"],
+                ..RUN
+            },
+            Run {
+                name: "busy",
+                args: &["capture", "busy"],
+                threads: true,
+                not_under: &[(
+                    Flavour::Valgrind,
+                    "valgrind runs one thread at a time and lets the thread that takes the \
+                     library lock in a tight loop re-take it slice after slice: the forking \
+                     thread can wait for minutes (covered by ASan, TSan, cargo test and the VM)",
+                )],
+                ..RUN
+            },
+        ],
+        // HARDENING_FORK_ALARM: each busy child's deadlock alarm (default
+        // 5 s), longer under TCG.
+        vm: &[VmRun {
+            name: "fork_busy",
+            args: &["kernel", "busy"],
+            env: &[
+                ("HARDENING_EXPECT_ENABLED", "1"),
+                ("HARDENING_FORK_ALARM", "20"),
+            ],
+            check: VmCheck::Fields {
+                names: &["HardFork_L5K1", "HardFork_L5K2"],
+                perf_opts: &[],
+                fields: &["a", "b", "c"],
+                check: checks::fork_busy,
+            },
+        }],
+        ..BASE
+    },
+    Program {
+        name: "dlprov",
+        sources: &["c-tests/hardening/dlprov.c"],
+        output: Output::SharedLibrary,
+        ..BASE
+    },
+    Program {
+        name: "dlforget",
+        sources: &["c-tests/hardening/dlprov.c"],
+        output: Output::SharedLibrary,
+        flags: &["-DHARDENING_FORGET"],
+        ..BASE
+    },
+    Program {
+        name: "dlclose_loop",
+        sources: &["c-tests/hardening/dlclose_loop.c"],
+        runs: &[
+            Run {
+                args: &["{path:dlprov}", "{dl_loops}", "capture"],
+                ..RUN
+            },
+            Run {
+                name: "forget",
+                args: &["{path:dlforget}", "{dl_loops}", "capture", "forget"],
+                ..RUN
+            },
+        ],
+        vm: &[VmRun {
+            name: "dlclose",
+            args: &["{path:dlprov}", "1000", "kernel"],
+            env: &[("HARDENING_EXPECT_ENABLED", "1")],
+            check: VmCheck::Fields {
+                names: &["HardDl_L5K1"],
+                perf_opts: &[],
+                fields: &["i"],
+                check: checks::dlclose,
+            },
+        }],
+        ..BASE
+    },
+    // The library itself loaded and unloaded (not a client of it): directly,
+    // and as the dependency of a plugin, each followed by fork().
+    Program {
+        name: "dlunload",
+        sources: &["c-tests/hardening/dlunload.c"],
+        link: Link::Loaded,
+        runs: &[
+            Run {
+                name: "self",
+                args: &["self", "{dl_loops}", "capture"],
+                ..RUN
+            },
+            Run {
+                name: "plugin",
+                args: &["plugin", "{path:dlprov}", "capture"],
+                ..RUN
+            },
+        ],
+        vm: &[
+            VmRun {
+                name: "dlunload_self",
+                args: &["self", "1000", "kernel"],
+                ..VM
+            },
+            VmRun {
+                name: "dlunload_plugin",
+                args: &["plugin", "{path:dlprov}", "kernel"],
+                ..VM
+            },
+        ],
+        ..BASE
+    },
+    Program {
+        name: "badinput",
+        sources: &["c-tests/hardening/badinput.c"],
+        runs: &[
+            Run {
+                args: &["capture"],
+                ..RUN
+            },
+            Run {
+                name: "names",
+                args: &["names", "capture"],
+                ..RUN
+            },
+            Run {
+                name: "nokernel",
+                args: &["nokernel"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "setfile-missing",
+                args: &["setfile", "{dir}/no/such/dir/cap.dat"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "setfile-dir",
+                args: &["setfile", "{dir}"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "full",
+                args: &["writefail", "/dev/full"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "fsize",
+                args: &["fsize", "{dir}/fsize.dat", "{dir}/next.dat"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "fdexhaust",
+                args: &["fdexhaust", "{dir}/fd.dat"],
+                ..PLAIN_RUN
+            },
+        ],
+        // Every bad-name row against the real kernel, and tracefs still
+        // lists afterwards.
+        vm: &[VmRun {
+            name: "badinput_names",
+            args: &["names", "kernel"],
+            ..VM
+        }],
+        ..BASE
+    },
+    // Capture files that are pipes, at their limits, and written from signal
+    // handlers (capture.rs).
+    Program {
+        name: "capsig",
+        sources: &["c-tests/hardening/capsig.c"],
+        runs: &[
+            Run {
+                name: "reader-exits",
+                args: &["reader-exits", "{dir}/fifo"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "two-writers",
+                args: &["two-writers", "{dir}/fifo", "{dir}/out.dat"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "fsize-boundary",
+                args: &["fsize-boundary", "{dir}/cap.dat"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "huge",
+                args: &["huge", "{dir}/cap.dat"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "handler",
+                args: &["handler", "{dir}/fifo"],
+                ..PLAIN_RUN
+            },
+        ],
+        ..BASE
+    },
+];
