@@ -9,12 +9,12 @@
 //!   arguments). No export calls another.
 //! - [`dynamic`]: runtime-defined events (the `ehd_*` API): the event
 //!   builder, providers and event sets on the C heap; it reaches the layers
-//!   below only through [`dynamic::lower`].
+//!   below only through [`dynamic::layers_below`].
 //! - [`eventheader`]: the EventHeader layer: tracepoint names and
 //!   registration commands, opening and connecting EventHeader providers and
 //!   events, and assembling each event's vectors. It reaches the tracepoint
-//!   layer only through [`layer`].
-//! - [`layer`]: the tracepoint layer under the EventHeader layer: this
+//!   layer only through [`tracepoint_layer`].
+//! - [`tracepoint_layer`]: the tracepoint layer under the EventHeader layer: this
 //!   library's ([`provider`]), or the `tracepoint.h` functions a program
 //!   defines itself to replace it at link time.
 //! - [`provider`]: provider and tracepoint state: open, close, connect and the
@@ -48,7 +48,7 @@ pub mod cstr_buf;
 pub mod dynamic;
 pub mod eventheader;
 pub mod ffi;
-pub mod layer;
+pub mod tracepoint_layer;
 mod lock;
 pub mod provider;
 mod sys;

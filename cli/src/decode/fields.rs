@@ -4,7 +4,7 @@
 
 use tracepoint_decode as td;
 
-use super::format::push_json_str;
+use super::event_json::push_json_str;
 use crate::guard::JsonText;
 
 /// `, "name": value` for the fields of a tracefs-format event from `skip` on.

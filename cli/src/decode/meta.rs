@@ -11,7 +11,7 @@
 
 use tracepoint_decode as td;
 
-use super::format::push_json_str;
+use super::event_json::push_json_str;
 use super::time;
 use crate::guard::push_escaped_char;
 

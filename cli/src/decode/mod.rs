@@ -4,7 +4,7 @@
 
 mod capture;
 mod fields;
-mod format;
+mod event_json;
 pub mod input;
 mod keys;
 pub(crate) mod meta;
@@ -26,7 +26,7 @@ use crate::exit::{Error, Status};
 use crate::filter::{Filter, FilterArgs};
 use crate::guard;
 use crate::progress::Progress;
-pub use format::{Formatter, Outcome};
+pub use event_json::{Formatter, Outcome};
 pub use input::Source;
 use input::{Opened, Recording};
 pub use output::Output;

@@ -1,7 +1,7 @@
 //! Reading perf.data (normal and pipe mode) without `tracepoint_perf`'s
 //! reader, which reads each record with two unbuffered reads (issue 26) and
 //! keeps every round in memory in time order: records come through one
-//! large buffer ([`source`]), metadata is parsed with every length checked
+//! large buffer ([`buffered_input`]), metadata is parsed with every length checked
 //! ([`headers`]), and samples are attributed to their events ([`events`]).
 //! `tracepoint_decode` then decodes each event.
 
@@ -9,7 +9,7 @@ pub mod events;
 pub mod headers;
 pub mod reader;
 pub mod sample;
-pub mod source;
+pub mod buffered_input;
 pub mod writer;
 
 pub use events::Events;
