@@ -48,10 +48,10 @@ pub mod cstr_buf;
 pub mod dynamic;
 pub mod eventheader;
 pub mod ffi;
-pub mod tracepoint_layer;
 mod lock;
 pub mod provider;
 mod sys;
+pub mod tracepoint_layer;
 pub mod tracepoint_name;
 
 /// Never called: nothing in the library panics, and the footprint check

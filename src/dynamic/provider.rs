@@ -163,7 +163,8 @@ impl Provider {
         let p = unsafe { &mut *provider.as_ptr() };
         // Names with a NUL cannot come from C strings, but the Rust API
         // allows them: they would be cut short, so refuse them.
-        p.open_errno = if !readable || layers_below::has_nul(name) || layers_below::has_nul(options) {
+        p.open_errno = if !readable || layers_below::has_nul(name) || layers_below::has_nul(options)
+        {
             libc::EINVAL
         } else {
             layers_below::open_provider(&p.eventheader_provider())

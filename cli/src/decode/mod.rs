@@ -3,9 +3,10 @@
 //! in time order) in memory at a time.
 
 mod capture;
-mod fields;
 mod event_json;
+mod fields;
 pub mod input;
+mod json;
 mod keys;
 pub(crate) mod meta;
 mod output;

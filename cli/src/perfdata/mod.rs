@@ -5,11 +5,11 @@
 //! ([`headers`]), and samples are attributed to their events ([`events`]).
 //! `tracepoint_decode` then decodes each event.
 
+pub mod buffered_input;
 pub mod events;
 pub mod headers;
 pub mod reader;
 pub mod sample;
-pub mod buffered_input;
 pub mod writer;
 
 pub use events::Events;
