@@ -24,6 +24,7 @@
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 
 pub mod activity_api;
+mod args;
 pub mod capture_api;
 pub mod dynamic_api;
 pub mod eventheader_api;

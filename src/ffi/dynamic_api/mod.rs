@@ -15,7 +15,7 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 #![allow(non_camel_case_types)]
 
-mod args;
+use super::args;
 pub mod builder;
 pub mod cpp;
 pub mod field_array;

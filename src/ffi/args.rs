@@ -7,7 +7,7 @@
 use core::ffi::{c_char, c_int, c_void, CStr};
 use core::ptr::{self, NonNull};
 
-use super::{ehd_builder, ehd_event_set, ehd_provider, EHD_NTS};
+use super::dynamic_api::{ehd_builder, ehd_event_set, ehd_provider, EHD_NTS};
 use crate::dynamic::builder::{Builder, Name};
 use crate::dynamic::provider::{EventSet, Provider};
 
