@@ -9,8 +9,8 @@
 //! - [`field_array`]: a whole event's fields in one call, for bindings;
 //! - [`cpp`]: the entry points private to `EventHeaderDynamic.h`, which
 //!   declares them itself (no generated header does);
-//! - `args`: reading the (pointer, length) arguments; `types`: the
-//!   handle types and constants.
+//! - `types`: the handle types and constants; the arguments are read
+//!   with the helpers of every export, `src/ffi/args.rs`.
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 #![allow(non_camel_case_types)]
