@@ -2,7 +2,7 @@
 //! mode) to JSON, streaming: one record (capture) or one perf round (perf.data
 //! in time order) in memory at a time.
 
-mod capture;
+pub mod capture;
 mod event_json;
 mod fields;
 pub mod input;
