@@ -17,7 +17,7 @@ use core::ptr::{self, NonNull};
 
 use libc::iovec;
 
-use super::dynamic_api::{ehd_builder, ehd_event_set, ehd_provider, EHD_NTS};
+use super::dynamic_api::types::{ehd_builder, ehd_event_set, ehd_provider, EHD_NTS};
 use crate::dynamic::builder::{Builder, Name};
 use crate::dynamic::provider::{EventSet, Provider};
 

@@ -21,6 +21,6 @@ pub mod cpp;
 pub mod field_array;
 pub mod fields;
 pub mod provider;
-mod types;
+pub(super) mod types;
 
 pub use types::{ehd_builder, ehd_event_set, ehd_provider, EHD_NO_BOOKMARK, EHD_NTS};
