@@ -437,6 +437,7 @@ fn check(files: &[(String, String)], floors: &[Floor], lib: &str, lib_name: &str
                 up.entry((path.clone(), target.clone())).or_insert(format!(
                     "{path} (floor {from_floor}) reaches up to {target} (floor {to_floor}) by `{}`",
                     r.join("::")
+                        .replacen("LIB", lib_name, usize::from(!same_crate))
                 ));
             } else if to_floor == from_floor {
                 edges.entry(path.clone()).or_default().insert(target);
@@ -655,4 +656,24 @@ fn the_binary_reaches_the_library_by_its_name() {
     // `cli::` means the library only in the binary's files (main.rs, top/):
     // a.rs's is some other crate's path, not a reference.
     assert!(p.is_empty(), "{p:?}");
+    // The binary's `crate::` is its own root, its `cli::` the library: with
+    // the binary below the library, both are seen.
+    let doc = "### Floors of `x/`\n\n| floor | modules | what |\n|---|---|---|\n\
+               | 2 | `x/lib.rs`, `x/a.rs` | library |\n| 1 | `x/main.rs`, `x/top/` | binary |\n";
+    let floors = floors_from_doc(doc, "Floors of `x/`");
+    let files = tree(&[
+        ("x/lib.rs", ""),
+        ("x/main.rs", "mod top; fn main() { cli::a::f() }"),
+        ("x/a.rs", ""),
+        ("x/top/mod.rs", "use crate::helper; use cli::{self as l};"),
+    ]);
+    let p = check(&files, &floors, "x/lib.rs", "cli");
+    assert_eq!(
+        p,
+        [
+            "x/main.rs (floor 1) reaches up to x/a.rs (floor 2) by `cli::a::f`",
+            "x/top/mod.rs (floor 1) reaches up to x/lib.rs (floor 2) by `cli::self`"
+        ],
+        "{p:?}"
+    );
 }
