@@ -2,7 +2,8 @@
 //! for C and C++ programs, binary-compatible with the reference `libtracepoint`
 //! and `libeventheader-tracepoint`.
 //!
-//! Layers, each using only the ones below it:
+//! Layers, each using only the ones below it (the floors of
+//! docs/code-layout.md, which `tests/structure.rs` checks):
 //! - [`ffi`]: the exported C functions. Argument checks and the enabled test,
 //!   then one call into a layer below (the write entry point private to
 //!   `TraceLoggingProvider.h` checks nothing: the macro builds its
@@ -14,9 +15,9 @@
 //!   registration commands, opening and connecting EventHeader providers and
 //!   events, and assembling each event's vectors. It reaches the tracepoint
 //!   layer only through [`tracepoint_layer`].
-//! - [`tracepoint_layer`]: the tracepoint layer under the EventHeader layer: this
-//!   library's ([`provider`]), or the `tracepoint.h` functions a program
-//!   defines itself to replace it at link time.
+//! - [`tracepoint_layer`]: the tracepoint layer under the EventHeader
+//!   layer: this library's ([`provider`]), or the `tracepoint.h` functions
+//!   a program defines itself to replace it at link time.
 //! - [`provider`]: provider and tracepoint state: open, close, connect and the
 //!   write of a connected tracepoint, serialized by the library lock.
 //! - [`backend`]: where events go: [`backend::user_events`] (the kernel) or

@@ -12,9 +12,9 @@ use crate::abi::{TracepointDefinition, TracepointProviderState, TracepointState}
 use crate::provider;
 
 // Hidden aliases of the four functions the EventHeader layer calls, which
-// tell `crate::tracepoint_layer` whether the names resolve to these (see there). Weak
-// and hidden as `crate::tracepoint_layer` references them; here, in the object (and
-// archive member) of the functions themselves.
+// tell `crate::tracepoint_layer` whether the names resolve to these (see
+// there). Weak and hidden as `crate::tracepoint_layer` references them;
+// here, in the object (and archive member) of the functions themselves.
 core::arch::global_asm!(
     ".weak _tracepoint_own_open_provider",
     ".hidden _tracepoint_own_open_provider",
