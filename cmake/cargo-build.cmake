@@ -54,7 +54,7 @@ endif()
 # library module by module, in a target directory of its own (other flags,
 # which would otherwise rebuild the crate each time), with ThinLTO across the
 # crate's modules, and with the cfg that makes its references to the
-# tracepoint.h functions weak (src/layer.rs); then split into members.
+# tracepoint.h functions weak (src/tracepoint_layer.rs); then split into members.
 # Other profiles: both from one build, the static library as rustc makes it.
 #
 # The static library's code generation: opt-level 2 without the parts that

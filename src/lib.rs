@@ -2,21 +2,22 @@
 //! for C and C++ programs, binary-compatible with the reference `libtracepoint`
 //! and `libeventheader-tracepoint`.
 //!
-//! Layers, each using only the ones below it:
+//! Layers, each using only the ones below it (the floors of
+//! docs/code-layout.md, which `tests/structure.rs` checks):
 //! - [`ffi`]: the exported C functions. Argument checks and the enabled test,
 //!   then one call into a layer below (the write entry point private to
 //!   `TraceLoggingProvider.h` checks nothing: the macro builds its
 //!   arguments). No export calls another.
 //! - [`dynamic`]: runtime-defined events (the `ehd_*` API): the event
 //!   builder, providers and event sets on the C heap; it reaches the layers
-//!   below only through [`dynamic::lower`].
+//!   below only through [`dynamic::layers_below`].
 //! - [`eventheader`]: the EventHeader layer: tracepoint names and
 //!   registration commands, opening and connecting EventHeader providers and
 //!   events, and assembling each event's vectors. It reaches the tracepoint
-//!   layer only through [`layer`].
-//! - [`layer`]: the tracepoint layer under the EventHeader layer: this
-//!   library's ([`provider`]), or the `tracepoint.h` functions a program
-//!   defines itself to replace it at link time.
+//!   layer only through [`tracepoint_layer`].
+//! - [`tracepoint_layer`]: the tracepoint layer under the EventHeader
+//!   layer: this library's ([`provider`]), or the `tracepoint.h` functions
+//!   a program defines itself to replace it at link time.
 //! - [`provider`]: provider and tracepoint state: open, close, connect and the
 //!   write of a connected tracepoint, serialized by the library lock.
 //! - [`backend`]: where events go: [`backend::user_events`] (the kernel) or
@@ -48,10 +49,10 @@ pub mod cstr_buf;
 pub mod dynamic;
 pub mod eventheader;
 pub mod ffi;
-pub mod layer;
 mod lock;
 pub mod provider;
 mod sys;
+pub mod tracepoint_layer;
 pub mod tracepoint_name;
 
 /// Never called: nothing in the library panics, and the footprint check

@@ -1,14 +1,6 @@
 //! Guards around the decoding crates (`tracepoint_decode` 0.5.0), for input
 //! from anywhere:
 //!
-//! - [`JsonText`]: the crate writes UTF-32 text and char32/char16 values of
-//!   `\` without JSON escaping. Its UTF-32 path hands every character, ASCII
-//!   included, to the writer as "non-ASCII" (`write_char`), which its JSON
-//!   filter passes through; its char32 writer escapes values below `\` only
-//!   and writes `\` itself as a lone `"\"` string. This writer escapes what
-//!   JSON requires in both: the crate's own escapes always arrive whole
-//!   (`\"`, `\\`, `\n`, `\u001F`), so a character arriving alone by
-//!   `write_char`, or a lone backslash, is text to escape.
 //! - [`parse_format`]: the crate's tracefs format parser slices its text at
 //!   byte positions and panics on a multi-byte character (perf_field_format.rs
 //!   line 141); formats are handed over only as ASCII text.
@@ -16,53 +8,10 @@
 //!   known) becomes an error for that event or input instead of an abort.
 
 use std::cell::{Cell, RefCell};
-use std::fmt;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Once;
 
 use tracepoint_decode as td;
-
-/// A `fmt::Write` into a `String` that escapes the characters JSON forbids
-/// in strings when they arrive one by one (`write_char`), as the crate's
-/// UTF-32 writer delivers them, and a lone backslash (its char32 writer).
-/// Other text is the crate's own JSON (already escaped) and passes through.
-pub struct JsonText<'a>(pub &'a mut String);
-
-impl fmt::Write for JsonText<'_> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        if s == "\\" {
-            self.0.push_str("\\\\");
-        } else {
-            self.0.push_str(s);
-        }
-        Ok(())
-    }
-
-    fn write_char(&mut self, c: char) -> fmt::Result {
-        push_escaped_char(self.0, c);
-        Ok(())
-    }
-}
-
-/// Appends `c` as it must appear inside a JSON string.
-pub fn push_escaped_char(out: &mut String, c: char) {
-    match c {
-        '"' => out.push_str("\\\""),
-        '\\' => out.push_str("\\\\"),
-        '\n' => out.push_str("\\n"),
-        '\r' => out.push_str("\\r"),
-        '\t' => out.push_str("\\t"),
-        '\u{8}' => out.push_str("\\b"),
-        '\u{c}' => out.push_str("\\f"),
-        c if c < ' ' => {
-            const HEX: &[u8; 16] = b"0123456789ABCDEF";
-            out.push_str("\\u00");
-            out.push(HEX[(c as usize) >> 4] as char);
-            out.push(HEX[(c as usize) & 15] as char);
-        }
-        c => out.push(c),
-    }
-}
 
 /// Parses a tracefs format, if its text is ASCII (see the module's
 /// documentation) and the parser takes it.
@@ -136,19 +85,6 @@ pub fn contain<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::fmt::Write as _;
-
-    #[test]
-    fn characters_written_one_by_one_are_escaped() {
-        let mut s = String::new();
-        let mut w = JsonText(&mut s);
-        w.write_str("\"a\\\"").unwrap();
-        w.write_str("\\").unwrap();
-        for c in ['x', '"', '\\', '\n', '\u{1}', '\u{1f}', 'é', '\u{7f}'] {
-            w.write_char(c).unwrap();
-        }
-        assert_eq!(s, "\"a\\\"\\\\x\\\"\\\\\\n\\u0001\\u001Fé\u{7f}");
-    }
 
     #[test]
     fn non_ascii_formats_are_refused_not_parsed() {

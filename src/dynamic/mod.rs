@@ -7,7 +7,7 @@
 //! - [`builder`]: the event builder, which encodes metadata and payload.
 //! - [`write`] (here): sends a built event to an event set.
 //! - [`buffer`], [`heap`]: `malloc`-backed storage; growth failure is ENOMEM.
-//! - [`lower`]: the only calls into the rest of the library.
+//! - [`layers_below`]: the only calls into the rest of the library.
 //!
 //! Library code only: `core` and `libc`, no allocation but `malloc`, no
 //! panic path.
@@ -17,7 +17,7 @@
 pub mod buffer;
 pub mod builder;
 pub mod heap;
-pub mod lower;
+pub mod layers_below;
 pub mod provider;
 
 use core::ffi::{c_int, c_void};
@@ -26,7 +26,7 @@ use core::ptr;
 use libc::iovec;
 
 use builder::Builder;
-use lower::{Activity, EventHeader, EventHeaderTracepoint};
+use layers_below::{Activity, EventHeader, EventHeaderTracepoint};
 use provider::EventSet;
 
 /// eventheader_flag_default_with_extension: this target's pointer size and
@@ -100,5 +100,5 @@ pub fn write(
     // SAFETY: the set's state lives as long as `set`; `meta` is the metadata
     // extension block (header filled in by finish, then `size` bytes), 2-byte
     // aligned (malloc'ed); `data` is readable; all outlive the call.
-    unsafe { lower::write(&event, activity, &mut vecs) }
+    unsafe { layers_below::write(&event, activity, &mut vecs) }
 }

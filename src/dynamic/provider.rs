@@ -31,7 +31,7 @@ use core::sync::atomic::{AtomicUsize, Ordering};
 
 use super::buffer::Buffer;
 use super::heap;
-use super::lower::{
+use super::layers_below::{
     self, EventHeader, EventHeaderTracepoint, ProviderRef, TracepointListNode,
     TracepointProviderState, TracepointState,
 };
@@ -163,10 +163,11 @@ impl Provider {
         let p = unsafe { &mut *provider.as_ptr() };
         // Names with a NUL cannot come from C strings, but the Rust API
         // allows them: they would be cut short, so refuse them.
-        p.open_errno = if !readable || lower::has_nul(name) || lower::has_nul(options) {
+        p.open_errno = if !readable || layers_below::has_nul(name) || layers_below::has_nul(options)
+        {
             libc::EINVAL
         } else {
-            lower::open_provider(&p.eventheader_provider())
+            layers_below::open_provider(&p.eventheader_provider())
         };
         Ok(provider)
     }
@@ -183,7 +184,7 @@ impl Provider {
 
     /// The name, without options.
     pub fn name(&self) -> &CStr {
-        lower::c_str_until_nul(self.text.as_slice())
+        layers_below::c_str_until_nul(self.text.as_slice())
     }
 
     /// The options string.
@@ -191,7 +192,7 @@ impl Provider {
         self.text
             .as_slice()
             .get(self.options_at..)
-            .map_or(c"", lower::c_str_until_nul)
+            .map_or(c"", layers_below::c_str_until_nul)
     }
 
     /// 0, or the errno of opening the provider.
@@ -277,7 +278,7 @@ impl Provider {
                 };
                 // SAFETY: the set's state is valid and stays at its address
                 // (a heap block freed only after the provider is closed).
-                unsafe { lower::connect(&event, &provider.eventheader_provider()) }
+                unsafe { layers_below::connect(&event, &provider.eventheader_provider()) }
             }
         };
         // SAFETY: the set is not shared yet.
@@ -300,7 +301,7 @@ impl Provider {
     pub unsafe fn unregister(this: NonNull<Provider>) {
         // SAFETY: live provider (the caller's guarantee).
         let provider = unsafe { this.as_ref() };
-        lower::close_provider(&provider.eventheader_provider());
+        layers_below::close_provider(&provider.eventheader_provider());
         // SAFETY: no concurrent use of this provider (the caller's guarantee).
         let table = unsafe { &mut *provider.sets.get() };
         for entry in table.as_slice() {
@@ -352,7 +353,7 @@ impl EventSet {
     #[inline(always)]
     pub fn enabled(&self) -> bool {
         // SAFETY: the state lives as long as the set.
-        unsafe { lower::status_word(self.state.get()) }.load(Ordering::Relaxed) != 0
+        unsafe { layers_below::status_word(self.state.get()) }.load(Ordering::Relaxed) != 0
     }
 
     /// 0 if the set was registered, else the errno of its registration (or

@@ -12,7 +12,7 @@ use libc::iovec;
 
 use super::prefix::{pack_prefix, ActivityPrefix, FLAG_EXTENSION, PREFIX_MAX};
 use crate::abi::{EventHeader, EventHeaderExtension, EventHeaderTracepoint};
-use crate::layer;
+use crate::tracepoint_layer;
 
 /// An activity id and an optional related activity id, 16 bytes each.
 pub type Activity<'a> = (&'a [u8; 16], Option<&'a [u8; 16]>);
@@ -73,7 +73,7 @@ pub unsafe fn write(
     // header or `prefix` (live until the write returns) and its metadata
     // block (valid, the caller's guarantee), the rest at the caller's
     // readable payload.
-    unsafe { layer::write(event.state, vecs) }
+    unsafe { tracepoint_layer::write(event.state, vecs) }
 }
 
 /// Writes an event of `TraceLoggingProvider.h`, whose arguments the macro
@@ -130,5 +130,5 @@ pub unsafe fn write_macro_event(
     // SAFETY: the state is valid; vecs[1] and vecs[2] point at the event's
     // header or `prefix` (live until the write returns) and its metadata, the
     // rest at the caller's readable payload.
-    unsafe { layer::write(event.state, vecs) }
+    unsafe { tracepoint_layer::write(event.state, vecs) }
 }

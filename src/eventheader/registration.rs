@@ -7,7 +7,7 @@ use core::ptr;
 
 use super::names::{format_command, validate_provider, CommandBuf};
 use crate::abi::{EventHeaderTracepoint, TracepointProviderState};
-use crate::{layer, provider};
+use crate::{provider, tracepoint_layer};
 
 /// An EventHeader provider as the layers below the C ABI see it: its state,
 /// and its name and options (the C strings already read; options empty if
@@ -28,7 +28,7 @@ pub unsafe fn open(provider: &ProviderRef<'_>) -> c_int {
         return e;
     }
     // SAFETY: `provider.state` is a valid, initialized provider state (the caller's guarantee).
-    unsafe { layer::open(provider.state) }
+    unsafe { tracepoint_layer::open(provider.state) }
 }
 
 /// Closes the provider: unregisters and resets every tracepoint connected
@@ -38,7 +38,7 @@ pub unsafe fn open(provider: &ProviderRef<'_>) -> c_int {
 /// `state` must point to a valid, initialized provider state.
 pub unsafe fn close(state: *mut TracepointProviderState) {
     // SAFETY: the caller's guarantee.
-    unsafe { layer::close(state) }
+    unsafe { tracepoint_layer::close(state) }
 }
 
 /// Opens the provider, then connects the events of `events`, which is
@@ -98,7 +98,7 @@ unsafe fn connect_validated(
 ) -> c_int {
     let Some(provider) = provider else {
         // SAFETY: the caller guarantees the event's state.
-        return unsafe { layer::connect(event.state, ptr::null_mut(), None) };
+        return unsafe { tracepoint_layer::connect(event.state, ptr::null_mut(), None) };
     };
     if event.header.level == 0 {
         return libc::EINVAL;
@@ -114,5 +114,5 @@ unsafe fn connect_validated(
         return e;
     }
     // SAFETY: the caller guarantees both states.
-    unsafe { layer::connect(event.state, provider.state, Some(command.as_c_str())) }
+    unsafe { tracepoint_layer::connect(event.state, provider.state, Some(command.as_c_str())) }
 }

@@ -4,7 +4,7 @@
 
 use core::ffi::{c_char, c_int};
 
-use super::optional_c_str;
+use super::args::optional_c_str;
 use crate::backend::capture;
 
 /// Selects a capture file: providers opened after this call write their

@@ -8,7 +8,7 @@ use core::sync::atomic::Ordering;
 
 use libc::iovec;
 
-use super::pointer_range;
+use super::args::{non_null, optional_c_str, pointer_range, vecs_arg};
 use crate::abi::eventheader_definitions::EVENTHEADER_PREFIX_DATAVEC_COUNT_NO_METADATA;
 use crate::abi::{EventHeaderProvider, EventHeaderTracepoint, TracepointState};
 use crate::eventheader::{event, registration, registration::ProviderRef};
@@ -22,13 +22,11 @@ use crate::eventheader::{event, registration, registration::ProviderRef};
 unsafe fn provider_arg<'a>(provider: *const EventHeaderProvider) -> Option<ProviderRef<'a>> {
     // SAFETY: NULL or a valid provider (the caller's guarantee).
     let p = unsafe { provider.as_ref() }?;
-    if p.state.is_null() || p.name.is_null() {
-        return None;
-    }
-    // SAFETY: a non-NULL name is a C string (the caller's guarantee).
-    let name = unsafe { CStr::from_ptr(p.name) }.to_bytes();
+    non_null(p.state)?;
+    // SAFETY: the name is NULL or a C string (the caller's guarantee).
+    let name = unsafe { optional_c_str(p.name) }?.to_bytes();
     // SAFETY: options are NULL or a C string (the caller's guarantee).
-    let options = unsafe { super::optional_c_str(p.options) }.map_or(&[][..], CStr::to_bytes);
+    let options = unsafe { optional_c_str(p.options) }.map_or(&[][..], CStr::to_bytes);
     Some(ProviderRef {
         state: p.state,
         name,
@@ -43,7 +41,7 @@ unsafe fn provider_arg<'a>(provider: *const EventHeaderProvider) -> Option<Provi
 #[inline(always)]
 unsafe fn event_arg<'a>(event: *const EventHeaderTracepoint) -> Option<&'a EventHeaderTracepoint> {
     // SAFETY: NULL or a valid event (the caller's guarantee).
-    unsafe { event.as_ref() }.filter(|ev| !ev.state.is_null())
+    unsafe { event.as_ref() }.filter(|ev| non_null(ev.state).is_some())
 }
 
 /// Closes the provider (see tracepoint_close_provider). NULL is a no-op.
@@ -56,9 +54,9 @@ pub unsafe extern "C" fn eventheader_close_provider(provider: *const EventHeader
     let Some(p) = (unsafe { provider.as_ref() }) else {
         return;
     };
-    if !p.state.is_null() {
+    if let Some(state) = non_null(p.state) {
         // SAFETY: a valid provider's state is valid (this function's contract).
-        unsafe { registration::close(p.state) }
+        unsafe { registration::close(state.as_ptr()) }
     }
 }
 
@@ -126,14 +124,14 @@ pub unsafe extern "C" fn eventheader_connect(
     let Some(ev) = (unsafe { event_arg(event) }) else {
         return libc::EINVAL;
     };
-    let p = if provider.is_null() {
-        None
-    } else {
+    // NULL disconnects; any other provider must be valid.
+    let p = match non_null(provider) {
+        None => None,
         // SAFETY: a valid provider (this function's contract).
-        let Some(p) = (unsafe { provider_arg(provider) }) else {
-            return libc::EINVAL;
-        };
-        Some(p)
+        Some(_) => match unsafe { provider_arg(provider) } {
+            None => return libc::EINVAL,
+            p => p,
+        },
     };
     // SAFETY: the event's state is valid and stays put while connected, the
     // provider's state valid (this function's contract).
@@ -171,23 +169,27 @@ pub unsafe extern "C" fn eventheader_write(
     if unsafe { TracepointState::status_word(ev.state) }.load(Ordering::Relaxed) == 0 {
         return libc::EBADF;
     }
-    // An event with metadata needs one more vector: event::write checks.
-    let count = data_count as usize;
-    if data_vecs.is_null()
-        || count < EVENTHEADER_PREFIX_DATAVEC_COUNT_NO_METADATA as usize
-        || data_count > super::MAX_VECS
-        || (activity_id.is_null() && !related_id.is_null())
-    {
-        return libc::EINVAL;
-    }
     // SAFETY: the ids are NULL or 16 readable bytes (this function's contract).
     let activity = unsafe { activity_id.cast::<[u8; 16]>().as_ref() };
     // SAFETY: the related id is NULL or 16 readable bytes (this function's
     // contract).
     let related = unsafe { related_id.cast::<[u8; 16]>().as_ref() };
+    // An event with metadata needs one more vector: event::write checks.
     // SAFETY: `data_vecs` points to `data_count` iovecs (this function's
     // contract), which nothing else uses during the call.
-    let vecs = unsafe { core::slice::from_raw_parts_mut(data_vecs, count) };
+    let vecs = unsafe {
+        vecs_arg(
+            data_vecs,
+            data_count,
+            EVENTHEADER_PREFIX_DATAVEC_COUNT_NO_METADATA,
+        )
+    };
+    let Some(vecs) = vecs else {
+        return libc::EINVAL;
+    };
+    if activity.is_none() && related.is_some() {
+        return libc::EINVAL;
+    }
     // SAFETY: the event, its state and metadata are valid and the payload
     // buffers readable (this function's contract); event::write checks that
     // `vecs` has the vectors the event needs.

@@ -7,14 +7,14 @@ use core::sync::atomic::Ordering;
 
 use libc::iovec;
 
-use super::{optional_c_str, pointer_range};
+use super::args::{non_null, optional_c_str, pointer_range, vecs_arg};
 use crate::abi::{TracepointDefinition, TracepointProviderState, TracepointState};
 use crate::provider;
 
 // Hidden aliases of the four functions the EventHeader layer calls, which
-// tell `crate::layer` whether the names resolve to these (see there). Weak
-// and hidden as `crate::layer` references them; here, in the object (and
-// archive member) of the functions themselves.
+// tell `crate::tracepoint_layer` whether the names resolve to these (see
+// there). Weak and hidden as `crate::tracepoint_layer` references them;
+// here, in the object (and archive member) of the functions themselves.
 core::arch::global_asm!(
     ".weak _tracepoint_own_open_provider",
     ".hidden _tracepoint_own_open_provider",
@@ -42,9 +42,9 @@ core::arch::global_asm!(
 /// `provider_state` must be NULL or a valid provider state.
 #[no_mangle]
 pub unsafe extern "C" fn tracepoint_close_provider(provider_state: *mut TracepointProviderState) {
-    if !provider_state.is_null() {
+    if let Some(state) = non_null(provider_state) {
         // SAFETY: non-NULL, so a valid provider state (this function's contract).
-        unsafe { provider::close(provider_state) }
+        unsafe { provider::close(state.as_ptr()) }
     }
 }
 
@@ -66,12 +66,12 @@ pub unsafe extern "C" fn tracepoint_close_provider(provider_state: *mut Tracepoi
 pub unsafe extern "C" fn tracepoint_open_provider(
     provider_state: *mut TracepointProviderState,
 ) -> c_int {
-    if provider_state.is_null() {
+    let Some(state) = non_null(provider_state) else {
         return libc::EINVAL;
-    }
+    };
     // SAFETY: non-NULL, so a valid, initialized provider state (this
     // function's contract).
-    unsafe { provider::open(provider_state) }
+    unsafe { provider::open(state.as_ptr()) }
 }
 
 /// Opens the provider, then connects every tracepoint of the array
@@ -94,13 +94,13 @@ pub unsafe extern "C" fn tracepoint_open_provider_with_tracepoints(
     else {
         return libc::EINVAL;
     };
-    if provider_state.is_null() {
+    let Some(state) = non_null(provider_state) else {
         return libc::EINVAL;
-    }
+    };
     // SAFETY: the provider state is valid and every non-NULL definition
     // valid, with valid or NULL states and C string or NULL names (this
     // function's contract).
-    unsafe { provider::open_with_tracepoints(provider_state, definitions) }
+    unsafe { provider::open_with_tracepoints(state.as_ptr(), definitions) }
 }
 
 /// tracepoint_connect2 with flags 0.
@@ -113,14 +113,14 @@ pub unsafe extern "C" fn tracepoint_connect(
     provider_state: *mut TracepointProviderState,
     tp_name_args: *const c_char,
 ) -> c_int {
-    if tp_state.is_null() {
+    let Some(tp) = non_null(tp_state) else {
         return libc::EINVAL;
-    }
+    };
     // SAFETY: `tp_name_args` is NULL or a C string (this function's contract).
     let name_args = unsafe { optional_c_str(tp_name_args) };
     // SAFETY: the tracepoint state is valid and stays put while connected,
     // the provider state NULL or valid (this function's contract).
-    unsafe { provider::connect(tp_state, provider_state, name_args, 0) }
+    unsafe { provider::connect(tp.as_ptr(), provider_state, name_args, 0) }
 }
 
 /// Connects the tracepoint to the provider, first disconnecting it from any
@@ -151,14 +151,14 @@ pub unsafe extern "C" fn tracepoint_connect2(
     tp_name_args: *const c_char,
     flags: c_uint,
 ) -> c_int {
-    if tp_state.is_null() {
+    let Some(tp) = non_null(tp_state) else {
         return libc::EINVAL;
-    }
+    };
     // SAFETY: `tp_name_args` is NULL or a C string (this function's contract).
     let name_args = unsafe { optional_c_str(tp_name_args) };
     // SAFETY: the tracepoint state is valid and stays put while connected,
     // the provider state NULL or valid (this function's contract).
-    unsafe { provider::connect(tp_state, provider_state, name_args, flags) }
+    unsafe { provider::connect(tp.as_ptr(), provider_state, name_args, flags) }
 }
 
 /// Writes an event. data_vecs[0] is reserved: the caller sets it to
@@ -178,19 +178,18 @@ pub unsafe extern "C" fn tracepoint_write(
     data_count: c_uint,
     data_vecs: *mut iovec,
 ) -> c_int {
-    if tp_state.is_null() || data_vecs.is_null() {
+    let (Some(tp), Some(_)) = (non_null(tp_state), non_null(data_vecs)) else {
         return libc::EINVAL;
-    }
+    };
     // SAFETY: non-NULL, so a valid tracepoint state (this function's contract).
-    if unsafe { TracepointState::status_word(tp_state) }.load(Ordering::Relaxed) == 0 {
+    if unsafe { TracepointState::status_word(tp.as_ptr()) }.load(Ordering::Relaxed) == 0 {
         return libc::EBADF;
-    }
-    if data_count == 0 || data_count > super::MAX_VECS {
-        return libc::EINVAL;
     }
     // SAFETY: `data_vecs` points to `data_count` iovecs (this function's
     // contract), which nothing else uses during the call.
-    let vecs = unsafe { core::slice::from_raw_parts_mut(data_vecs, data_count as usize) };
+    let Some(vecs) = (unsafe { vecs_arg(data_vecs, data_count, 1) }) else {
+        return libc::EINVAL;
+    };
     // SAFETY: the state is valid and the payload buffers readable (this function's contract).
-    unsafe { provider::write(tp_state, vecs) }
+    unsafe { provider::write(tp.as_ptr(), vecs) }
 }

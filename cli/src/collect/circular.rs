@@ -23,8 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use perf_event::events::Tracepoint as TracepointEvent;
-use perf_event::{Builder, Clock, Counter, ReadFormat, SampleFlag};
+use perf_event::{Counter, ReadFormat};
 
 use super::backward::{self, BackwardRing};
 use super::output::Recorded;
@@ -60,33 +59,12 @@ impl Rings {
         data_bytes: usize,
         filter: Option<&str>,
     ) -> Result<(Rings, Vec<EventIds>), Error> {
-        let filter = filter
-            .map(std::ffi::CString::new)
-            .transpose()
-            .map_err(|_| Error::new(Status::Usage, "a filter with a NUL character"))?;
+        let filter = session::kernel_filter(filter)?;
         let mut rings: Vec<BackwardRing> = Vec::new();
         let mut redirected = Vec::new();
         let mut descs = Vec::new();
         for tp in tracepoints {
-            let mut b = Builder::new(TracepointEvent::with_id(u64::from(tp.format.id())));
-            b.any_pid()
-                .sample_period(1)
-                .sample(
-                    SampleFlag::IDENTIFIER
-                        | SampleFlag::TID
-                        | SampleFlag::TIME
-                        | SampleFlag::CPU
-                        | SampleFlag::RAW,
-                )
-                .read_format(ReadFormat::ID)
-                .sample_id_all(true)
-                .include_kernel()
-                .exclude_hv(true)
-                .clockid(Clock::MONOTONIC)
-                .enabled(false);
-            // The kernel's overwrite mode: records written backward into a
-            // ring mapped read-only.
-            b.attrs_mut().set_write_backward(1);
+            let mut b = session::event_builder(tp, ReadFormat::ID, session::Direction::Backward);
             let mut ids = Vec::new();
             for &cpu in cpus {
                 b.one_cpu(cpu);

@@ -154,6 +154,60 @@ pub(super) fn redirect(
     Ok(())
 }
 
+/// How an event's records reach its ring: forward, waking the reader when
+/// `wakeup` bytes are waiting; or backward into an overwrite ring (circular
+/// mode), which nobody waits for.
+#[derive(Clone, Copy)]
+pub(super) enum Direction {
+    Forward { wakeup: usize },
+    Backward,
+}
+
+/// The perf attribute of every event `collect` opens, for `tp`: one sample
+/// per event with its identifier, pid/tid, time, CPU and raw data, the
+/// identifier in every other record too (sample_id_all), the monotonic
+/// clock, any process, disabled until the session enables it. The read
+/// format and the direction are the caller's.
+pub(super) fn event_builder(
+    tp: &Tracepoint,
+    read_format: ReadFormat,
+    direction: Direction,
+) -> Builder<'static> {
+    let mut b = Builder::new(TracepointEvent::with_id(u64::from(tp.format.id())));
+    b.any_pid()
+        .sample_period(1)
+        .sample(
+            SampleFlag::IDENTIFIER
+                | SampleFlag::TID
+                | SampleFlag::TIME
+                | SampleFlag::CPU
+                | SampleFlag::RAW,
+        )
+        .read_format(read_format)
+        .sample_id_all(true)
+        .include_kernel()
+        .exclude_hv(true)
+        .clockid(Clock::MONOTONIC)
+        .enabled(false);
+    match direction {
+        Direction::Forward { wakeup } => {
+            b.wakeup_watermark(wakeup);
+        }
+        // The kernel's overwrite mode: records written backward into a
+        // ring mapped read-only.
+        Direction::Backward => b.attrs_mut().set_write_backward(1),
+    }
+    b
+}
+
+/// The kernel tracepoint filter of `--filter`, as a C string.
+pub(super) fn kernel_filter(filter: Option<&str>) -> Result<Option<CString>, Error> {
+    filter
+        .map(CString::new)
+        .transpose()
+        .map_err(|_| Error::new(Status::Usage, "a filter with a NUL character"))
+}
+
 pub(super) fn perf_open_error(e: &std::io::Error, what: &str) -> Error {
     match e.raw_os_error() {
         Some(libc::EACCES) | Some(libc::EPERM) => Error::new(
@@ -204,33 +258,15 @@ impl Session {
         let mut redirected = Vec::new();
         let mut descs = Vec::new();
         let mut lost_counts = true;
-        let filter = filter
-            .map(CString::new)
-            .transpose()
-            .map_err(|_| Error::new(Status::Usage, "a filter with a NUL character"))?;
+        let filter = kernel_filter(filter)?;
         for tp in tracepoints {
-            let mut b = Builder::new(TracepointEvent::with_id(u64::from(tp.format.id())));
-            b.any_pid()
-                .sample_period(1)
-                .sample(
-                    SampleFlag::IDENTIFIER
-                        | SampleFlag::TID
-                        | SampleFlag::TIME
-                        | SampleFlag::CPU
-                        | SampleFlag::RAW,
-                )
-                // LOST: the kernel counts every sample it drops (Linux 6.0+).
-                .read_format(if lost_counts {
-                    ReadFormat::ID | ReadFormat::LOST
-                } else {
-                    ReadFormat::ID
-                })
-                .sample_id_all(true)
-                .include_kernel()
-                .exclude_hv(true)
-                .clockid(Clock::MONOTONIC)
-                .wakeup_watermark(wakeup)
-                .enabled(false);
+            // LOST: the kernel counts every sample it drops (Linux 6.0+).
+            let read_format = if lost_counts {
+                ReadFormat::ID | ReadFormat::LOST
+            } else {
+                ReadFormat::ID
+            };
+            let mut b = event_builder(tp, read_format, Direction::Forward { wakeup });
             let mut ids = Vec::new();
             for &cpu in cpus {
                 b.one_cpu(cpu);

@@ -5,7 +5,7 @@
 
 use std::io::Read;
 
-use crate::perfdata::source::{Buffered, MAX_RECORD};
+use crate::perfdata::buffered_input::{Buffered, MAX_RECORD};
 
 pub struct CaptureReader<'a> {
     input: Buffered<Box<dyn Read + 'a>>,

@@ -4,8 +4,7 @@
 
 use tracepoint_decode as td;
 
-use super::format::push_json_str;
-use crate::guard::JsonText;
+use super::json::{push_json_str, JsonText};
 
 /// `, "name": value` for the fields of a tracefs-format event from `skip` on.
 pub fn push_fields(

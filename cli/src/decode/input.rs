@@ -12,8 +12,8 @@ use std::os::fd::AsFd;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 
 use super::capture::CaptureReader;
+use crate::perfdata::buffered_input::{Buffered, RandomAccess};
 use crate::perfdata::headers::{self, PIPE_HEADER_SIZE};
-use crate::perfdata::source::{Buffered, RandomAccess};
 use crate::perfdata::{self, PerfReader};
 
 /// Where an input comes from.

@@ -11,9 +11,8 @@
 
 use tracepoint_decode as td;
 
-use super::format::push_json_str;
+use super::json::{push_escaped_char, push_json_str};
 use super::time;
-use crate::guard::push_escaped_char;
 
 type M = td::PerfMetaOptions;
 type St = td::PerfEventAttrSampleType;
@@ -218,7 +217,7 @@ pub fn eventheader(
 mod tests {
     use super::*;
     use crate::decode::input;
-    use crate::guard::JsonText;
+    use crate::decode::json::JsonText;
 
     /// Our items equal tracepoint_decode's meta displays for every event of
     /// the reference perf.data files (EventHeader and tracefs events), for

@@ -2,10 +2,11 @@
 //! mode) to JSON, streaming: one record (capture) or one perf round (perf.data
 //! in time order) in memory at a time.
 
-mod capture;
+pub mod capture;
+mod event_json;
 mod fields;
-mod format;
 pub mod input;
+mod json;
 mod keys;
 pub(crate) mod meta;
 mod output;
@@ -26,7 +27,7 @@ use crate::exit::{Error, Status};
 use crate::filter::{Filter, FilterArgs};
 use crate::guard;
 use crate::progress::Progress;
-pub use format::{Formatter, Outcome};
+pub use event_json::{Formatter, Outcome};
 pub use input::Source;
 use input::{Opened, Recording};
 pub use output::Output;

@@ -9,9 +9,9 @@ use std::io::Read;
 
 use tracepoint_decode as td;
 
+use super::buffered_input::{read_exact_at, Buffered, RandomAccess, Section, MAX_RECORD};
 use super::events::Events;
 use super::headers::{self, FileSection};
-use super::source::{read_exact_at, Buffered, RandomAccess, Section, MAX_RECORD};
 
 const HEADER_ATTR: u32 = 64;
 const HEADER_TRACING_DATA: u32 = 66;

@@ -7,7 +7,7 @@
 //!   records would be unreadable);
 //! - anything else: up to [`MAX_RECORD`] bytes, the largest record
 //!   `eventheader decode` reads (`MAX_RECORD` in
-//!   `cli/src/perfdata/source.rs`). Larger records could not be read back,
+//!   `cli/src/perfdata/buffered_input.rs`). Larger records could not be read back,
 //!   and a `writev` of 2 GiB or more is always short (the kernel writes at
 //!   most 2 GiB - 4 KiB at once), which would leave a torn record.
 //!

@@ -10,7 +10,7 @@
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-use crate::dynamic::lower::find_nul;
+use crate::dynamic::layers_below::find_nul;
 
 /// Encoding values (low 5 bits of the encoding byte, docs/format.md §4.5).
 pub mod encoding {

@@ -13,7 +13,7 @@ use core::ffi::{c_char, c_int, c_void};
 use super::args::{builder_mut, bytes_arg, chars_arg, name_arg, set_ref};
 use super::{ehd_builder, ehd_event_set, EHD_NTS};
 use crate::dynamic::builder::{self, enc, Builder, Name, Simple};
-use crate::dynamic::lower::find_nul;
+use crate::dynamic::layers_below::find_nul;
 use crate::dynamic::write;
 
 /// One field for ehd_builder_add_fields and ehd_builder_write_fields.

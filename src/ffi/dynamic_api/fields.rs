@@ -6,7 +6,7 @@
 
 use core::ffi::{c_char, c_int, c_void};
 
-use super::args::{builder_mut, bytes_arg, chars_arg, name_arg, with_bookmark};
+use super::args::{builder_mut, bytes_arg, chars_arg, name_arg, non_null, with_bookmark};
 use super::{ehd_builder, EHD_NTS};
 use crate::dynamic::builder::{self, Builder, Name, NO_BOOKMARK};
 
@@ -41,7 +41,7 @@ pub unsafe extern "C" fn ehd_builder_add_value(
     };
     // SAFETY: the caller's guarantee.
     let name = unsafe { name_arg(name, name_len) };
-    let size = builder::value_size(encoding).filter(|_| !value.is_null());
+    let size = builder::value_size(encoding).filter(|_| non_null(value).is_some());
     // SAFETY: `value` is readable for the encoding's size (the caller's guarantee).
     let value = size.and_then(|size| unsafe { bytes_arg(value, size) });
     match (name, value) {
@@ -167,7 +167,7 @@ pub unsafe extern "C" fn ehd_builder_add_strings(
     let (Some(name), Some(unit)) = (name, builder::char_size(encoding)) else {
         return b.fail(libc::EINVAL);
     };
-    if strings.is_null() && count16 != 0 {
+    if non_null(strings).is_none() && count16 != 0 {
         return b.fail(libc::EINVAL);
     }
     let element = |i: usize| -> Result<&[u8], c_int> {
@@ -175,7 +175,7 @@ pub unsafe extern "C" fn ehd_builder_add_strings(
         let slot = unsafe { strings.add(i) };
         // SAFETY: as above: a readable pointer.
         let chars = unsafe { slot.read() };
-        let len = if counts.is_null() {
+        let len = if non_null(counts).is_none() {
             EHD_NTS
         } else {
             // SAFETY: i < count, and `counts` holds `count` lengths.

@@ -9,18 +9,18 @@
 //! - [`field_array`]: a whole event's fields in one call, for bindings;
 //! - [`cpp`]: the entry points private to `EventHeaderDynamic.h`, which
 //!   declares them itself (no generated header does);
-//! - `args`: reading the (pointer, length) arguments; `types`: the
-//!   handle types and constants.
+//! - `types`: the handle types and constants; the arguments are read
+//!   with the helpers of every export, `src/ffi/args.rs`.
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 #![allow(non_camel_case_types)]
 
-mod args;
+use super::args;
 pub mod builder;
 pub mod cpp;
 pub mod field_array;
 pub mod fields;
 pub mod provider;
-mod types;
+pub(super) mod types;
 
 pub use types::{ehd_builder, ehd_event_set, ehd_provider, EHD_NO_BOOKMARK, EHD_NTS};

@@ -7,7 +7,7 @@
 use core::ffi::{c_char, c_int};
 use core::ptr::{self, NonNull};
 
-use super::args::{handle, provider_ptr, provider_ref, set_errno, set_ref, text_arg};
+use super::args::{handle, non_null, provider_ptr, provider_ref, set_errno, set_ref, text_arg};
 use super::{ehd_event_set, ehd_provider, EHD_NTS};
 use crate::dynamic::provider::{EventSet, NewSet, Provider};
 
@@ -35,13 +35,13 @@ pub unsafe extern "C" fn ehd_provider_new(
     options: *const c_char,
     options_len: usize,
 ) -> *mut ehd_provider {
-    if name.is_null() {
+    if non_null(name).is_none() {
         set_errno(libc::EINVAL);
         return ptr::null_mut();
     }
     // SAFETY: the caller's guarantee.
     let name = unsafe { text_arg(name, name_len) };
-    let options = if options.is_null() && options_len == EHD_NTS {
+    let options = if non_null(options).is_none() && options_len == EHD_NTS {
         Some(&[][..])
     } else {
         // SAFETY: the caller's guarantee.

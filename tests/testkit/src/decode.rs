@@ -1,4 +1,4 @@
-//! EventHeader events as text, for tests (and the demo): every item walked
+//! EventHeader events as text, for tests: every item walked
 //! with `tracepoint_decode`. [`items`] and [`json_line`] panic with the
 //! event's bytes when it does not decode completely; [`json`] says why.
 

@@ -28,8 +28,8 @@
 //!
 //! Users: the cargo tests (`c-tests/*/main.rs` and `tests/*.rs`, through
 //! `tests/support`), `tests/sanitizers.sh`, `tests/kernel/run.sh` and `guest.sh`,
-//! `benches/c/build.sh`, and the demo (`examples/demo.rs`: [`capture`] and
-//! [`decode::json`]). `cargo run -p testkit -- help` lists the commands.
+//! and `benches/c/build.sh`. `cargo run -p testkit -- help` lists the
+//! commands.
 //!
 //! # How to add a test program
 //!

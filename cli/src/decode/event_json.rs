@@ -10,14 +10,13 @@
 //! so that every event of the input appears in the output. `"n"` and
 //! `"meta"` step aside for top-level fields of the same name (see [`keys`]).
 
-use std::fmt::Write as _;
-
 use tracepoint_decode as td;
 
+use super::json::{push_json_str, JsonText};
 use super::keys::{self, Key};
 use super::{fields, meta};
 use crate::filter::{Filter, Subject};
-use crate::guard::{self, JsonText};
+use crate::guard;
 
 /// Formatting options and the reusable decoding context.
 pub struct Formatter {
@@ -59,12 +58,6 @@ fn sample_pid(sample: &td::PerfSampleEventInfo<'_>) -> Option<u32> {
         .sample_type()
         .has_flag(td::PerfEventAttrSampleType::Tid)
         .then_some(sample.pid)
-}
-
-pub(super) fn push_json_str(out: &mut String, s: &str) {
-    out.push('"');
-    write!(out, "{}", td::display::JsonEscapeDisplay::new(s)).expect("writing to a String");
-    out.push('"');
 }
 
 impl Formatter {

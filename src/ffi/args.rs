@@ -1,16 +1,94 @@
-//! Reading the arguments of the exports: handles, (pointer, length) text
-//! and byte arguments, character counts, bookmarks; and reporting errors
-//! through errno.
+//! Reading the arguments of every export: the one place that tells a NULL
+//! pointer from a usable one ([`non_null`]), optional C strings, pointer
+//! ranges, iovec arrays; for runtime-defined events their handles,
+//! (pointer, length) text and byte arguments, character counts and
+//! bookmarks; and reporting errors through errno.
+//!
+//! Each reader returns None for what the export refuses; the export then
+//! returns (or sets errno to) the errno its C documentation names, EINVAL
+//! for every NULL it does not accept. The readers are `#[inline]` or
+//! generic, so that each export's code stays in its own archive member
+//! (see `cmake/split-archive.cmake`): a program links only what it calls.
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-use core::ffi::{c_char, c_int, c_void, CStr};
+use core::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use core::ptr::{self, NonNull};
 
-use super::{ehd_builder, ehd_event_set, ehd_provider, EHD_NTS};
+use libc::iovec;
+
+use super::dynamic_api::types::{ehd_builder, ehd_event_set, ehd_provider, EHD_NTS};
 use crate::dynamic::builder::{Builder, Name};
 use crate::dynamic::provider::{EventSet, Provider};
 
+/// The most vectors a write may have: the kernel's UIO_MAXIOV, which
+/// `writev` enforces too. The exports check it before reading the caller's
+/// array, so a count larger than the array is refused without reading past
+/// it.
+const MAX_VECS: c_uint = 1024;
+
+/// A pointer argument, None if it is NULL.
+#[inline(always)]
+pub(super) fn non_null<T>(p: *const T) -> Option<NonNull<T>> {
+    NonNull::new(p.cast_mut())
+}
+
+/// A C string argument that may be NULL.
+///
+/// # Safety
+/// `text` must be NULL or a C string that lives for `'a`.
+#[inline(always)]
+pub(super) unsafe fn optional_c_str<'a>(text: *const c_char) -> Option<&'a CStr> {
+    let text = non_null(text)?;
+    // SAFETY: non-NULL, so a C string (the caller's guarantee).
+    Some(unsafe { CStr::from_ptr(text.as_ptr()) })
+}
+
+/// Borrows a C pointer array `[start, stop)` as a mutable slice; None if the
+/// bounds are not a valid range. Both NULL is an empty range.
+///
+/// # Safety
+/// If both are non-NULL and `start <= stop`, the range must be one writable
+/// array of pointers that lives for `'a`.
+#[inline]
+pub(super) unsafe fn pointer_range<'a, T>(
+    start: *mut *const T,
+    stop: *mut *const T,
+) -> Option<&'a mut [*const T]> {
+    let (start, stop) = match (non_null(start), non_null(stop)) {
+        (None, None) => return Some(&mut []),
+        (Some(start), Some(stop)) if start <= stop => (start.as_ptr(), stop.as_ptr()),
+        _ => return None,
+    };
+    // SAFETY: both pointers bound one array (the caller's guarantee), so the
+    // distance between them is a whole number of elements.
+    let len = unsafe { stop.offset_from(start) };
+    let len = usize::try_from(len).ok()?;
+    // SAFETY: `start` is the first of `len` writable pointers.
+    Some(unsafe { core::slice::from_raw_parts_mut(start, len) })
+}
+
+/// A write's iovec array: None for NULL, fewer than `min` vectors or more
+/// than [`MAX_VECS`] (checked before any vector is read).
+///
+/// # Safety
+/// `vecs` must be NULL or point to `count` iovecs that nothing else uses
+/// for `'a`.
+#[inline(always)]
+pub(super) unsafe fn vecs_arg<'a>(
+    vecs: *mut iovec,
+    count: c_uint,
+    min: c_uint,
+) -> Option<&'a mut [iovec]> {
+    let vecs = non_null(vecs)?;
+    if count < min || count > MAX_VECS {
+        return None;
+    }
+    // SAFETY: `count` iovecs, not used elsewhere (the caller's guarantee).
+    Some(unsafe { core::slice::from_raw_parts_mut(vecs.as_ptr(), count as usize) })
+}
+
+#[inline]
 pub(super) fn set_errno(e: c_int) {
     // SAFETY: no preconditions; returns the calling thread's errno variable.
     let location = unsafe { libc::__errno_location() };
@@ -18,12 +96,14 @@ pub(super) fn set_errno(e: c_int) {
     unsafe { *location = e };
 }
 
+#[inline]
 pub(super) fn provider_ptr(p: *const ehd_provider) -> Option<NonNull<Provider>> {
     NonNull::new(p.cast_mut().cast::<Provider>())
 }
 
 /// # Safety
 /// `p` must be NULL or a live provider for `'a`.
+#[inline]
 pub(super) unsafe fn provider_ref<'a>(p: *const ehd_provider) -> Option<&'a Provider> {
     // SAFETY: the caller's guarantee.
     unsafe { p.cast::<Provider>().as_ref() }
@@ -31,6 +111,7 @@ pub(super) unsafe fn provider_ref<'a>(p: *const ehd_provider) -> Option<&'a Prov
 
 /// # Safety
 /// `set` must be NULL or a live event set for `'a`.
+#[inline]
 pub(super) unsafe fn set_ref<'a>(set: *const ehd_event_set) -> Option<&'a EventSet> {
     // SAFETY: the caller's guarantee.
     unsafe { set.cast::<EventSet>().as_ref() }
@@ -38,12 +119,14 @@ pub(super) unsafe fn set_ref<'a>(set: *const ehd_event_set) -> Option<&'a EventS
 
 /// # Safety
 /// `b` must be NULL or a live builder for `'a`, used by one thread.
+#[inline]
 pub(super) unsafe fn builder_mut<'a>(b: *mut ehd_builder) -> Option<&'a mut Builder> {
     // SAFETY: the caller's guarantee.
     unsafe { b.cast::<Builder>().as_mut() }
 }
 
 /// The handle of a new object, or NULL with errno set to why there is none.
+#[inline]
 pub(super) fn handle<T, H>(made: Result<NonNull<T>, c_int>) -> *mut H {
     match made {
         Ok(p) => p.as_ptr().cast(),
@@ -58,6 +141,7 @@ pub(super) fn handle<T, H>(made: Result<NonNull<T>, c_int>) -> *mut H {
 ///
 /// # Safety
 /// `bookmark` must be NULL or writable.
+#[inline]
 pub(super) unsafe fn with_bookmark(bookmark: *mut usize, (err, mark): (c_int, usize)) -> c_int {
     // SAFETY: NULL or writable (the caller's guarantee).
     if let Some(out) = unsafe { bookmark.as_mut() } {
@@ -71,13 +155,11 @@ pub(super) unsafe fn with_bookmark(bookmark: *mut usize, (err, mark): (c_int, us
 ///
 /// # Safety
 /// `text` must be NULL or `len` readable bytes (a C string for EHD_NTS).
+#[inline]
 pub(super) unsafe fn text_arg<'a>(text: *const c_char, len: usize) -> Option<&'a [u8]> {
     if len == EHD_NTS {
-        if text.is_null() {
-            return None;
-        }
-        // SAFETY: a C string (the caller's guarantee).
-        return Some(unsafe { CStr::from_ptr(text) }.to_bytes());
+        // SAFETY: a C string (the caller's guarantee); None for NULL.
+        return unsafe { optional_c_str(text) }.map(CStr::to_bytes);
     }
     // SAFETY: forwarded contract.
     unsafe { bytes_arg(text.cast(), len) }
@@ -91,11 +173,8 @@ pub(super) unsafe fn text_arg<'a>(text: *const c_char, len: usize) -> Option<&'a
 #[inline]
 pub(super) unsafe fn name_arg<'a>(text: *const c_char, len: usize) -> Option<Name<'a>> {
     if len == EHD_NTS {
-        if text.is_null() {
-            return None;
-        }
-        // SAFETY: a C string (the caller's guarantee).
-        return Some(Name::from_c_str(unsafe { CStr::from_ptr(text) }));
+        // SAFETY: a C string (the caller's guarantee); None for NULL.
+        return unsafe { optional_c_str(text) }.map(Name::from_c_str);
     }
     // SAFETY: forwarded contract.
     unsafe { bytes_arg(text.cast(), len) }.and_then(Name::new)
@@ -106,15 +185,17 @@ pub(super) unsafe fn name_arg<'a>(text: *const c_char, len: usize) -> Option<Nam
 ///
 /// # Safety
 /// `bytes` must be NULL or `len` readable bytes.
+#[inline]
 pub(super) unsafe fn bytes_arg<'a>(bytes: *const c_void, len: usize) -> Option<&'a [u8]> {
     if len == 0 {
         return Some(&[]);
     }
-    if bytes.is_null() || len > isize::MAX as usize {
+    let bytes = non_null(bytes.cast::<u8>())?;
+    if len > isize::MAX as usize {
         return None;
     }
     // SAFETY: `len` readable bytes (the caller's guarantee).
-    Some(unsafe { core::slice::from_raw_parts(bytes.cast::<u8>(), len) })
+    Some(unsafe { core::slice::from_raw_parts(bytes.as_ptr(), len) })
 }
 
 /// Characters of `unit` bytes at `chars`: `count` of them, or up to the
@@ -123,6 +204,7 @@ pub(super) unsafe fn bytes_arg<'a>(bytes: *const c_void, len: usize) -> Option<&
 /// # Safety
 /// `chars` must be NULL or `count` readable characters (zero-terminated for
 /// EHD_NTS).
+#[inline]
 pub(super) unsafe fn chars_arg<'a>(
     chars: *const c_void,
     count: usize,
@@ -132,13 +214,12 @@ pub(super) unsafe fn chars_arg<'a>(
         // SAFETY: forwarded contract.
         return unsafe { bytes_arg(chars, count.checked_mul(unit)?) };
     }
-    if chars.is_null() {
-        return None;
-    }
     if unit == 1 {
-        // SAFETY: a NUL-terminated 8-bit string (the caller's guarantee).
-        return Some(unsafe { CStr::from_ptr(chars.cast()) }.to_bytes());
+        // SAFETY: a NUL-terminated 8-bit string (the caller's guarantee);
+        // None for NULL.
+        return unsafe { optional_c_str(chars.cast()) }.map(CStr::to_bytes);
     }
+    non_null(chars)?;
     let start = chars.cast::<u8>();
     let mut len = 0usize;
     loop {

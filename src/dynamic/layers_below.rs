@@ -2,7 +2,8 @@
 //! library, one small function each: open, close and connect of an
 //! EventHeader provider and event (the EventHeader layer), the enabled word
 //! of a tracepoint (the ABI types' atomic view), and the EventHeader event
-//! write. Nothing else in `dynamic/` reaches outside it.
+//! write. Nothing else in `dynamic/` reaches outside it, but for the base
+//! floor's byte helpers (`crate::bytes`; see docs/code-layout.md, Floors).
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 

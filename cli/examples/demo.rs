@@ -5,17 +5,24 @@
 //! and prints the events it wrote, decoded as JSON.
 //!
 //! ```text
-//! cargo run --example demo
+//! cargo run -p eventheader-cli --example demo
 //! ```
 //!
 //! Needs a C compiler (`cc`, or the one named by `CC`). The events are read
-//! and printed with the test kit's capture reader and JSON (`tests/testkit`),
-//! so the tests check what the demo prints. The capture file is left in
-//! `target/<profile>/demo/events.dat`, for the command-line tool:
-//! `cargo run -p eventheader-cli -- decode target/debug/demo/events.dat`.
+//! and decoded by the product's decoder, the one of `eventheader decode`
+//! (the `eventheader-cli` library): its capture reader and its JSON. The
+//! capture file is left in `target/<profile>/demo/events.dat`, for the
+//! command-line tool: `cargo run -p eventheader-cli -- decode
+//! target/debug/demo/events.dat`.
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
+
+use eventheader_cli::decode::capture::CaptureReader;
+use eventheader_cli::decode::{Formatter, Meta, Outcome};
+use eventheader_cli::filter::{Filter, FilterArgs};
+use eventheader_cli::perfdata::buffered_input::Buffered;
 
 fn main() -> ExitCode {
     match run() {
@@ -49,7 +56,11 @@ fn library_dir() -> Result<PathBuf, String> {
 }
 
 fn run() -> Result<(), String> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    // The repository: this example is in cli/.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .ok_or("no repository above cli/")?
+        .to_path_buf();
     let lib_dir = library_dir()?;
     let out_dir = lib_dir
         .parent()
@@ -121,23 +132,48 @@ fn run() -> Result<(), String> {
         ));
     }
 
-    // 3. Decode what it wrote.
-    let records = testkit::capture::read(&capture)?;
-    let events = records
-        .iter()
-        .map(testkit::decode::json)
-        .collect::<Result<Vec<String>, String>>()?;
+    // 3. Decode what it wrote, as `eventheader decode` does.
+    let (events, tracepoints) = decode(&capture)?;
     println!("== {} events in {}:", events.len(), capture.display());
-    for (record, json) in records.iter().zip(&events) {
-        println!("{}: {json}", record.name);
+    for event in &events {
+        println!("{event}");
     }
-    let tracepoints = testkit::capture::names(&records);
     println!(
         "== Without TRACEPOINT_CAPTURE_FILE, on a kernel with user_events (Linux 6.4+), the program\n   \
          writes to the tracepoints {}, which a collector\n   \
          enables, e.g. perf record -e user_events:{}",
         tracepoints.join(", "),
-        tracepoints.first().copied().unwrap_or("NAME")
+        tracepoints.first().map_or("NAME", String::as_str)
     );
     Ok(())
+}
+
+/// The events of a capture file, each as "tracepoint: JSON" (the JSON of
+/// `eventheader decode`, with its default metadata), and the tracepoints
+/// they were written to, in order of appearance.
+fn decode(capture: &Path) -> Result<(Vec<String>, Vec<String>), String> {
+    let file = File::open(capture).map_err(|e| format!("opening {}: {e}", capture.display()))?;
+    let len = file.metadata().map(|m| m.len()).ok();
+    let mut reader = CaptureReader::new(Buffered::new(Box::new(file), &[]), len);
+    let mut formatter = Formatter::new(
+        Meta::union(&[Meta::Default]),
+        Filter::new(&FilterArgs::default()),
+    );
+    let mut events = Vec::new();
+    let mut tracepoints: Vec<String> = Vec::new();
+    while reader
+        .next_record()
+        .map_err(|e| format!("{}: {}", capture.display(), e.0))?
+    {
+        let name = reader.name();
+        let mut json = String::new();
+        if formatter.capture_event(&mut json, name, reader.event()) == Outcome::Malformed {
+            return Err(format!("{}: a malformed event: {json}", capture.display()));
+        }
+        events.push(format!("{name}: {json}"));
+        if !tracepoints.iter().any(|t| t == name) {
+            tracepoints.push(name.to_string());
+        }
+    }
+    Ok((events, tracepoints))
 }
