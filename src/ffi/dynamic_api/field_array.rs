@@ -8,12 +8,12 @@
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-use core::ffi::{c_char, c_int, c_void};
+use core::ffi::{c_char, c_int, c_void, CStr};
+use core::ptr;
 
-use super::args::{builder_mut, bytes_arg, chars_arg, name_arg, set_ref};
+use super::args::{builder_mut, bytes_arg, chars_arg, name_arg, set_ref, text_arg};
 use super::{ehd_builder, ehd_event_set, EHD_NTS};
-use crate::dynamic::builder::{self, enc, Builder, Name, Simple};
-use crate::dynamic::lower::find_nul;
+use crate::dynamic::builder::{self, enc, Builder, Name, Run};
 use crate::dynamic::write;
 
 /// One field for ehd_builder_add_fields and ehd_builder_write_fields.
@@ -108,39 +108,113 @@ unsafe fn add_one(b: &mut Builder, f: &ehd_field) -> c_int {
     }
 }
 
-/// The field as a [`Simple`] one (a value, or an 8-bit string without
-/// array flags, with valid arguments); None for any other, which then goes
-/// through add_one.
+/// What the one-pass loop makes of a field by its encoding byte (flags
+/// included: an array flag is never simple): a value's size, a string kind,
+/// or not simple.
+const SIMPLE_KIND: [u8; 32] = {
+    let mut kinds = [NOT_SIMPLE; 32];
+    kinds[2] = 1;
+    kinds[3] = 2;
+    kinds[4] = 4;
+    kinds[5] = 8;
+    kinds[6] = 16;
+    kinds[enc::ZSTRING_CHAR8 as usize] = ZSTRING8;
+    kinds[enc::STRING_LENGTH16_CHAR8 as usize] = COUNTED8;
+    kinds[enc::BINARY_LENGTH16_CHAR8 as usize] = COUNTED8;
+    kinds
+};
+const NOT_SIMPLE: u8 = 0;
+const ZSTRING8: u8 = 0x20;
+const COUNTED8: u8 = 0x40;
+
+/// Appends the field to the run if it is a value or an 8-bit string
+/// without array flags, with valid arguments (but for its name's bytes,
+/// which the run checks as it copies them) that fit; whether it did (else
+/// it goes through add_one).
 ///
 /// # Safety
 /// The field's pointers as ehd_builder_add_fields describes.
 #[inline(always)]
-unsafe fn simple_of<'a>(f: &ehd_field) -> Option<Simple<'a>> {
+unsafe fn append(run: &mut Run<'_>, f: &ehd_field) -> bool {
+    // Encoding, format and tag: 4 bytes in a row (checked below), read as
+    // one word.
+    // SAFETY: the 4 bytes from `encoding` are the field's.
+    let word = u32::from_le_bytes(unsafe { ptr::addr_of!(f.encoding).cast::<[u8; 4]>().read() });
+    let kind = match SIMPLE_KIND.get((word & 0xff) as usize) {
+        Some(&kind) if kind != NOT_SIMPLE => kind,
+        _ => return false,
+    };
     // SAFETY: the caller's guarantee.
-    let name = unsafe { field_name(f.name, f.name_len) }?;
-    let flags = f.encoding & !enc::VALUE_MASK;
-    if let Some(size) = builder::value_size(f.encoding).filter(|_| flags == 0) {
+    let Some(name) = (unsafe { text_of(f.name, f.name_len) }) else {
+        return false;
+    };
+    let meta = run.meta(name, word);
+    if meta == 0 {
+        return false;
+    }
+    let appended = if kind < ZSTRING8 {
+        if f.value.is_null() {
+            return false;
+        }
         // SAFETY: `value` is readable for the encoding's size (the caller's
         // guarantee).
-        let value = unsafe { value_arg(f.value, size) }?;
-        return Simple::value(name, f.encoding, f.format, f.tag, value);
-    }
-    let counted = match f.encoding {
-        enc::ZSTRING_CHAR8 => false,
-        enc::STRING_LENGTH16_CHAR8 | enc::BINARY_LENGTH16_CHAR8 => true,
-        _ => return None,
-    };
-    // SAFETY: `value` is readable as ehd_builder_add_string's `chars` (the
-    // caller's guarantee).
-    let chars = unsafe { chars_arg(f.value, f.count, 1) }?;
-    let chars = if counted || f.count == EHD_NTS {
-        chars
+        run.value(unsafe { core::slice::from_raw_parts(f.value.cast::<u8>(), usize::from(kind)) })
     } else {
-        chars
-            .get(..find_nul(chars).unwrap_or(chars.len()))
-            .unwrap_or(chars)
+        // SAFETY: `value` is readable as ehd_builder_add_string's `chars`
+        // (the caller's guarantee).
+        let Some(chars) = (unsafe { text_of(f.value.cast(), f.count) }) else {
+            return false;
+        };
+        if kind == ZSTRING8 {
+            run.zstring(chars)
+        } else {
+            run.counted(chars)
+        }
     };
-    Simple::string8(name, f.encoding, f.format, f.tag, chars, counted)
+    if appended {
+        run.keep(meta);
+    }
+    appended
+}
+
+// The word append reads: encoding, format, tag, in a row.
+const _: () = {
+    use core::mem::offset_of;
+    assert!(offset_of!(ehd_field, format) == offset_of!(ehd_field, encoding) + 1);
+    assert!(offset_of!(ehd_field, tag) == offset_of!(ehd_field, encoding) + 2);
+};
+
+/// A (pointer, length) argument's bytes as the run takes them: NULL with
+/// length 0 is empty, EHD_NTS means NUL-terminated; None for NULL with a
+/// length or a length over 65535 (which the typed adders judge).
+///
+/// # Safety
+/// `text` must be NULL or `len` readable bytes (a C string for EHD_NTS).
+#[inline(always)]
+unsafe fn text_of<'a>(text: *const c_char, len: usize) -> Option<&'a [u8]> {
+    if len.wrapping_sub(1) < usize::from(u16::MAX) && !text.is_null() {
+        // SAFETY: `len` readable bytes (the caller's guarantee).
+        return Some(unsafe { core::slice::from_raw_parts(text.cast::<u8>(), len) });
+    }
+    // SAFETY: the caller's guarantee.
+    unsafe { text_of_other(text, len) }
+}
+
+/// text_of's other cases (out of line: the run's loop stays small).
+///
+/// # Safety
+/// As for text_of.
+#[inline(never)]
+unsafe fn text_of_other<'a>(text: *const c_char, len: usize) -> Option<&'a [u8]> {
+    if len == 0 {
+        return Some(&[]);
+    }
+    if len != EHD_NTS || text.is_null() {
+        return None;
+    }
+    // SAFETY: a C string (the caller's guarantee).
+    let bytes = unsafe { CStr::from_ptr(text) }.to_bytes();
+    (bytes.len() <= usize::from(u16::MAX)).then_some(bytes)
 }
 
 /// One value's bytes: None for NULL.
@@ -218,18 +292,55 @@ unsafe fn add_all(b: &mut Builder, fields: *const ehd_field, count: usize) -> c_
     // SAFETY: `bytes` are the `count` fields (the caller's guarantee), and
     // ehd_field's alignment is the caller's array's.
     let fields = unsafe { core::slice::from_raw_parts(bytes.as_ptr().cast::<ehd_field>(), count) };
-    for f in fields {
-        // SAFETY: each field's pointers as described (the caller's guarantee).
-        if let Some(simple) = unsafe { simple_of(f) } {
-            if b.append_simple(simple) {
-                continue;
-            }
-        }
+    // SAFETY: each field's pointers as described (the caller's guarantee).
+    let appended = unsafe { run(b, fields) };
+    match fields.get(appended..) {
         // SAFETY: as above.
+        Some(rest) if !rest.is_empty() => unsafe { add_rest(b, rest) },
+        _ => 0,
+    }
+}
+
+/// Appends the fields of a run (Builder::run) while it takes them: how
+/// many. A
+/// function of its own, so that the loop has the registers to itself.
+///
+/// # Safety
+/// As for ehd_builder_add_fields, for `fields`.
+#[inline(never)]
+unsafe fn run(b: &mut Builder, fields: &[ehd_field]) -> usize {
+    let Some(mut run) = b.run() else {
+        return 0;
+    };
+    let mut rest = fields;
+    while let Some((f, after)) = rest.split_first() {
+        // SAFETY: each field's pointers as described (the caller's guarantee).
+        if !unsafe { append(&mut run, f) } {
+            break;
+        }
+        rest = after;
+    }
+    run.finish();
+    fields.len() - rest.len()
+}
+
+/// The fields from the first one the run did not append: that one through
+/// its typed adder, then the next run, and so on. 0 or the latched error.
+///
+/// # Safety
+/// As for ehd_builder_add_fields, for `fields`.
+#[cold]
+#[inline(never)]
+unsafe fn add_rest(b: &mut Builder, mut fields: &[ehd_field]) -> c_int {
+    while let Some((f, after)) = fields.split_first() {
+        // SAFETY: the field's pointers as described (the caller's guarantee).
         let err = unsafe { add_one(b, f) };
         if err != 0 {
             return err;
         }
+        // SAFETY: as above.
+        let appended = unsafe { run(b, after) };
+        fields = after.get(appended..).unwrap_or_default();
     }
     0
 }
@@ -262,8 +373,8 @@ pub unsafe extern "C" fn ehd_builder_write_fields(
         return libc::EINVAL;
     };
     // SAFETY: the caller's guarantee.
-    let err = match unsafe { field_name(name, name_len) } {
-        Some(name) => b.reset(name, 0),
+    let err = match unsafe { text_arg(name, name_len) } {
+        Some(name) => b.reset_with(name, 0),
         None => {
             // As ehd_builder_reset: an invalid name starts an event in error.
             b.reset(Name::EMPTY, 0);
