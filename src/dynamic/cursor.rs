@@ -92,7 +92,13 @@ impl Cursor {
         // `len` bytes at the end (the caller's guarantee), `len` readable at
         // `src`.
         let dst = self.at();
-        if len >= 8 {
+        if len == 8 {
+            // SAFETY: as above.
+            unsafe { copy_head_tail::<u64>(src, dst, 8, false) };
+        } else if len == 4 {
+            // SAFETY: as above.
+            unsafe { copy_head_tail::<u32>(src, dst, 4, false) };
+        } else if len >= 8 {
             // SAFETY: as above.
             unsafe { copy_head_tail::<u64>(src, dst, len, false) };
         } else if len >= 4 {
@@ -227,7 +233,56 @@ unsafe fn copy_short(src: *const u8, dst: *mut u8, bytes: usize, test: bool) -> 
         unsafe { copy_head_tail::<u64>(src, dst, bytes, test) }
     } else {
         // SAFETY: as above.
-        unsafe { copy_head_tail::<u128>(src, dst, bytes, test) }
+        unsafe { copy_17_to_32(src, dst, bytes, test) }
+    }
+}
+
+/// Copies 17 to 32 bytes as the first and the last 16; with `test`,
+/// whether they hold a zero byte. On x86_64 in SSE2 registers (part of its
+/// baseline): the zero test is a byte compare and a mask, where the word
+/// trick on two 64-bit halves each would take about three times as many
+/// instructions.
+///
+/// # Safety
+/// `bytes` (17 to 32) readable at `src` and writable at `dst`, not
+/// overlapping.
+#[inline(always)]
+unsafe fn copy_17_to_32(src: *const u8, dst: *mut u8, bytes: usize, test: bool) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+            _mm_setzero_si128, _mm_storeu_si128,
+        };
+        let last = bytes.wrapping_sub(16);
+        let (src_tail, dst_tail) = (src.wrapping_add(last), dst.wrapping_add(last));
+        // SAFETY: the first 16 bytes are within `bytes` (the caller's
+        // guarantee; any alignment).
+        let head = unsafe { _mm_loadu_si128(src.cast::<__m128i>()) };
+        // SAFETY: the last 16 bytes end at `bytes` (at least 17).
+        let tail = unsafe { _mm_loadu_si128(src_tail.cast::<__m128i>()) };
+        // SAFETY: as for the source, at `dst`.
+        unsafe { _mm_storeu_si128(dst.cast::<__m128i>(), head) };
+        // SAFETY: as above.
+        unsafe { _mm_storeu_si128(dst_tail.cast::<__m128i>(), tail) };
+        if !test {
+            return false;
+        }
+        // SAFETY: SSE2 is enabled on every x86_64 target.
+        let zero = unsafe { _mm_setzero_si128() };
+        // SAFETY: as above.
+        let head_zeros = unsafe { _mm_cmpeq_epi8(head, zero) };
+        // SAFETY: as above.
+        let tail_zeros = unsafe { _mm_cmpeq_epi8(tail, zero) };
+        // SAFETY: as above.
+        let zeros = unsafe { _mm_or_si128(head_zeros, tail_zeros) };
+        // SAFETY: as above.
+        unsafe { _mm_movemask_epi8(zeros) != 0 }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    // SAFETY: the caller's guarantee, for 16-byte words.
+    unsafe {
+        copy_head_tail::<u128>(src, dst, bytes, test)
     }
 }
 

@@ -123,11 +123,12 @@ impl Run<'_> {
         self.meta.advance(len);
     }
 
-    /// Appends one value of 1, 2, 4, 8 or 16 bytes to the payload, if it
-    /// fits the room; whether it did.
+    /// Appends one value of 1, 2, 4, 8 or 16 bytes to the payload, if the
+    /// room holds 16; whether it did.
     #[inline(always)]
     pub fn value(&mut self, value: &[u8]) -> bool {
-        if value.len() > self.data.room() {
+        // Room for the largest value: one compare with a constant.
+        if self.data.room() < 16 {
             return false;
         }
         // SAFETY: room checked.
@@ -180,16 +181,21 @@ impl Run<'_> {
 
 /// The bytes after a field's name in its metadata, as
 /// [`meta_tail`](super::field::meta_tail) makes them without a count,
-/// computed without branches from the encoding, format and tag as one word
+/// computed from the encoding, format and tag as one word
 /// (their bytes in that order, the tag's in the target's order): NUL, the encoding (with the chain bit if a format or tag follows), the
 /// format (with the chain bit if a tag follows), the tag; as an 8-byte block
 /// and the number of its bytes that count.
 #[inline(always)]
 fn tail_of(word: u32) -> ([u8; 8], usize) {
-    let chain = u64::from(word > 0xff);
-    let tagged = u64::from(word > 0xffff);
-    let tail = (u64::from(word) << 8) | (chain << 15) | (tagged << 23);
-    (tail.to_le_bytes(), 2 + (chain + 2 * tagged) as usize)
+    let word = u64::from(word);
+    let (tail, len) = if word <= 0xff {
+        (word << 8, 2)
+    } else if word <= 0xffff {
+        ((word << 8) | 0x8000, 3)
+    } else {
+        ((word << 8) | 0x80_8000, 5)
+    };
+    (tail.to_le_bytes(), len)
 }
 
 #[cfg(test)]

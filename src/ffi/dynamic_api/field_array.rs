@@ -108,24 +108,11 @@ unsafe fn add_one(b: &mut Builder, f: &ehd_field) -> c_int {
     }
 }
 
-/// What the one-pass loop makes of a field by its encoding byte (flags
-/// included: an array flag is never simple): a value's size, a string kind,
-/// or not simple.
-const SIMPLE_KIND: [u8; 32] = {
-    let mut kinds = [NOT_SIMPLE; 32];
-    kinds[2] = 1;
-    kinds[3] = 2;
-    kinds[4] = 4;
-    kinds[5] = 8;
-    kinds[6] = 16;
-    kinds[enc::ZSTRING_CHAR8 as usize] = ZSTRING8;
-    kinds[enc::STRING_LENGTH16_CHAR8 as usize] = COUNTED8;
-    kinds[enc::BINARY_LENGTH16_CHAR8 as usize] = COUNTED8;
-    kinds
-};
-const NOT_SIMPLE: u8 = 0;
-const ZSTRING8: u8 = 0x20;
-const COUNTED8: u8 = 0x40;
+/// What the run makes of a field, by its encoding byte (flags included:
+/// an array flag is never one of these).
+const VALUE: u8 = 1;
+const ZSTRING8: u8 = 2;
+const COUNTED8: u8 = 3;
 
 /// Appends the field to the run if it is a value or an 8-bit string
 /// without array flags, with valid arguments (but for its name's bytes,
@@ -140,9 +127,19 @@ unsafe fn append(run: &mut Run<'_>, f: &ehd_field) -> bool {
     // one word.
     // SAFETY: the 4 bytes from `encoding` are the field's.
     let word = u32::from_le_bytes(unsafe { ptr::addr_of!(f.encoding).cast::<[u8; 4]>().read() });
-    let kind = match SIMPLE_KIND.get((word & 0xff) as usize) {
-        Some(&kind) if kind != NOT_SIMPLE => kind,
-        _ => return false,
+    let encoding = word & 0xff;
+    // value8 ... value128 (2 ... 6): 1 << (encoding - 2) bytes.
+    let value_class = encoding.wrapping_sub(u32::from(enc::VALUE8));
+    let kind = if value_class < 5 {
+        VALUE
+    } else if encoding == u32::from(enc::ZSTRING_CHAR8) {
+        ZSTRING8
+    } else if encoding == u32::from(enc::STRING_LENGTH16_CHAR8)
+        || encoding == u32::from(enc::BINARY_LENGTH16_CHAR8)
+    {
+        COUNTED8
+    } else {
+        return false;
     };
     // SAFETY: the caller's guarantee.
     let Some(name) = (unsafe { text_of(f.name, f.name_len) }) else {
@@ -152,13 +149,13 @@ unsafe fn append(run: &mut Run<'_>, f: &ehd_field) -> bool {
     if meta == 0 {
         return false;
     }
-    let appended = if kind < ZSTRING8 {
+    let appended = if kind == VALUE {
         if f.value.is_null() {
             return false;
         }
         // SAFETY: `value` is readable for the encoding's size (the caller's
         // guarantee).
-        run.value(unsafe { core::slice::from_raw_parts(f.value.cast::<u8>(), usize::from(kind)) })
+        run.value(unsafe { core::slice::from_raw_parts(f.value.cast::<u8>(), 1 << value_class) })
     } else {
         // SAFETY: `value` is readable as ehd_builder_add_string's `chars`
         // (the caller's guarantee).
@@ -192,7 +189,10 @@ const _: () = {
 /// `text` must be NULL or `len` readable bytes (a C string for EHD_NTS).
 #[inline(always)]
 unsafe fn text_of<'a>(text: *const c_char, len: usize) -> Option<&'a [u8]> {
-    if len.wrapping_sub(1) < usize::from(u16::MAX) && !text.is_null() {
+    if len.wrapping_sub(1) < usize::from(u16::MAX) {
+        if text.is_null() {
+            return None;
+        }
         // SAFETY: `len` readable bytes (the caller's guarantee).
         return Some(unsafe { core::slice::from_raw_parts(text.cast::<u8>(), len) });
     }
