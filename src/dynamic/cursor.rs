@@ -408,6 +408,25 @@ mod tests {
     }
 
     #[test]
+    fn the_portable_16_byte_words_test_as_the_sse2_ones() {
+        // What targets other than x86_64 run for 17 to 32 bytes.
+        for len in 17..=32 {
+            for zero_at in (0..len).map(Some).chain([None]) {
+                let mut from: Vec<u8> = (1..=len as u8).collect();
+                if let Some(at) = zero_at {
+                    from[at] = 0;
+                }
+                let mut to = vec![0; len];
+                // SAFETY: `len` bytes each, distinct vectors.
+                let zero =
+                    unsafe { copy_head_tail::<u128>(from.as_ptr(), to.as_mut_ptr(), len, true) };
+                assert_eq!(to, from);
+                assert_eq!(zero, zero_at.is_some(), "length {len}, zero at {zero_at:?}");
+            }
+        }
+    }
+
+    #[test]
     fn zstrings_end_at_their_first_zero() {
         let mut storage = [0xeeu8; 64];
         let mut end = Cursor::new(storage.as_mut_ptr(), 0, storage.len());

@@ -302,12 +302,11 @@ unsafe fn add_all(b: &mut Builder, fields: *const ehd_field, count: usize) -> c_
 }
 
 /// Appends the fields of a run (Builder::run) while it takes them: how
-/// many. A
-/// function of its own, so that the loop has the registers to itself.
+/// many.
 ///
 /// # Safety
 /// As for ehd_builder_add_fields, for `fields`.
-#[inline(never)]
+#[inline(always)]
 unsafe fn run(b: &mut Builder, fields: &[ehd_field]) -> usize {
     let Some(mut run) = b.run() else {
         return 0;
