@@ -39,6 +39,12 @@ impl Cursor {
         (self.end as usize).wrapping_sub(self.start as usize)
     }
 
+    /// Bytes of the storage (from the start to the end of the room).
+    #[inline(always)]
+    pub fn capacity(&self) -> usize {
+        (self.limit as usize).wrapping_sub(self.start as usize)
+    }
+
     /// Bytes that can be appended.
     #[inline(always)]
     pub fn room(&self) -> usize {

@@ -78,10 +78,15 @@ impl Builder {
         // buffer's room, the event stays within the limit. Only an event
         // near the limit has its rooms clamped (a field the clamped rooms
         // refuse goes to the typed adder, which judges it).
-        let left = (EVENT_SIZE_LIMIT + EXT_HEADER).saturating_sub(meta.len() + data.len());
-        if meta.room() + data.room() > left {
-            meta.clamp_room(left / 2);
-            data.clamp_room(left - meta.room());
+        // Buffers whose capacities together stay within it (a new builder's)
+        // need no clamp.
+        let limit = EVENT_SIZE_LIMIT + EXT_HEADER;
+        if meta.capacity() + data.capacity() > limit {
+            let left = limit.saturating_sub(meta.len() + data.len());
+            if meta.room() + data.room() > left {
+                meta.clamp_room(left / 2);
+                data.clamp_room(left - meta.room());
+            }
         }
         Some(Run {
             builder: self,

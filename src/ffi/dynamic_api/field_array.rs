@@ -108,12 +108,6 @@ unsafe fn add_one(b: &mut Builder, f: &ehd_field) -> c_int {
     }
 }
 
-/// What the run makes of a field, by its encoding byte (flags included:
-/// an array flag is never one of these).
-const VALUE: u8 = 1;
-const ZSTRING8: u8 = 2;
-const COUNTED8: u8 = 3;
-
 /// Appends the field to the run if it is a value or an 8-bit string
 /// without array flags, with valid arguments (but for its name's bytes,
 /// which the run checks as it copies them) that fit; whether it did (else
@@ -130,48 +124,76 @@ unsafe fn append(run: &mut Run<'_>, f: &ehd_field) -> bool {
     let encoding = word & 0xff;
     // value8 ... value128 (2 ... 6): 1 << (encoding - 2) bytes.
     let value_class = encoding.wrapping_sub(u32::from(enc::VALUE8));
-    let kind = if value_class < 5 {
-        VALUE
-    } else if encoding == u32::from(enc::ZSTRING_CHAR8) {
-        ZSTRING8
-    } else if encoding == u32::from(enc::STRING_LENGTH16_CHAR8)
-        || encoding == u32::from(enc::BINARY_LENGTH16_CHAR8)
-    {
-        COUNTED8
-    } else {
-        return false;
-    };
-    // SAFETY: the caller's guarantee.
-    let Some(name) = (unsafe { text_of(f.name, f.name_len) }) else {
-        return false;
-    };
-    let meta = run.meta(name, word);
-    if meta == 0 {
-        return false;
-    }
-    let appended = if kind == VALUE {
+    if value_class < 5 {
         if f.value.is_null() {
             return false;
         }
         // SAFETY: `value` is readable for the encoding's size (the caller's
         // guarantee).
-        run.value(unsafe { core::slice::from_raw_parts(f.value.cast::<u8>(), 1 << value_class) })
-    } else {
-        // SAFETY: `value` is readable as ehd_builder_add_string's `chars`
-        // (the caller's guarantee).
-        let Some(chars) = (unsafe { text_of(f.value.cast(), f.count) }) else {
-            return false;
+        let value = unsafe { core::slice::from_raw_parts(f.value.cast::<u8>(), 1 << value_class) };
+        // SAFETY: the caller's guarantee.
+        return unsafe {
+            append_with(
+                run,
+                f,
+                word,
+                #[inline(always)]
+                |run| run.value(value),
+            )
         };
-        if kind == ZSTRING8 {
-            run.zstring(chars)
-        } else {
-            run.counted(chars)
-        }
-    };
-    if appended {
-        run.keep(meta);
     }
-    appended
+    let zstring = encoding == u32::from(enc::ZSTRING_CHAR8);
+    if !zstring
+        && encoding != u32::from(enc::STRING_LENGTH16_CHAR8)
+        && encoding != u32::from(enc::BINARY_LENGTH16_CHAR8)
+    {
+        return false;
+    }
+    // SAFETY: `value` is readable as ehd_builder_add_string's `chars` (the
+    // caller's guarantee).
+    let Some(chars) = (unsafe { text_of(f.value.cast(), f.count) }) else {
+        return false;
+    };
+    // SAFETY: the caller's guarantee.
+    unsafe {
+        append_with(
+            run,
+            f,
+            word,
+            #[inline(always)]
+            |run| {
+                if zstring {
+                    run.zstring(chars)
+                } else {
+                    run.counted(chars)
+                }
+            },
+        )
+    }
+}
+
+/// Appends the field's metadata, then its payload by `payload`, keeping the
+/// metadata only if that appended it; whether it did.
+///
+/// # Safety
+/// The field's name as ehd_builder_add_fields describes.
+#[inline(always)]
+unsafe fn append_with(
+    run: &mut Run<'_>,
+    f: &ehd_field,
+    word: u32,
+    payload: impl FnOnce(&mut Run<'_>) -> bool,
+) -> bool {
+    // SAFETY: the caller's guarantee.
+    let Some(name) = (unsafe { text_of(f.name, f.name_len) }) else {
+        return false;
+    };
+    let meta = run.meta(name, word);
+    if meta == 0 || !payload(run) {
+        return false;
+    }
+    run.keep(meta);
+    true
 }
 
 // The word append reads: encoding, format, tag, in a row.
@@ -284,14 +306,13 @@ unsafe fn add_all(b: &mut Builder, fields: *const ehd_field, count: usize) -> c_
     if count == 0 {
         return b.error();
     }
-    let size = count.checked_mul(core::mem::size_of::<ehd_field>());
-    // SAFETY: `count` readable fields (the caller's guarantee).
-    let Some(bytes) = size.and_then(|len| unsafe { bytes_arg(fields.cast(), len) }) else {
+    // No array of `count` fields can be larger than isize::MAX bytes.
+    if fields.is_null() || count > isize::MAX as usize / core::mem::size_of::<ehd_field>() {
         return b.fail(libc::EINVAL);
-    };
-    // SAFETY: `bytes` are the `count` fields (the caller's guarantee), and
-    // ehd_field's alignment is the caller's array's.
-    let fields = unsafe { core::slice::from_raw_parts(bytes.as_ptr().cast::<ehd_field>(), count) };
+    }
+    // SAFETY: `count` readable fields (the caller's guarantee), not NULL,
+    // within isize::MAX bytes.
+    let fields = unsafe { core::slice::from_raw_parts(fields, count) };
     // SAFETY: each field's pointers as described (the caller's guarantee).
     let appended = unsafe { run(b, fields) };
     match fields.get(appended..) {
