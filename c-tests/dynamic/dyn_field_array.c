@@ -181,6 +181,159 @@ static void check_error(ehd_builder* b, int expected, ehd_field bad)
     CHECK_EQ_INT(meta, state(b)->meta.len);
 }
 
+/* The array's one-pass appends against the per-field functions, field by
+   field: every name and string length from 0 to 40 (the short copies' size
+   classes and the longer copies), with a NUL at each place or none; every
+   kind of metadata tail (format, tag); the counted string's 65535. Each
+   combination is built both ways and compared (bytes and errors). */
+static void compare_fields(char const* what, ehd_builder* a, ehd_builder* b, ehd_field const* fields,
+                           size_t count)
+{
+    size_t i;
+    int ra, rb;
+    ehd_builder_reset(a, "Cmp", N, 0);
+    for (i = 0; i < count; i++) {
+        ehd_field const* f = &fields[i];
+        if (f->encoding == event_field_encoding_struct) {
+            ehd_builder_add_struct(a, f->name, f->name_len, (uint8_t)f->count, f->tag, NULL);
+        } else if (f->encoding <= event_field_encoding_value128) {
+            ehd_builder_add_value(a, f->name, f->name_len, f->encoding, f->format, f->tag, f->value);
+        } else {
+            ehd_builder_add_string(a, f->name, f->name_len, f->encoding, f->format, f->tag, f->value,
+                                   f->count);
+        }
+    }
+    ra = ehd_builder_error(a);
+    ehd_builder_reset(b, "Cmp", N, 0);
+    rb = ehd_builder_add_fields(b, fields, count);
+    if (ra != rb) {
+        fprintf(stderr, "dyn_field_array: %s: per-field %d, array %d\n", what, ra, rb);
+        exit(1);
+    }
+    check_same(what, a, b);
+}
+
+static void lengths_and_nuls(ehd_builder* a, ehd_builder* b)
+{
+    static uint8_t const encodings[] = { event_field_encoding_zstring_char8,
+                                         event_field_encoding_string_length16_char8,
+                                         event_field_encoding_binary_length16_char8 };
+    char name[48];
+    char chars[48];
+    size_t len, e;
+    int nul;
+    for (len = 0; len <= 40; len++) {
+        for (nul = -1; nul < (int)len; nul++) {
+            char what[64];
+            memset(name, 'n', sizeof name);
+            memset(chars, 'c', sizeof chars);
+            if (nul >= 0) {
+                name[nul] = 0;
+                chars[nul] = 0;
+            }
+            for (e = 0; e < sizeof encodings; e++) {
+                /* A name of this length (after a field, so that the run is
+                   under way), then a string of it, then a value. */
+                ehd_field const fields[] = {
+                    { "first", 5, &i32, 0, event_field_encoding_value32, 0, 0 },
+                    { name, len, &u64, 0, event_field_encoding_value64, event_field_format_hex_int, 0 },
+                    { "s", 1, chars, len, encodings[e], 0, 0 },
+                    { "last", 4, &u16, 0, event_field_encoding_value16, 0, 0 },
+                };
+                ehd_field const string_first[] = {
+                    { "s", 1, chars, len, encodings[e], 0, 0 },
+                    { "last", 4, &u16, 0, event_field_encoding_value16, 0, 0 },
+                };
+                snprintf(what, sizeof what, "length %zu, NUL at %d, encoding %u", len, nul,
+                         encodings[e]);
+                compare_fields(what, a, b, fields, COUNT(fields));
+                compare_fields(what, a, b, string_first, COUNT(string_first));
+            }
+        }
+    }
+}
+
+static void tails(ehd_builder* a, ehd_builder* b)
+{
+    static uint8_t const formats[] = { 0, 1, 2, 100, 127, 128, 200, 255 };
+    static uint16_t const tags[] = { 0, 1, 0xff, 0x100, 0x1234, 0xffff };
+    size_t f, t;
+    for (f = 0; f < sizeof formats; f++) {
+        for (t = 0; t < COUNT(tags); t++) {
+            char what[64];
+            ehd_field const fields[] = {
+                { "v", 1, &u8, 0, event_field_encoding_value8, formats[f], tags[t] },
+                { "u128", 4, u128, 0, event_field_encoding_value128, formats[f], tags[t] },
+                { "z", 1, "zs", 2, event_field_encoding_zstring_char8, formats[f], tags[t] },
+                { "c", 1, "cs", 2, event_field_encoding_string_length16_char8, formats[f], tags[t] },
+                { "after", 5, &i32, 0, event_field_encoding_value32, 0, 0 },
+            };
+            snprintf(what, sizeof what, "format %u, tag %u", formats[f], tags[t]);
+            compare_fields(what, a, b, fields, COUNT(fields));
+        }
+    }
+}
+
+static void counted_bounds(ehd_builder* a, ehd_builder* b)
+{
+    size_t counts[] = { 65534, 65535, 65536 };
+    size_t i;
+    for (i = 0; i < COUNT(counts); i++) {
+        ehd_field const fields[] = {
+            { "big", 3, g_huge, counts[i], event_field_encoding_binary_length16_char8, 0, 0 },
+            { "after", 5, &i32, 0, event_field_encoding_value32, 0, 0 },
+        };
+        compare_fields("counted bound", a, b, fields, COUNT(fields));
+    }
+}
+
+/* Events near the size limit: a first field of `fill` bytes (through the
+   typed adder: it grows the buffers), then small fields through the
+   one-pass appends, whose room the limit clamps: the same bytes, and
+   ERANGE at the same field. */
+static void near_the_limit(ehd_builder* a, ehd_builder* b)
+{
+    size_t fill;
+    for (fill = 65300; fill <= 65470; fill += 3) {
+        char what[64];
+        ehd_field const fields[] = {
+            { "fill", 4, g_huge, fill, event_field_encoding_binary_length16_char8, 0, 0 },
+            { "v1", 2, &u64, 0, event_field_encoding_value64, 0, 0 },
+            { "z", 1, "zero-terminated string", 22, event_field_encoding_zstring_char8, 0, 0 },
+            { "v2", 2, u128, 0, event_field_encoding_value128, 0, 0 },
+            { "v3", 2, &i32, 0, event_field_encoding_value32, 0, 0 },
+        };
+        snprintf(what, sizeof what, "fill %zu", fill);
+        compare_fields(what, a, b, fields, COUNT(fields));
+    }
+}
+
+/* The one-call write's event names: every length from 0 to 40 with a NUL at
+   each place or none, as ehd_builder_reset takes them (to a disabled set:
+   EBADF once built). */
+static void event_names(ehd_builder* a, ehd_builder* b, ehd_event_set* off)
+{
+    char name[48];
+    size_t len;
+    int nul;
+    for (len = 0; len <= 40; len++) {
+        for (nul = -1; nul < (int)len; nul++) {
+            int ra, rb;
+            memset(name, 'e', sizeof name);
+            if (nul >= 0) {
+                name[nul] = 0;
+            }
+            ehd_builder_reset(a, name, len, 0);
+            ehd_builder_add_fields(a, scalar_fields, 2);
+            ra = ehd_builder_write(a, off, NULL, NULL); /* EBADF, or the latched error */
+            rb = ehd_builder_write_fields(b, off, name, len, scalar_fields, 2, NULL, NULL);
+            CHECK_EQ_INT(ra, rb);
+            CHECK(ra == (nul < 0 ? EBADF : EINVAL));
+            check_same("event name", a, b);
+        }
+    }
+}
+
 int main(void)
 {
     ehd_provider* provider = ehd_provider_new("EhtFieldArray", N, NULL, 0);
@@ -276,6 +429,16 @@ int main(void)
         check_same("OneMember", a, b);
         g_pairs++;
     }
+
+    lengths_and_nuls(a, b);
+    tails(a, b);
+    counted_bounds(a, b);
+    near_the_limit(a, b);
+    event_names(a, b, off);
+    /* A latched error: the array adds nothing and returns it. */
+    ehd_builder_reset(b, "Latched", N, 0);
+    ehd_builder_add_value(b, "bad", N, event_field_encoding_value32, 200, 0, &i32);
+    CHECK_EQ_INT(EINVAL, ehd_builder_add_fields(b, scalar_fields, COUNT(scalar_fields)));
 
     printf("pairs %u\n", g_pairs);
     ehd_builder_delete(a);

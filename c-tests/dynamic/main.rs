@@ -737,6 +737,55 @@ fn samples_run_in_capture_mode_and_write_the_documented_events() {
     );
 }
 
+/// sample.py's field arrays: an event of a shape seen before reuses its
+/// array and changes only the values (integers out of the shape's range go
+/// the general way); each event written so and through the per-field calls
+/// must be the same bytes.
+#[test]
+fn python_sample_shapes_write_the_per_field_events() {
+    let tmp = support::temp_dir();
+    let capture = tmp.path().join("capture.dat");
+    let library = support::lib_dir().join("libeventheader_tracepoint.so");
+    let script = "import sys, uuid\n\
+        sys.path.insert(0, sys.argv[1])\n\
+        import sample\n\
+        log = sample.Logger(sample.load(sys.argv[2]), 'DynSample_PyShape')\n\
+        events = [\n\
+        \x20   dict(s='a', i=1, f=0.5, b=True, y=b'\\x00', u=uuid.UUID(int=1)),\n\
+        \x20   dict(s='a longer string', i=-2**63, f=-1.0, b=False, y=b'', u=uuid.UUID(int=2)),\n\
+        \x20   dict(s='', i=2**64 - 1, f=2.5, b=True, y=b'xyz', u=uuid.UUID(int=3)),\n\
+        \x20   dict(s='\\u00e9', i=7, f=0.0, b=False, y=b'\\xff' * 300, u=uuid.UUID(int=4)),\n\
+        ]\n\
+        for fields in events + events:\n\
+        \x20   log.log(4, 'Shape', **fields)\n\
+        \x20   log.log_calls(4, 'Shape', **fields)\n\
+        log.log(4, 'Other', n=1)\n\
+        log.log_calls(4, 'Other', n=1)\n\
+        log.close()\n";
+    let output = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(support::root().join("samples/dynamic"))
+        .arg(&library)
+        .env("TRACEPOINT_CAPTURE_FILE", &capture)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .expect("python3 is needed for samples/dynamic/sample.py");
+    assert!(
+        output.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let records = support::read_capture(&capture);
+    assert_eq!(records.len(), 2 * (8 + 1));
+    for pair in records.chunks(2) {
+        assert_eq!(pair[0].event, pair[1].event, "{}", json(&pair[0]));
+    }
+    assert!(json(&records[0]).contains(r#""s": "a", "i": 1, "f": 0.5"#));
+    assert!(json(&records[4]).contains(r#""i": 18446744073709551615"#));
+}
+
 /// sample.py's integers: 64 bits signed, or unsigned above the signed
 /// range; an integer beyond 64 bits raises OverflowError instead of being
 /// cut to its low 64 bits (2**64 + 5 was logged as 5).

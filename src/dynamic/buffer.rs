@@ -14,6 +14,8 @@ use core::ffi::c_int;
 use core::mem::size_of;
 use core::ptr::{self, NonNull};
 
+use super::cursor::{copy, Cursor};
+
 /// The fewest bytes a buffer grows to (small events never reallocate).
 const MIN_BYTES: usize = 64;
 
@@ -253,40 +255,21 @@ impl Buffer<u8> {
         self.cap.wrapping_sub(self.len)
     }
 
-    /// Appends `bytes`, then the first `tail_len` (at most 8) bytes of
-    /// `tail` stored as one 8-byte block, without a capacity check.
-    ///
-    /// # Safety
-    /// `room()` must be at least `bytes.len() + 8`.
+    /// The end of the bytes, for a loop of appends that keeps the length
+    /// and capacity in registers; [`Buffer::set_end`] takes its appends.
     #[inline(always)]
-    pub unsafe fn extend_padded_unchecked(&mut self, bytes: &[u8], tail: [u8; 8], tail_len: usize) {
-        // SAFETY: `len` + bytes.len() + 8 <= cap (the caller's guarantee).
-        let end = unsafe { self.ptr.as_ptr().add(self.len) };
-        // SAFETY: room for bytes.len() bytes at `end`; `bytes` is another
-        // allocation (we hold `&mut self`).
-        unsafe { copy(bytes.as_ptr(), end, bytes.len()) };
-        // SAFETY: 8 more bytes of room after them.
-        let tail_at = unsafe { end.add(bytes.len()) };
-        // SAFETY: as above (any alignment).
-        unsafe { tail_at.cast::<[u8; 8]>().write_unaligned(tail) };
-        self.len = self
-            .len
-            .wrapping_add(bytes.len())
-            .wrapping_add(tail_len.min(8));
+    pub fn end(&mut self) -> Cursor {
+        Cursor::new(self.ptr.as_ptr(), self.len, self.cap)
     }
 
-    /// Appends `bytes` without a capacity check.
+    /// Takes the appends made through `end`.
     ///
     /// # Safety
-    /// `room()` must be at least `bytes.len()`.
+    /// `end` must come from this buffer's [`Buffer::end`], with no other
+    /// change to the buffer since.
     #[inline(always)]
-    pub unsafe fn extend_unchecked(&mut self, bytes: &[u8]) {
-        // SAFETY: `len` + bytes.len() <= cap (the caller's guarantee).
-        let end = unsafe { self.ptr.as_ptr().add(self.len) };
-        // SAFETY: room for bytes.len() bytes at `end`; `bytes` is another
-        // allocation (we hold `&mut self`).
-        unsafe { copy(bytes.as_ptr(), end, bytes.len()) };
-        self.len = self.len.wrapping_add(bytes.len());
+    pub unsafe fn set_end(&mut self, end: Cursor) {
+        self.len = end.len();
     }
 
     /// Appends `bytes`, then the first `tail_len` (at most 8) bytes of
@@ -362,61 +345,6 @@ impl Buffer<u8> {
         self.len = self.len.wrapping_add(N);
         Ok(())
     }
-}
-
-/// copy_nonoverlapping, with the short copies of names and values (under 16
-/// bytes) done inline as two overlapping loads and stores instead of a
-/// memcpy call.
-///
-/// # Safety
-/// As for ptr::copy_nonoverlapping.
-#[inline(always)]
-unsafe fn copy<T: Copy>(src: *const T, dst: *mut T, count: usize) {
-    let bytes = count.wrapping_mul(size_of::<T>());
-    if size_of::<T>() != 1 || bytes >= 16 {
-        // SAFETY: the caller's guarantee.
-        unsafe { ptr::copy_nonoverlapping(src, dst, count) };
-        return;
-    }
-    let (src, dst) = (src.cast::<u8>(), dst.cast::<u8>());
-    if bytes >= 8 {
-        // SAFETY: `bytes` (8 to 15) readable at `src`, writable at `dst`
-        // (the caller's guarantee).
-        unsafe { copy_head_tail::<u64>(src, dst, bytes) }
-    } else if bytes >= 4 {
-        // SAFETY: as above, 4 to 7 bytes.
-        unsafe { copy_head_tail::<u32>(src, dst, bytes) }
-    } else if bytes >= 2 {
-        // SAFETY: as above, 2 or 3 bytes.
-        unsafe { copy_head_tail::<u16>(src, dst, bytes) }
-    } else if bytes == 1 {
-        // SAFETY: as above, 1 byte.
-        unsafe { copy_head_tail::<u8>(src, dst, bytes) }
-    }
-}
-
-/// Copies `bytes` bytes (from size_of::<W>() to 2 * size_of::<W>()) as the
-/// first and the last W-sized word, which overlap unless `bytes` is twice
-/// the word size.
-///
-/// # Safety
-/// `bytes` readable at `src` and writable at `dst`, not overlapping;
-/// size_of::<W>() <= bytes <= 2 * size_of::<W>().
-#[inline(always)]
-unsafe fn copy_head_tail<W: Copy>(src: *const u8, dst: *mut u8, bytes: usize) {
-    let last = bytes.wrapping_sub(size_of::<W>());
-    // SAFETY: the first word is within the `bytes` bytes.
-    let head = unsafe { src.cast::<W>().read_unaligned() };
-    // SAFETY: the last word ends at `bytes`: `last` >= 0 by the contract.
-    let tail_src = unsafe { src.add(last) };
-    // SAFETY: as above.
-    let tail = unsafe { tail_src.cast::<W>().read_unaligned() };
-    // SAFETY: as for the source, at `dst`.
-    unsafe { dst.cast::<W>().write_unaligned(head) };
-    // SAFETY: as above.
-    let tail_dst = unsafe { dst.add(last) };
-    // SAFETY: as above.
-    unsafe { tail_dst.cast::<W>().write_unaligned(tail) };
 }
 
 impl<T: Copy> Default for Buffer<T> {

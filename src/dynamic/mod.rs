@@ -6,7 +6,8 @@
 //!   level and keyword), reference counted.
 //! - [`builder`]: the event builder, which encodes metadata and payload.
 //! - [`write`] (here): sends a built event to an event set.
-//! - [`buffer`], [`heap`]: `malloc`-backed storage; growth failure is ENOMEM.
+//! - [`buffer`], [`heap`]: `malloc`-backed storage; growth failure is ENOMEM;
+//!   [`cursor`]: a buffer's end as a loop of appends sees it.
 //! - [`layers_below`]: the only calls into the rest of the library.
 //!
 //! Library code only: `core` and `libc`, no allocation but `malloc`, no
@@ -16,6 +17,7 @@
 
 pub mod buffer;
 pub mod builder;
+pub mod cursor;
 pub mod heap;
 pub mod layers_below;
 pub mod provider;

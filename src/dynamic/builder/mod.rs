@@ -35,7 +35,7 @@
 
 mod adders;
 mod append;
-pub use append::Simple;
+pub use append::Run;
 pub mod field;
 mod raw;
 pub mod shape;

@@ -8,12 +8,12 @@
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-use core::ffi::{c_char, c_int, c_void};
+use core::ffi::{c_char, c_int, c_void, CStr};
+use core::ptr;
 
-use super::args::{builder_mut, bytes_arg, chars_arg, name_arg, set_ref};
+use super::args::{builder_mut, bytes_arg, chars_arg, name_arg, set_ref, text_arg};
 use super::{ehd_builder, ehd_event_set, EHD_NTS};
-use crate::dynamic::builder::{self, enc, Builder, Name, Simple};
-use crate::dynamic::layers_below::find_nul;
+use crate::dynamic::builder::{self, enc, Builder, Name, Run};
 use crate::dynamic::write;
 
 /// One field for ehd_builder_add_fields and ehd_builder_write_fields.
@@ -108,39 +108,135 @@ unsafe fn add_one(b: &mut Builder, f: &ehd_field) -> c_int {
     }
 }
 
-/// The field as a [`Simple`] one (a value, or an 8-bit string without
-/// array flags, with valid arguments); None for any other, which then goes
-/// through add_one.
+/// Appends the field to the run if it is a value or an 8-bit string
+/// without array flags, with valid arguments (but for its name's bytes,
+/// which the run checks as it copies them) that fit; whether it did (else
+/// it goes through add_one).
 ///
 /// # Safety
 /// The field's pointers as ehd_builder_add_fields describes.
 #[inline(always)]
-unsafe fn simple_of<'a>(f: &ehd_field) -> Option<Simple<'a>> {
-    // SAFETY: the caller's guarantee.
-    let name = unsafe { field_name(f.name, f.name_len) }?;
-    let flags = f.encoding & !enc::VALUE_MASK;
-    if let Some(size) = builder::value_size(f.encoding).filter(|_| flags == 0) {
+unsafe fn append(run: &mut Run<'_>, f: &ehd_field) -> bool {
+    // Encoding, format and tag: 4 bytes in a row (checked below), read as
+    // one word.
+    // SAFETY: the 4 bytes from `encoding` are the field's.
+    let word = u32::from_le_bytes(unsafe { ptr::addr_of!(f.encoding).cast::<[u8; 4]>().read() });
+    let encoding = word & 0xff;
+    // value8 ... value128 (2 ... 6): 1 << (encoding - 2) bytes.
+    let value_class = encoding.wrapping_sub(u32::from(enc::VALUE8));
+    if value_class < 5 {
+        if f.value.is_null() {
+            return false;
+        }
         // SAFETY: `value` is readable for the encoding's size (the caller's
         // guarantee).
-        let value = unsafe { value_arg(f.value, size) }?;
-        return Simple::value(name, f.encoding, f.format, f.tag, value);
+        let value = unsafe { core::slice::from_raw_parts(f.value.cast::<u8>(), 1 << value_class) };
+        // SAFETY: the caller's guarantee.
+        return unsafe {
+            append_with(
+                run,
+                f,
+                word,
+                #[inline(always)]
+                |run| run.value(value),
+            )
+        };
     }
-    let counted = match f.encoding {
-        enc::ZSTRING_CHAR8 => false,
-        enc::STRING_LENGTH16_CHAR8 | enc::BINARY_LENGTH16_CHAR8 => true,
-        _ => return None,
-    };
+    let zstring = encoding == u32::from(enc::ZSTRING_CHAR8);
+    if !zstring
+        && encoding != u32::from(enc::STRING_LENGTH16_CHAR8)
+        && encoding != u32::from(enc::BINARY_LENGTH16_CHAR8)
+    {
+        return false;
+    }
     // SAFETY: `value` is readable as ehd_builder_add_string's `chars` (the
     // caller's guarantee).
-    let chars = unsafe { chars_arg(f.value, f.count, 1) }?;
-    let chars = if counted || f.count == EHD_NTS {
-        chars
-    } else {
-        chars
-            .get(..find_nul(chars).unwrap_or(chars.len()))
-            .unwrap_or(chars)
+    let Some(chars) = (unsafe { text_of(f.value.cast(), f.count) }) else {
+        return false;
     };
-    Simple::string8(name, f.encoding, f.format, f.tag, chars, counted)
+    // SAFETY: the caller's guarantee.
+    unsafe {
+        append_with(
+            run,
+            f,
+            word,
+            #[inline(always)]
+            |run| {
+                if zstring {
+                    run.zstring(chars)
+                } else {
+                    run.counted(chars)
+                }
+            },
+        )
+    }
+}
+
+/// Appends the field's metadata, then its payload by `payload`, keeping the
+/// metadata only if that appended it; whether it did.
+///
+/// # Safety
+/// The field's name as ehd_builder_add_fields describes.
+#[inline(always)]
+unsafe fn append_with(
+    run: &mut Run<'_>,
+    f: &ehd_field,
+    word: u32,
+    payload: impl FnOnce(&mut Run<'_>) -> bool,
+) -> bool {
+    // SAFETY: the caller's guarantee.
+    let Some(name) = (unsafe { text_of(f.name, f.name_len) }) else {
+        return false;
+    };
+    let meta = run.meta(name, word);
+    if meta == 0 || !payload(run) {
+        return false;
+    }
+    run.keep(meta);
+    true
+}
+
+// The word append reads: encoding, format, tag, in a row.
+const _: () = {
+    use core::mem::offset_of;
+    assert!(offset_of!(ehd_field, format) == offset_of!(ehd_field, encoding) + 1);
+    assert!(offset_of!(ehd_field, tag) == offset_of!(ehd_field, encoding) + 2);
+};
+
+/// A (pointer, length) argument's bytes as the run takes them: NULL with
+/// length 0 is empty, EHD_NTS means NUL-terminated; None for NULL with a
+/// length or a length over 65535 (which the typed adders judge).
+///
+/// # Safety
+/// `text` must be NULL or `len` readable bytes (a C string for EHD_NTS).
+#[inline(always)]
+unsafe fn text_of<'a>(text: *const c_char, len: usize) -> Option<&'a [u8]> {
+    if len.wrapping_sub(1) < usize::from(u16::MAX) {
+        if text.is_null() {
+            return None;
+        }
+        // SAFETY: `len` readable bytes (the caller's guarantee).
+        return Some(unsafe { core::slice::from_raw_parts(text.cast::<u8>(), len) });
+    }
+    // SAFETY: the caller's guarantee.
+    unsafe { text_of_other(text, len) }
+}
+
+/// text_of's other cases (out of line: the run's loop stays small).
+///
+/// # Safety
+/// As for text_of.
+#[inline(never)]
+unsafe fn text_of_other<'a>(text: *const c_char, len: usize) -> Option<&'a [u8]> {
+    if len == 0 {
+        return Some(&[]);
+    }
+    if len != EHD_NTS || text.is_null() {
+        return None;
+    }
+    // SAFETY: a C string (the caller's guarantee).
+    let bytes = unsafe { CStr::from_ptr(text) }.to_bytes();
+    (bytes.len() <= usize::from(u16::MAX)).then_some(bytes)
 }
 
 /// One value's bytes: None for NULL.
@@ -210,26 +306,61 @@ unsafe fn add_all(b: &mut Builder, fields: *const ehd_field, count: usize) -> c_
     if count == 0 {
         return b.error();
     }
-    let size = count.checked_mul(core::mem::size_of::<ehd_field>());
-    // SAFETY: `count` readable fields (the caller's guarantee).
-    let Some(bytes) = size.and_then(|len| unsafe { bytes_arg(fields.cast(), len) }) else {
+    // No array of `count` fields can be larger than isize::MAX bytes.
+    if fields.is_null() || count > isize::MAX as usize / core::mem::size_of::<ehd_field>() {
         return b.fail(libc::EINVAL);
-    };
-    // SAFETY: `bytes` are the `count` fields (the caller's guarantee), and
-    // ehd_field's alignment is the caller's array's.
-    let fields = unsafe { core::slice::from_raw_parts(bytes.as_ptr().cast::<ehd_field>(), count) };
-    for f in fields {
-        // SAFETY: each field's pointers as described (the caller's guarantee).
-        if let Some(simple) = unsafe { simple_of(f) } {
-            if b.append_simple(simple) {
-                continue;
-            }
-        }
+    }
+    // SAFETY: `count` readable fields (the caller's guarantee), not NULL,
+    // within isize::MAX bytes.
+    let fields = unsafe { core::slice::from_raw_parts(fields, count) };
+    // SAFETY: each field's pointers as described (the caller's guarantee).
+    let appended = unsafe { run(b, fields) };
+    match fields.get(appended..) {
         // SAFETY: as above.
+        Some(rest) if !rest.is_empty() => unsafe { add_rest(b, rest) },
+        _ => 0,
+    }
+}
+
+/// Appends the fields of a run (Builder::run) while it takes them: how
+/// many.
+///
+/// # Safety
+/// As for ehd_builder_add_fields, for `fields`.
+#[inline(always)]
+unsafe fn run(b: &mut Builder, fields: &[ehd_field]) -> usize {
+    let Some(mut run) = b.run() else {
+        return 0;
+    };
+    let mut rest = fields;
+    while let Some((f, after)) = rest.split_first() {
+        // SAFETY: each field's pointers as described (the caller's guarantee).
+        if !unsafe { append(&mut run, f) } {
+            break;
+        }
+        rest = after;
+    }
+    run.finish();
+    fields.len() - rest.len()
+}
+
+/// The fields from the first one the run did not append: that one through
+/// its typed adder, then the next run, and so on. 0 or the latched error.
+///
+/// # Safety
+/// As for ehd_builder_add_fields, for `fields`.
+#[cold]
+#[inline(never)]
+unsafe fn add_rest(b: &mut Builder, mut fields: &[ehd_field]) -> c_int {
+    while let Some((f, after)) = fields.split_first() {
+        // SAFETY: the field's pointers as described (the caller's guarantee).
         let err = unsafe { add_one(b, f) };
         if err != 0 {
             return err;
         }
+        // SAFETY: as above.
+        let appended = unsafe { run(b, after) };
+        fields = after.get(appended..).unwrap_or_default();
     }
     0
 }
@@ -262,8 +393,8 @@ pub unsafe extern "C" fn ehd_builder_write_fields(
         return libc::EINVAL;
     };
     // SAFETY: the caller's guarantee.
-    let err = match unsafe { field_name(name, name_len) } {
-        Some(name) => b.reset(name, 0),
+    let err = match unsafe { text_arg(name, name_len) } {
+        Some(name) => b.reset_with(name, 0),
         None => {
             // As ehd_builder_reset: an invalid name starts an event in error.
             b.reset(Name::EMPTY, 0);
