@@ -252,14 +252,19 @@ _ehd_commit(_ehd_builder_state* s, _ehd_spot const* at, size_t meta, size_t data
 }
 
 /* Writes a field's metadata at m (room reserved): name, NUL, encoding,
-   [format, [tag]], [count]. A format byte, if any, is at m + name_len + 2. */
+   [format, [tag]], [count]. A format byte, if any, is at m + name_len + 2.
+   terminated: the name was given NUL-terminated (its NUL is copied with it). */
 _EHD_INLINE void
-_ehd_write_meta(unsigned char* m, char const* name, size_t name_len, uint8_t encoding,
-                uint8_t format, uint16_t tag, int carray, uint16_t count)
+_ehd_write_meta(unsigned char* m, char const* name, size_t name_len, int terminated,
+                uint8_t encoding, uint8_t format, uint16_t tag, int carray, uint16_t count)
 {
-    size_t at = name_len;
-    _ehd_copy(m, name, name_len);
-    m[at++] = 0;
+    size_t at = name_len + 1;
+    if (terminated) {
+        _ehd_copy(m, name, name_len + 1);
+    } else {
+        _ehd_copy(m, name, name_len);
+        m[name_len] = 0;
+    }
     if (tag != 0) {
         m[at++] = (unsigned char)(encoding | 0x80u);
         m[at++] = (unsigned char)(format | 0x80u);
@@ -283,7 +288,8 @@ _ehd_put_meta(_ehd_builder_state* s, char const* name, size_t name_len, uint8_t 
               uint8_t format, uint16_t tag, int carray, uint16_t count)
 {
     size_t const meta_len = s->meta.len;
-    _ehd_write_meta(s->meta.ptr + meta_len, name, name_len, encoding, format, tag, carray, count);
+    _ehd_write_meta(s->meta.ptr + meta_len, name, name_len, 0, encoding, format, tag, carray,
+                    count);
     s->meta.len = meta_len + _ehd_meta_size(name_len, format, tag, carray);
     return tag != 0 || format != 0 ? meta_len + name_len + 2 : EHD_NO_BOOKMARK;
 }
@@ -430,7 +436,8 @@ _ehd_inline_add_value(ehd_builder* builder, char const* name, size_t name_len, u
     if (s != NULL && size != 0 && value != NULL && format <= 127 && _ehd_name_ok(name, &len)) {
         size_t const meta = _ehd_meta_size(len, format, field_tag, 0);
         if (_ehd_reserve(s, meta, size, &at)) {
-            _ehd_write_meta(at.meta, name, len, encoding, format, field_tag, 0, 0);
+            _ehd_write_meta(at.meta, name, len, name_len == EHD_NTS, encoding, format, field_tag, 0,
+                            0);
             _ehd_copy(at.data, value, size);
             _ehd_commit(s, &at, meta, size);
             return 0;
@@ -460,8 +467,9 @@ _ehd_inline_add_values(ehd_builder* builder, char const* name, size_t name_len, 
             uint8_t const array =
                 (uint8_t)(carray ? event_field_encoding_carray_flag : event_field_encoding_varray_flag);
             unsigned char* d = at.data;
-            _ehd_write_meta(at.meta, name, len, (uint8_t)((encoding & 0x1fu) | array), format,
-                            field_tag, carray, (uint16_t)count);
+            _ehd_write_meta(at.meta, name, len, name_len == EHD_NTS,
+                            (uint8_t)((encoding & 0x1fu) | array), format, field_tag, carray,
+                            (uint16_t)count);
             if (!carray) {
                 uint16_t const count16 = (uint16_t)count;
                 memcpy(d, &count16, 2);
@@ -493,7 +501,8 @@ _ehd_inline_add_string(ehd_builder* builder, char const* name, size_t name_len, 
         size_t const meta = _ehd_meta_size(len, format, field_tag, 0);
         size_t const data = n * unit + (zstring ? unit : 2u);
         if (_ehd_reserve(s, meta, data, &at)) {
-            _ehd_write_meta(at.meta, name, len, encoding, format, field_tag, 0, 0);
+            _ehd_write_meta(at.meta, name, len, name_len == EHD_NTS, encoding, format, field_tag, 0,
+                            0);
             _ehd_write_string(at.data, zstring, unit, chars, n);
             _ehd_commit(s, &at, meta, data);
             return 0;
@@ -514,8 +523,8 @@ _ehd_inline_add_struct(ehd_builder* builder, char const* name, size_t name_len,
         size_t const meta = _ehd_meta_size(len, field_count, field_tag, 0);
         if (_ehd_reserve(s, meta, 0, &at)) {
             unsigned char* const structs = at.meta - at.meta_len;
-            _ehd_write_meta(at.meta, name, len, event_field_encoding_struct, field_count, field_tag,
-                            0, 0);
+            _ehd_write_meta(at.meta, name, len, name_len == EHD_NTS, event_field_encoding_struct,
+                            field_count, field_tag, 0, 0);
             /* one more struct: past 8 the write checks the event's shape */
             structs[0] = (unsigned char)(structs[0] + (structs[0] != 255u));
             _ehd_commit(s, &at, meta, 0);
