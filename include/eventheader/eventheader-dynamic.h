@@ -871,12 +871,14 @@ _ehd_reserve(_ehd_builder_state const* s, size_t meta, size_t data, _ehd_spot* a
         meta_len + data_len + meta + data <= _EHD_SIZE_LIMIT + _EHD_EXT_HEADER;
 }
 
-/* Makes the bytes reserved at *at part of the event. */
+/* Makes the bytes reserved at *at part of the event. (An increment in
+   place: one instruction when the size is a constant.) */
 _EHD_INLINE void
 _ehd_commit(_ehd_builder_state* s, _ehd_spot const* at, size_t meta, size_t data)
 {
-    s->meta.len = at->meta_len + meta;
-    s->data.len = at->data_len + data;
+    (void)at;
+    s->meta.len += meta;
+    s->data.len += data;
 }
 
 /* Writes a field's metadata at m (room reserved): name, NUL, encoding,
