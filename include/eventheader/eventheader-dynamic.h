@@ -846,37 +846,38 @@ _ehd_room(_ehd_builder_state const* s, size_t meta, size_t data)
 }
 
 /* Where a field's bytes go: the ends of the metadata and of the payload, and
-   their lengths. Read once: the appends store through byte pointers, which
-   may alias the builder's state, so that reading a length or pointer again
-   after them would cost a load each. */
+   the metadata's length before them (for a bookmark). */
 typedef struct _ehd_spot {
     unsigned char* meta;
     unsigned char* data;
     size_t meta_len;
-    size_t data_len;
 } _ehd_spot;
 
 /* Non-zero if `meta` more metadata and `data` more payload bytes fit (as
-   _ehd_room); *at tells where they go. */
+   _ehd_room); then *at tells where they go. The lengths are read once for
+   both rooms and the size limit. */
 _EHD_INLINE int
 _ehd_reserve(_ehd_builder_state const* s, size_t meta, size_t data, _ehd_spot* at)
 {
     size_t const meta_len = s->meta.len;
     size_t const data_len = s->data.len;
-    at->meta = s->meta.ptr + meta_len;
-    at->data = s->data.ptr + data_len;
-    at->meta_len = meta_len;
-    at->data_len = data_len;
-    return meta <= s->meta.cap - meta_len && data <= s->data.cap - data_len &&
-        meta_len + data_len + meta + data <= _EHD_SIZE_LIMIT + _EHD_EXT_HEADER;
+    if (meta <= s->meta.cap - meta_len && data <= s->data.cap - data_len &&
+        meta_len + data_len + meta + data <= _EHD_SIZE_LIMIT + _EHD_EXT_HEADER) {
+        at->meta = s->meta.ptr + meta_len;
+        at->data = data != 0 ? s->data.ptr + data_len : NULL;
+        at->meta_len = meta_len;
+        return 1;
+    }
+    return 0;
 }
 
-/* Makes the bytes reserved at *at part of the event. (An increment in
-   place: one instruction when the size is a constant.) */
+/* Makes the bytes reserved last part of the event, after they are written:
+   each length grows by an increment in place (one instruction for a
+   constant size; a length kept from before the byte stores would cost more,
+   as those stores may alias the builder). */
 _EHD_INLINE void
-_ehd_commit(_ehd_builder_state* s, _ehd_spot const* at, size_t meta, size_t data)
+_ehd_commit(_ehd_builder_state* s, size_t meta, size_t data)
 {
-    (void)at;
     s->meta.len += meta;
     s->data.len += data;
 }
@@ -1012,12 +1013,11 @@ _ehd_write_string(unsigned char* d, int zstring, size_t unit, void const* chars,
    (payload only): non-zero if done, 0 if it must go through the library. */
 _EHD_INLINE int
 _ehd_put_string(_ehd_builder_state* s, uint8_t encoding, size_t unit, void const* chars,
-                size_t count, size_t meta)
+                size_t count)
 {
     int const zstring = encoding <= event_field_encoding_zstring_char32;
     size_t data;
     _ehd_spot at;
-    (void)meta;
     if (!_ehd_string_count(zstring, unit, chars, &count)) {
         return 0;
     }
@@ -1026,7 +1026,7 @@ _ehd_put_string(_ehd_builder_state* s, uint8_t encoding, size_t unit, void const
         return 0;
     }
     _ehd_write_string(at.data, zstring, unit, chars, count);
-    _ehd_commit(s, &at, 0, data);
+    _ehd_commit(s, 0, data);
     return 1;
 }
 
@@ -1069,7 +1069,7 @@ _ehd_inline_add_value(ehd_builder* builder, char const* name, size_t name_len, u
             _ehd_write_meta(at.meta, name, len, name_len == EHD_NTS, encoding, format, field_tag, 0,
                             0);
             _ehd_copy(at.data, value, size);
-            _ehd_commit(s, &at, meta, size);
+            _ehd_commit(s, meta, size);
             return 0;
         }
     }
@@ -1108,7 +1108,7 @@ _ehd_inline_add_values(ehd_builder* builder, char const* name, size_t name_len, 
             if (body != 0) {
                 _ehd_copy(d, values, body);
             }
-            _ehd_commit(s, &at, meta, data);
+            _ehd_commit(s, meta, data);
             return 0;
         }
     }
@@ -1134,7 +1134,7 @@ _ehd_inline_add_string(ehd_builder* builder, char const* name, size_t name_len, 
             _ehd_write_meta(at.meta, name, len, name_len == EHD_NTS, encoding, format, field_tag, 0,
                             0);
             _ehd_write_string(at.data, zstring, unit, chars, n);
-            _ehd_commit(s, &at, meta, data);
+            _ehd_commit(s, meta, data);
             return 0;
         }
     }
@@ -1157,7 +1157,7 @@ _ehd_inline_add_struct(ehd_builder* builder, char const* name, size_t name_len,
                             field_count, field_tag, 0, 0);
             /* one more struct: past 8 the write checks the event's shape */
             structs[0] = (unsigned char)(structs[0] + (structs[0] != 255u));
-            _ehd_commit(s, &at, meta, 0);
+            _ehd_commit(s, meta, 0);
             if (bookmark != NULL) {
                 *bookmark = at.meta_len + len + 2;
             }
