@@ -217,36 +217,84 @@ _ehd_room(_ehd_builder_state const* s, size_t meta, size_t data)
         s->meta.len + s->data.len + meta + data <= _EHD_SIZE_LIMIT + _EHD_EXT_HEADER;
 }
 
-/* Appends a field's metadata (room checked); returns the offset of its format
-   byte, or EHD_NO_BOOKMARK if it has none. */
-_EHD_INLINE size_t
-_ehd_put_meta(_ehd_builder_state* s, char const* name, size_t name_len, uint8_t encoding,
-              uint8_t format, uint16_t tag, int carray, uint16_t count)
+/* Where a field's bytes go: the ends of the metadata and of the payload, and
+   the metadata's length before them (for a bookmark). */
+typedef struct _ehd_spot {
+    unsigned char* meta;
+    unsigned char* data;
+    size_t meta_len;
+} _ehd_spot;
+
+/* Non-zero if `meta` more metadata and `data` more payload bytes fit (as
+   _ehd_room); then *at tells where they go. The lengths are read once for
+   both rooms and the size limit. */
+_EHD_INLINE int
+_ehd_reserve(_ehd_builder_state const* s, size_t meta, size_t data, _ehd_spot* at)
 {
-    unsigned char* const m = s->meta.ptr + s->meta.len;
-    size_t at = name_len;
-    size_t bookmark = EHD_NO_BOOKMARK;
-    _ehd_copy(m, name, name_len);
-    m[at++] = 0;
+    size_t const meta_len = s->meta.len;
+    size_t const data_len = s->data.len;
+    if (meta <= s->meta.cap - meta_len && data <= s->data.cap - data_len &&
+        meta_len + data_len + meta + data <= _EHD_SIZE_LIMIT + _EHD_EXT_HEADER) {
+        at->meta = s->meta.ptr + meta_len;
+        at->data = data != 0 ? s->data.ptr + data_len : NULL;
+        at->meta_len = meta_len;
+        return 1;
+    }
+    return 0;
+}
+
+/* Makes the bytes reserved last part of the event, after they are written:
+   each length grows by an increment in place (one instruction for a
+   constant size; a length kept from before the byte stores would cost more,
+   as those stores may alias the builder). */
+_EHD_INLINE void
+_ehd_commit(_ehd_builder_state* s, size_t meta, size_t data)
+{
+    s->meta.len += meta;
+    s->data.len += data;
+}
+
+/* Writes a field's metadata at m (room reserved): name, NUL, encoding,
+   [format, [tag]], [count]. A format byte, if any, is at m + name_len + 2.
+   terminated: the name was given NUL-terminated (its NUL is copied with it). */
+_EHD_INLINE void
+_ehd_write_meta(unsigned char* m, char const* name, size_t name_len, int terminated,
+                uint8_t encoding, uint8_t format, uint16_t tag, int carray, uint16_t count)
+{
+    size_t at = name_len + 1;
+    if (terminated) {
+        _ehd_copy(m, name, name_len + 1);
+    } else {
+        _ehd_copy(m, name, name_len);
+        m[name_len] = 0;
+    }
     if (tag != 0) {
         m[at++] = (unsigned char)(encoding | 0x80u);
-        bookmark = s->meta.len + at;
         m[at++] = (unsigned char)(format | 0x80u);
         memcpy(m + at, &tag, 2);
         at += 2;
     } else if (format != 0) {
         m[at++] = (unsigned char)(encoding | 0x80u);
-        bookmark = s->meta.len + at;
         m[at++] = format;
     } else {
         m[at++] = encoding;
     }
     if (carray) {
         memcpy(m + at, &count, 2);
-        at += 2;
     }
-    s->meta.len += at;
-    return bookmark;
+}
+
+/* Appends a field's metadata (room checked); returns the offset of its format
+   byte, or EHD_NO_BOOKMARK if it has none. */
+_EHD_INLINE size_t
+_ehd_put_meta(_ehd_builder_state* s, char const* name, size_t name_len, uint8_t encoding,
+              uint8_t format, uint16_t tag, int carray, uint16_t count)
+{
+    size_t const meta_len = s->meta.len;
+    _ehd_write_meta(s->meta.ptr + meta_len, name, name_len, 0, encoding, format, tag, carray,
+                    count);
+    s->meta.len = meta_len + _ehd_meta_size(name_len, format, tag, carray);
+    return tag != 0 || format != 0 ? meta_len + name_len + 2 : EHD_NO_BOOKMARK;
 }
 
 /* Appends `size` payload bytes (room checked). */
@@ -290,41 +338,67 @@ _ehd_zstring_count(void const* chars, size_t count, size_t unit)
     return i;
 }
 
+/* The character count of a string argument for the inline paths: resolves
+   EHD_NTS (8-bit only: the library finds the end of wider ones) and cuts a
+   zstring at its first zero character. Non-zero if done, 0 if the argument
+   must go through the library. */
+_EHD_INLINE int
+_ehd_string_count(int zstring, size_t unit, void const* chars, size_t* count)
+{
+    if (*count == EHD_NTS) {
+        if (unit != 1 || chars == NULL) {
+            return 0;
+        }
+        *count = strlen((char const*)chars);
+    } else if (zstring) {
+        *count = _ehd_zstring_count(chars, *count, unit);
+        if (*count == (size_t)-1) {
+            return 0;
+        }
+    }
+    return (zstring || *count <= 65535) && (*count == 0 || chars != NULL);
+}
+
+/* Writes a string's payload (count characters of `unit` bytes) at d: the
+   characters and a zero character (zstring), or a u16 count and the
+   characters. */
+_EHD_INLINE void
+_ehd_write_string(unsigned char* d, int zstring, size_t unit, void const* chars, size_t count)
+{
+    size_t const body = count * unit;
+    if (zstring) {
+        uint32_t const zero = 0;
+        if (body != 0) {
+            _ehd_copy(d, chars, body);
+        }
+        memcpy(d + body, &zero, unit);
+    } else {
+        uint16_t const count16 = (uint16_t)count;
+        memcpy(d, &count16, 2);
+        if (body != 0) {
+            _ehd_copy(d + 2, chars, body);
+        }
+    }
+}
+
 /* Appends one string element's payload, as ehd_builder_add_string would
    (payload only): non-zero if done, 0 if it must go through the library. */
 _EHD_INLINE int
 _ehd_put_string(_ehd_builder_state* s, uint8_t encoding, size_t unit, void const* chars,
-                size_t count, size_t meta)
+                size_t count)
 {
     int const zstring = encoding <= event_field_encoding_zstring_char32;
-    size_t body;
-    if (count == EHD_NTS) {
-        /* 8-bit only: the library finds the end of wider ones. */
-        if (unit != 1 || chars == NULL) {
-            return 0;
-        }
-        count = strlen((char const*)chars);
-    } else if (zstring) {
-        count = _ehd_zstring_count(chars, count, unit);
-        if (count == (size_t)-1) {
-            return 0;
-        }
-    }
-    if ((!zstring && count > 65535) || (count != 0 && chars == NULL)) {
+    size_t data;
+    _ehd_spot at;
+    if (!_ehd_string_count(zstring, unit, chars, &count)) {
         return 0;
     }
-    body = count * unit;
-    if (!_ehd_room(s, meta, body + (zstring ? unit : 2u))) {
+    data = count * unit + (zstring ? unit : 2u);
+    if (!_ehd_reserve(s, 0, data, &at)) {
         return 0;
     }
-    if (zstring) {
-        uint32_t const zero = 0;
-        _ehd_put_data(s, chars, body);
-        _ehd_put_data(s, &zero, unit);
-    } else {
-        _ehd_put_count(s, count);
-        _ehd_put_data(s, chars, body);
-    }
+    _ehd_write_string(at.data, zstring, unit, chars, count);
+    _ehd_commit(s, 0, data);
     return 1;
 }
 
@@ -360,11 +434,16 @@ _ehd_inline_add_value(ehd_builder* builder, char const* name, size_t name_len, u
     _ehd_builder_state* const s = _ehd_appendable(builder);
     size_t const size = _ehd_value_size(encoding);
     size_t len = name_len;
-    if (s != NULL && size != 0 && value != NULL && format <= 127 && _ehd_name_ok(name, &len) &&
-        _ehd_room(s, _ehd_meta_size(len, format, field_tag, 0), size)) {
-        _ehd_put_meta(s, name, len, encoding, format, field_tag, 0, 0);
-        _ehd_put_data(s, value, size);
-        return 0;
+    _ehd_spot at;
+    if (s != NULL && size != 0 && value != NULL && format <= 127 && _ehd_name_ok(name, &len)) {
+        size_t const meta = _ehd_meta_size(len, format, field_tag, 0);
+        if (_ehd_reserve(s, meta, size, &at)) {
+            _ehd_write_meta(at.meta, name, len, name_len == EHD_NTS, encoding, format, field_tag, 0,
+                            0);
+            _ehd_copy(at.data, value, size);
+            _ehd_commit(s, meta, size);
+            return 0;
+        }
     }
     return (ehd_builder_add_value)(builder, name, name_len, encoding, format, field_tag, value);
 }
@@ -378,20 +457,32 @@ _ehd_inline_add_values(ehd_builder* builder, char const* name, size_t name_len, 
     unsigned const flags = encoding & 0xe0u;
     int const carray = flags == event_field_encoding_carray_flag;
     size_t len = name_len;
+    _ehd_spot at;
     if (s != NULL && size != 0 &&
         (flags == 0 || flags == event_field_encoding_varray_flag || (carray && count != 0)) &&
         count <= 65535 && (values != NULL || count == 0) && format <= 127 &&
-        _ehd_name_ok(name, &len) &&
-        _ehd_room(s, _ehd_meta_size(len, format, field_tag, carray), (carray ? 0u : 2u) + count * size)) {
-        uint8_t const array =
-            (uint8_t)(carray ? event_field_encoding_carray_flag : event_field_encoding_varray_flag);
-        _ehd_put_meta(s, name, len, (uint8_t)((encoding & 0x1fu) | array), format, field_tag, carray,
-                      (uint16_t)count);
-        if (!carray) {
-            _ehd_put_count(s, count);
+        _ehd_name_ok(name, &len)) {
+        size_t const meta = _ehd_meta_size(len, format, field_tag, carray);
+        size_t const body = count * size;
+        size_t const data = (carray ? 0u : 2u) + body;
+        if (_ehd_reserve(s, meta, data, &at)) {
+            uint8_t const array =
+                (uint8_t)(carray ? event_field_encoding_carray_flag : event_field_encoding_varray_flag);
+            unsigned char* d = at.data;
+            _ehd_write_meta(at.meta, name, len, name_len == EHD_NTS,
+                            (uint8_t)((encoding & 0x1fu) | array), format, field_tag, carray,
+                            (uint16_t)count);
+            if (!carray) {
+                uint16_t const count16 = (uint16_t)count;
+                memcpy(d, &count16, 2);
+                d += 2;
+            }
+            if (body != 0) {
+                _ehd_copy(d, values, body);
+            }
+            _ehd_commit(s, meta, data);
+            return 0;
         }
-        _ehd_put_data(s, values, count * size);
-        return 0;
     }
     return (ehd_builder_add_values)(builder, name, name_len, encoding, format, field_tag, values,
                                     count);
@@ -403,11 +494,19 @@ _ehd_inline_add_string(ehd_builder* builder, char const* name, size_t name_len, 
 {
     _ehd_builder_state* const s = _ehd_appendable(builder);
     size_t const unit = _ehd_char_size(encoding);
+    int const zstring = encoding <= event_field_encoding_zstring_char32;
     size_t len = name_len;
-    if (s != NULL && unit != 0 && format <= 127 && _ehd_name_ok(name, &len)) {
+    size_t n = count;
+    _ehd_spot at;
+    if (s != NULL && unit != 0 && format <= 127 && _ehd_name_ok(name, &len) &&
+        _ehd_string_count(zstring, unit, chars, &n)) {
         size_t const meta = _ehd_meta_size(len, format, field_tag, 0);
-        if (_ehd_room(s, meta, 0) && _ehd_put_string(s, encoding, unit, chars, count, meta)) {
-            _ehd_put_meta(s, name, len, encoding, format, field_tag, 0, 0);
+        size_t const data = n * unit + (zstring ? unit : 2u);
+        if (_ehd_reserve(s, meta, data, &at)) {
+            _ehd_write_meta(at.meta, name, len, name_len == EHD_NTS, encoding, format, field_tag, 0,
+                            0);
+            _ehd_write_string(at.data, zstring, unit, chars, n);
+            _ehd_commit(s, meta, data);
             return 0;
         }
     }
@@ -421,16 +520,21 @@ _ehd_inline_add_struct(ehd_builder* builder, char const* name, size_t name_len,
 {
     _ehd_builder_state* const s = _ehd_appendable(builder);
     size_t len = name_len;
-    if (s != NULL && field_count != 0 && field_count <= 127 && _ehd_name_ok(name, &len) &&
-        _ehd_room(s, _ehd_meta_size(len, field_count, field_tag, 0), 0)) {
-        size_t const mark = _ehd_put_meta(s, name, len, event_field_encoding_struct, field_count,
-                                          field_tag, 0, 0);
-        /* one more struct: past 8 the write checks the event's shape */
-        s->meta.ptr[0] = (unsigned char)(s->meta.ptr[0] + (s->meta.ptr[0] != 255u));
-        if (bookmark != NULL) {
-            *bookmark = mark;
+    _ehd_spot at;
+    if (s != NULL && field_count != 0 && field_count <= 127 && _ehd_name_ok(name, &len)) {
+        size_t const meta = _ehd_meta_size(len, field_count, field_tag, 0);
+        if (_ehd_reserve(s, meta, 0, &at)) {
+            unsigned char* const structs = at.meta - at.meta_len;
+            _ehd_write_meta(at.meta, name, len, name_len == EHD_NTS, event_field_encoding_struct,
+                            field_count, field_tag, 0, 0);
+            /* one more struct: past 8 the write checks the event's shape */
+            structs[0] = (unsigned char)(structs[0] + (structs[0] != 255u));
+            _ehd_commit(s, meta, 0);
+            if (bookmark != NULL) {
+                *bookmark = at.meta_len + len + 2;
+            }
+            return 0;
         }
-        return 0;
     }
     return (ehd_builder_add_struct)(builder, name, name_len, field_count, field_tag, bookmark);
 }

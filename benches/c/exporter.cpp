@@ -14,11 +14,14 @@ Each record, as the exporter's Recordable builds it:
   - the body: Reset(event name), AddValue "__csver__" (uint16), AddStruct
     "PartB" (count 1, bookmarked), AddString<char> "_typeName", AddValue
     "severityNumber" (uint16), AddString<char> "severityText", AddString<char>
-    "body" (a char const*);
+    "body" (the SDK's C string alternative, through the attribute function);
   - the attributes (the first adds AddStruct "PartC", bookmarked), each by an
-    out-of-line function that switches on the value's type, as the exporter's
-    PopulateAttribute does: 2 strings (string views, passed as their data()),
-    2 int64, 2 double, 1 bool, 1 span of 4 int (AddValueRange over pointers);
+    out-of-line function that tests the value's type among the SDK's 16
+    alternatives in the exporter's order and makes the exporter's call for
+    each (AddValue for the scalars, AddString<char> of a C string or of a
+    string view's data(), AddValueRange over a span's pointers,
+    AddStringRange<char> for a span of string views): 2 strings (string
+    views), 2 int64, 2 double, 1 bool, 1 span of 4 int;
   - the export: a lock around the exporter's shutdown flag, SetStructFieldCount
     of PartB (4) and PartC (8), a copy of the level's shared_ptr<EventSet>,
     Enabled() and Write.
@@ -32,6 +35,12 @@ Backends as bench.c: TRACEPOINT_CAPTURE_FILE (use /dev/null), else user_events,
 where --tracefs-enable enables the tracepoint EhtBenchExp_L4K1 through tracefs.
 Exit status: 0, or 1 if a write fails.
 */
+/* Built as the exporter's CMake Release build is: without assertions (an
+   implementation's header may assert its preconditions). */
+#ifndef NDEBUG
+#define NDEBUG 1
+#endif
+
 #include <eventheader/EventHeaderDynamic.h>
 
 #include <errno.h>
@@ -48,15 +57,21 @@ Exit status: 0, or 1 if a write fails.
 
 #define EXP_TRACEPOINT "EhtBenchExp_L4K1"
 
-/* An attribute value: the exporter receives a variant and tests its type. */
+/* An attribute value as the SDK gives it to the exporter: a tagged union
+   whose tag is the index of one of its 16 alternatives (the SDK's variant
+   order); a span is a pointer and a count. */
 struct AttrValue
 {
-    enum Kind { Bool, Int64, Double, String, IntSpan } kind;
+    enum Kind : size_t {
+        Bool, Int, Int64, UInt, Double, CString, String, BoolSpan, IntSpan, Int64Span,
+        UIntSpan, DoubleSpan, StringSpan, UInt64, UInt64Span, ByteSpan
+    } kind;
     bool b;
-    int64_t i;
+    int64_t i; // Int, Int64, UInt, UInt64: the value, converted back by the branch
     double d;
+    char const* cs;
     std::string_view s;
-    int const* span_begin;
+    void const* span_data;
     size_t span_size;
 };
 
@@ -82,26 +97,73 @@ struct Record
     size_t part_c_size = 0;
 };
 
+template<class T>
+static T const* span_of(AttrValue const& v)
+{
+    return static_cast<T const*>(v.span_data);
+}
+
+/* A span of string views as an iterator pair, as the exporter passes one. */
+struct StringSpanIt
+{
+    std::string_view const* p;
+    bool operator!=(StringSpanIt other) const noexcept { return p != other.p; }
+    std::string_view operator*() const noexcept { return *p; }
+    StringSpanIt& operator++() noexcept
+    {
+        ++p;
+        return *this;
+    }
+};
+
 /* Out of line, as the exporter's PopulateAttribute (a function of its own
-   translation unit): one field for the value's type. */
+   translation unit): one field for the value's type, found by testing the
+   alternatives one after the other in the exporter's order (bool, int,
+   int64, unsigned, uint64, double, C string, string view, then the spans:
+   bytes, int, int64, unsigned, uint64, double, bool, string views). Strings
+   go in as C strings (a string view's data()), spans as pointer ranges. */
 __attribute__((noinline)) static void populate(char const* key, AttrValue const& v, ehd::EventBuilder& eb)
 {
-    switch (v.kind) {
-    case AttrValue::Bool:
+    if (v.kind == AttrValue::Bool) {
         eb.AddValue(key, v.b, event_field_format_boolean);
-        break;
-    case AttrValue::Int64:
+    } else if (v.kind == AttrValue::Int) {
+        eb.AddValue(key, static_cast<int>(v.i), event_field_format_signed_int);
+    } else if (v.kind == AttrValue::Int64) {
         eb.AddValue(key, v.i, event_field_format_signed_int);
-        break;
-    case AttrValue::Double:
+    } else if (v.kind == AttrValue::UInt) {
+        eb.AddValue(key, static_cast<unsigned>(v.i), event_field_format_default);
+    } else if (v.kind == AttrValue::UInt64) {
+        eb.AddValue(key, static_cast<uint64_t>(v.i), event_field_format_default);
+    } else if (v.kind == AttrValue::Double) {
         eb.AddValue(key, v.d, event_field_format_float);
-        break;
-    case AttrValue::String:
+    } else if (v.kind == AttrValue::CString) {
+        eb.AddString<char>(key, v.cs, event_field_format_default);
+    } else if (v.kind == AttrValue::String) {
         eb.AddString<char>(key, v.s.data(), event_field_format_default);
-        break;
-    case AttrValue::IntSpan:
-        eb.AddValueRange(key, v.span_begin, v.span_begin + v.span_size, event_field_format_signed_int);
-        break;
+    } else if (v.kind == AttrValue::ByteSpan) {
+        uint8_t const* p = span_of<uint8_t>(v);
+        eb.AddValueRange(key, p, p + v.span_size, event_field_format_default);
+    } else if (v.kind == AttrValue::IntSpan) {
+        int const* p = span_of<int>(v);
+        eb.AddValueRange(key, p, p + v.span_size, event_field_format_signed_int);
+    } else if (v.kind == AttrValue::Int64Span) {
+        int64_t const* p = span_of<int64_t>(v);
+        eb.AddValueRange(key, p, p + v.span_size, event_field_format_signed_int);
+    } else if (v.kind == AttrValue::UIntSpan) {
+        unsigned const* p = span_of<unsigned>(v);
+        eb.AddValueRange(key, p, p + v.span_size, event_field_format_default);
+    } else if (v.kind == AttrValue::UInt64Span) {
+        uint64_t const* p = span_of<uint64_t>(v);
+        eb.AddValueRange(key, p, p + v.span_size, event_field_format_default);
+    } else if (v.kind == AttrValue::DoubleSpan) {
+        double const* p = span_of<double>(v);
+        eb.AddValueRange(key, p, p + v.span_size, event_field_format_float);
+    } else if (v.kind == AttrValue::BoolSpan) {
+        bool const* p = span_of<bool>(v);
+        eb.AddValueRange(key, p, p + v.span_size, event_field_format_boolean);
+    } else if (v.kind == AttrValue::StringSpan) {
+        std::string_view const* p = span_of<std::string_view>(v);
+        eb.AddStringRange<char>(key, StringSpanIt{ p }, StringSpanIt{ p + v.span_size }, event_field_format_default);
     }
 }
 
@@ -116,8 +178,8 @@ __attribute__((noinline)) static void set_body(Record& r, char const* body, uint
     eb.AddString<char>("severityText", g_severity_text[severity], event_field_format_default);
     r.part_b_size = 4;
     AttrValue v{};
-    v.kind = AttrValue::String;
-    v.s = body;
+    v.kind = AttrValue::CString; // the SDK's variant holds the C string given
+    v.cs = body;
     populate("body", v, eb);
 }
 
@@ -156,14 +218,14 @@ __attribute__((noinline)) static int export_record(Record& r, std::shared_ptr<eh
 static int record(Record& r, std::shared_ptr<ehd::EventSet const> const& set, unsigned i)
 {
     static Attr attrs[8] = {
-        { "http.method", { AttrValue::String, false, 0, 0, "GET", nullptr, 0 } },
-        { "http.route", { AttrValue::String, false, 0, 0, "/api/v1/orders", nullptr, 0 } },
-        { "status", { AttrValue::Int64, false, 200, 0, {}, nullptr, 0 } },
-        { "bytes", { AttrValue::Int64, false, 0, 0, {}, nullptr, 0 } },
-        { "duration", { AttrValue::Double, false, 0, 0, {}, nullptr, 0 } },
-        { "ratio", { AttrValue::Double, false, 0, 0.5, {}, nullptr, 0 } },
-        { "cache_hit", { AttrValue::Bool, false, 0, 0, {}, nullptr, 0 } },
-        { "retries", { AttrValue::IntSpan, false, 0, 0, {}, g_retries, 4 } },
+        { "http.method", { AttrValue::String, false, 0, 0, nullptr, "GET", nullptr, 0 } },
+        { "http.route", { AttrValue::String, false, 0, 0, nullptr, "/api/v1/orders", nullptr, 0 } },
+        { "status", { AttrValue::Int64, false, 200, 0, nullptr, {}, nullptr, 0 } },
+        { "bytes", { AttrValue::Int64, false, 0, 0, nullptr, {}, nullptr, 0 } },
+        { "duration", { AttrValue::Double, false, 0, 0, nullptr, {}, nullptr, 0 } },
+        { "ratio", { AttrValue::Double, false, 0, 0.5, nullptr, {}, nullptr, 0 } },
+        { "cache_hit", { AttrValue::Bool, false, 0, 0, nullptr, {}, nullptr, 0 } },
+        { "retries", { AttrValue::IntSpan, false, 0, 0, nullptr, {}, g_retries, 4 } },
     };
     attrs[3].value.i = 1234 + i;
     attrs[4].value.d = 0.25 * i;

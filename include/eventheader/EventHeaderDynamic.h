@@ -565,7 +565,7 @@ namespace ehd
 #ifndef EHD_NO_INLINE
             _ehd_builder_state* const state = _ehd_appendable(Handle());
             if (state != nullptr &&
-                _ehd_put_string(state, encoding, sizeof(CharTy), value.data(), value.size(), 0))
+                _ehd_put_string(state, encoding, sizeof(CharTy), value.data(), value.size()))
             {
                 return;
             }
