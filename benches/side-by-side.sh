@@ -263,20 +263,13 @@ CC=${CC:-gcc}
 CXX=${CXX:-g++}
 CFLAGS=(-std=gnu11 -O2 -Wall -Wextra)
 CXXFLAGS=(-std=c++17 -O2 -Wall -Wextra)
-log=$WORK/build.log
-quiet() { # what command...: runs it, shows its output only on failure
-    local what=$1
-    shift
-    if ! "$@" >>"$log" 2>&1; then
-        echo "side-by-side.sh: $what failed:" >&2
-        tail -n 40 "$log" >&2
-        exit 1
-    fi
-}
+# shellcheck source=../scripts/lib/quiet.sh
+source "$REPO/scripts/lib/quiet.sh"
+QUIET_LOG=$WORK/build.log
 
 if [ "$BUILD" = 1 ]; then
     mkdir -p "$WORK"
-    : >"$log"
+    : >"$QUIET_LOG"
     rm -rf "$BIN" "$PREFIX"
     mkdir -p "$BIN"
     bash "$REPO/scripts/install-prefix.sh" "$WORK/build" "$PREFIX" -DCMAKE_BUILD_TYPE=Release \

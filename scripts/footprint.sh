@@ -65,16 +65,9 @@ else
     WORK=$(mktemp -d)
     trap 'rm -rf "$WORK"' EXIT
 fi
-log=$WORK/build.log
-quiet() { # what... command: runs it, shows its output only on failure
-    local what=$1
-    shift
-    if ! "$@" >>"$log" 2>&1; then
-        echo "footprint.sh: $what failed:" >&2
-        tail -n 40 "$log" >&2
-        exit 1
-    fi
-}
+# shellcheck source=lib/quiet.sh
+source "$REPO/scripts/lib/quiet.sh"
+QUIET_LOG=$WORK/build.log
 
 prefix=$(bash "$REPO/scripts/install-prefix.sh" "$WORK/build" "$WORK/prefix" -DCMAKE_BUILD_TYPE=Release \
     -DTRACEPOINT_INSTALL_DEBUG=ON -DTRACEPOINT_CARGO_FLAGS=--locked \

@@ -22,18 +22,11 @@ shift 2
 mkdir -p "$build"
 exec 9<"$build"
 flock 9
-log=$build/install-prefix.log
-: >"$log"
-step() { # WHAT COMMAND...
-    local what=$1
-    shift
-    if ! "$@" >>"$log" 2>&1; then
-        echo "install-prefix.sh: $what failed (whole output: $log):" >&2
-        tail -n 40 "$log" >&2
-        exit 1
-    fi
-}
-step "cmake configure" cmake -S "$repo" -B "$build" "$@"
-step "cmake build" cmake --build "$build"
-step "cmake install" cmake --install "$build" --prefix "$prefix"
+# shellcheck source=lib/quiet.sh
+source "$repo/scripts/lib/quiet.sh"
+QUIET_LOG=$build/install-prefix.log
+: >"$QUIET_LOG"
+quiet "cmake configure" cmake -S "$repo" -B "$build" "$@"
+quiet "cmake build" cmake --build "$build"
+quiet "cmake install" cmake --install "$build" --prefix "$prefix"
 printf '%s\n' "$prefix"

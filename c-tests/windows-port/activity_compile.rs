@@ -69,17 +69,27 @@ fn member_source(attrs: &str) -> String {
     )
 }
 
+/// Writes `text` to `dir/NAME.cpp` and checks its syntax with `cxx -std=STD`
+/// ([`testkit::build::check_syntax`]): (accepted, stderr).
+fn check_source(
+    dir: &std::path::Path,
+    cxx: &str,
+    std: &str,
+    name: &str,
+    text: &str,
+) -> (bool, String) {
+    let file = dir.join(format!("{name}.cpp"));
+    std::fs::write(&file, text).unwrap();
+    testkit::build::check_syntax(cxx, std, &file)
+}
+
 #[test]
 fn activity_macros_accept_fields_and_refuse_other_arguments() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let mut compiled = 0;
     for tc in testkit::toolchains() {
         for std in ["c++11", "c++17"] {
-            let check = |name: &str, text: &str| {
-                let file = dir.path().join(format!("{name}.cpp"));
-                std::fs::write(&file, text).unwrap();
-                testkit::build::check_syntax(tc.cxx, std, &file)
-            };
+            let check = |name: &str, text: &str| check_source(dir.path(), tc.cxx, std, name, text);
             for (k, body) in GOOD.iter().enumerate() {
                 let (ok, stderr) = check(&format!("good{k}"), &source(body));
                 assert!(ok, "{} -std={std}: rejected: {body}\n{stderr}", tc.cxx);
@@ -110,11 +120,7 @@ fn activity_class_members_compile_in_a_hidden_class() {
     let dir = tempfile::tempdir().expect("temporary directory");
     for tc in testkit::toolchains() {
         for std in ["c++11", "c++17"] {
-            let check = |name: &str, text: &str| {
-                let file = dir.path().join(format!("{name}.cpp"));
-                std::fs::write(&file, text).unwrap();
-                testkit::build::check_syntax(tc.cxx, std, &file)
-            };
+            let check = |name: &str, text: &str| check_source(dir.path(), tc.cxx, std, name, text);
             let hidden = member_source("__attribute__((visibility(\"hidden\"))) ");
             let (ok, stderr) = check("hidden", &hidden);
             assert!(ok, "{} -std={std}: the hidden class:\n{stderr}", tc.cxx);

@@ -38,16 +38,17 @@ fn decode(record: &Record) -> String {
     format!("{} {}", record.name, support::decode::json_line(record))
 }
 
-/// A GUID written as `{Data1, Data2, Data3, {Data4...}}` in the sources, in its usual text form.
-fn guid_text(d1: u32, d2: u16, d3: u16, d4: [u8; 8]) -> String {
+/// A GUID of the sources (`{Data1, Data2, Data3, {Data4...}}`) in its usual text form,
+/// given as one number of its fields in order: `{0x12345678, 0x9abc, 0xdef0, {0x01, 0x23,
+/// 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef}}` is `0x12345678_9abc_def0_0123_456789abcdef`.
+fn guid_text(guid: u128) -> String {
     format!(
-        "{d1:08x}-{d2:04x}-{d3:04x}-{:02x}{:02x}-{}",
-        d4[0],
-        d4[1],
-        d4[2..]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
+        "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
+        guid >> 96,
+        (guid >> 80) & 0xffff,
+        (guid >> 64) & 0xffff,
+        (guid >> 48) & 0xffff,
+        guid & 0xffff_ffff_ffff
     )
 }
 
@@ -85,20 +86,11 @@ fn expected_events(cpp: bool) -> Vec<String> {
     // TRACELOGGING_DEFINE_PROVIDER(g_hWinPortProvider, "WinPort", ..., TraceLoggingOptionGroup(
     // 0x1d3b1c9e, 0x8a42, 0x4f61, 0xa5, 0x09, 0x33, 0x21, 0x7c, 0x45, 0x90, 0xee)): the group
     // name is the group GUID's hex digits.
-    let group = guid_text(
-        0x1d3b1c9e,
-        0x8a42,
-        0x4f61,
-        [0xa5, 0x09, 0x33, 0x21, 0x7c, 0x45, 0x90, 0xee],
-    )
-    .replace('-', "");
-    let telemetry_group = guid_text(
-        0x4f50731a,
-        0x89cf,
-        0x4782,
-        [0xb3, 0xe0, 0xdc, 0xe8, 0xc9, 0x04, 0x76, 0xba],
-    )
-    .replace('-', "");
+    let [group, telemetry_group] = [
+        0x1d3b1c9e_8a42_4f61_a509_33217c4590ee,
+        0x4f50731a_89cf_4782_b3e0_dce8c90476ba,
+    ]
+    .map(|g| guid_text(g).replace('-', ""));
     let wp = |level: u8, keyword: u64| format!("WinPort_L{level:x}K{keyword:x}G{group}");
     let sec = |level: u8, keyword: u64| format!("WinPortSecondary_L{level:x}K{keyword:x}");
     // Levels (winmeta.h) and the component's keywords.
@@ -108,38 +100,16 @@ fn expected_events(cpp: bool) -> Vec<String> {
         format!("{tp} {event} level={level} keyword={keyword:#x} opcode=0{extra} {{{fields}}}")
     };
 
-    let session = guid_text(
-        0x12345678,
-        0x9abc,
-        0xdef0,
-        [0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef],
-    );
-    let activity = guid_text(
-        0x0f1e2d3c,
-        0x4b5a,
-        0x4978,
-        [0x87, 0x96, 0xa5, 0xb4, 0xc3, 0xd2, 0xe1, 0xf0],
-    );
-    let parent = guid_text(
-        0x6b3c2f10,
-        0x8a41,
-        0x4e5d,
-        [0x9c, 0x01, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77],
-    );
-    // DEFINE_GUID(WP_COMPONENT_ID, 0xa1b2c3d4, 0xe5f6, 0x4718, 0x29, 0x3a, 0x4b, 0x5c, 0x6d,
-    // 0x7e, 0x8f, 0x90) in wp_component.h.
-    let component = guid_text(
-        0xa1b2c3d4,
-        0xe5f6,
-        0x4718,
-        [0x29, 0x3a, 0x4b, 0x5c, 0x6d, 0x7e, 0x8f, 0x90],
-    );
-    let provider_id = guid_text(
-        0x3c8d5a31,
-        0x1f27,
-        0x5c4e,
-        [0x9d, 0x4b, 0x7a, 0x10, 0x22, 0x5e, 0x6f, 0x81],
-    );
+    let [session, activity, parent, component, provider_id] = [
+        0x12345678_9abc_def0_0123_456789abcdef,
+        0x0f1e2d3c_4b5a_4978_8796_a5b4c3d2e1f0,
+        0x6b3c2f10_8a41_4e5d_9c01_223344556677,
+        // DEFINE_GUID(WP_COMPONENT_ID, 0xa1b2c3d4, 0xe5f6, 0x4718, 0x29, 0x3a, 0x4b, 0x5c,
+        // 0x6d, 0x7e, 0x8f, 0x90) in wp_component.h.
+        0xa1b2c3d4_e5f6_4718_293a_4b5c6d7e8f90,
+        0x3c8d5a31_1f27_5c4e_9d4b_7a10225e6f81,
+    ]
+    .map(guid_text);
     // The FILETIMEs of wp_main.c, {low, high}: whole seconds survive (time format).
     assert_eq!(
         filetime((2024, 3, 15), (12, 34, 56), 1_234_567),
@@ -510,49 +480,25 @@ fn expected_activity_events(handle: bool) -> Vec<String> {
         // Workers: main #10, worker 1 #11, worker 2 #12, taking turns.
         ev(p, "MainStart", info, work, 1, "activity=#10", ""),
     ];
-    for w in 1..=2 {
-        out.push(ev(
-            p,
-            "WorkerStart",
-            info,
-            work,
-            1,
-            &format!("activity=#{}", 10 + w),
-            &format!("\"worker\": {w}"),
-        ));
-    }
-    for w in 1..=2 {
-        out.push(ev(
-            p,
-            "WorkerStep",
-            verbose,
-            0,
-            0,
-            &format!("activity=#{}", 10 + w),
-            &format!("\"worker\": {w}"),
-        ));
-    }
-    for w in 1..=2 {
-        out.push(ev(
-            p,
-            "FromC",
-            info,
-            work,
-            0,
-            &format!("activity=#{}", 10 + w),
-            &format!("\"worker\": {w}, \"step\": 1"),
-        ));
-    }
-    for w in 1..=2 {
-        out.push(ev(
-            p,
-            "WorkerStop",
-            info,
-            work,
-            2,
-            &format!("activity=#{}", 10 + w),
-            &format!("\"worker\": {w}"),
-        ));
+    // Each step of both workers before the next step.
+    let worker_steps: [(&str, u8, u64, u8, &str); 4] = [
+        ("WorkerStart", info, work, 1, ""),
+        ("WorkerStep", verbose, 0, 0, ""),
+        ("FromC", info, work, 0, ", \"step\": 1"),
+        ("WorkerStop", info, work, 2, ""),
+    ];
+    for (name, level, keyword, opcode, more) in worker_steps {
+        for w in 1..=2 {
+            out.push(ev(
+                p,
+                name,
+                level,
+                keyword,
+                opcode,
+                &format!("activity=#{}", 10 + w),
+                &format!("\"worker\": {w}{more}"),
+            ));
+        }
     }
     out.push(ev(p, "MainAfterWorkers", verbose, 0, 0, "activity=#10", ""));
     out.push(ev(p, "MainStop", info, work, 2, "activity=#10", ""));
@@ -569,34 +515,11 @@ fn expected_activity_events(handle: bool) -> Vec<String> {
 fn activities_decode_as_the_component_wrote_them() {
     // The fixed GUIDs of wp_activity.cpp.
     let fixed = [
-        (
-            guid_text(
-                0x0a1b2c3d,
-                0x4e5f,
-                0x4061,
-                [0x82, 0x73, 0x84, 0x95, 0xa6, 0xb7, 0xc8, 0xd9],
-            ),
-            "PARENT",
-        ),
-        (
-            guid_text(
-                0x5f6e7d8c,
-                0x9bab,
-                0x4cde,
-                [0x8f, 0x01, 0x12, 0x23, 0x34, 0x45, 0x56, 0x67],
-            ),
-            "SETTER",
-        ),
-        (
-            guid_text(
-                0x77665544,
-                0x3322,
-                0x4110,
-                [0x8f, 0xee, 0xdd, 0xcc, 0xbb, 0xaa, 0x99, 0x88],
-            ),
-            "EXPLICIT",
-        ),
-    ];
+        (0x0a1b2c3d_4e5f_4061_8273_8495a6b7c8d9, "PARENT"),
+        (0x5f6e7d8c_9bab_4cde_8f01_122334455667, "SETTER"),
+        (0x77665544_3322_4110_8fee_ddccbbaa9988, "EXPLICIT"),
+    ]
+    .map(|(guid, name)| (guid_text(guid), name));
     for build in support::builds("winport_activity") {
         let handle = ["c++17", "c++20"].contains(&build.config.standard.cxx);
         let mut seen = Vec::new();

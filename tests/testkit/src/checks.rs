@@ -34,6 +34,8 @@ mod cli_command;
 pub mod cli_doctor;
 #[path = "../../../cli/tests/vm/checks/cli_live.rs"]
 mod cli_live;
+#[path = "../../../cli/tests/vm/checks/common.rs"]
+mod common;
 
 /// Judges the rows of `testkit fields` (the samples' chosen fields) against
 /// the program's output.

@@ -16,6 +16,7 @@ use std::process::Command;
 use tracepoint_decode as td;
 use tracepoint_perf as tp;
 
+use super::common::{self, Check};
 use super::{cli_command, cli_live};
 use crate::json::{self, J};
 use crate::perf;
@@ -107,22 +108,14 @@ pub(super) struct Results {
     cli: PathBuf,
 }
 
-type Check = fn(&Results) -> Result<String, String>;
-
 /// Judges the VM run `name` ([`crate::checks::ResultsCheck`]): every check
 /// below runs; the pass line counts them, one summary line each.
 pub fn judge(results: &Path, name: &str) -> Result<(String, Vec<String>), String> {
-    let dir = results.join(name);
-    ensure!(
-        dir.join("done").is_file(),
-        "{}: the guest script did not finish (no 'done')",
-        dir.display()
-    );
     let r = Results {
-        dir,
+        dir: common::finished(results, name)?,
         cli: crate::cli_binary()?,
     };
-    let checks: [(&str, Check); 17] = [
+    let checks: [(&str, Check<Results>); 17] = [
         ("exit statuses", statuses),
         ("errors", errors),
         ("register", register),
@@ -141,25 +134,11 @@ pub fn judge(results: &Path, name: &str) -> Result<(String, Vec<String>), String
         ("descriptors", cli_command::descriptors),
         ("README live view", cli_command::readme_live),
     ];
-    let mut lines = Vec::new();
-    let mut problems = Vec::new();
-    for (what, check) in checks {
-        match check(&r) {
-            Ok(line) => lines.push(format!("    {what}: {line}")),
-            Err(problem) => problems.push(format!("{what}: {problem}")),
-        }
-    }
-    if problems.is_empty() {
-        Ok((
-            format!(
-                "eventheader register/collect/decode against the kernel: {} checks passed",
-                checks.len()
-            ),
-            lines,
-        ))
-    } else {
-        Err(problems.join("\n"))
-    }
+    common::run_checks(
+        &r,
+        &checks,
+        "eventheader register/collect/decode against the kernel",
+    )
 }
 
 impl Results {
@@ -168,40 +147,28 @@ impl Results {
     }
 
     pub(super) fn read(&self, file: &str) -> Result<String, String> {
-        let path = self.path(file);
-        std::fs::read(&path)
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .map_err(|e| format!("{}: {e}", path.display()))
+        common::read(&self.dir, file)
     }
 
     pub(super) fn statuses(&self) -> Result<BTreeMap<String, i32>, String> {
-        Ok(self
-            .read("status")?
-            .lines()
-            .filter_map(|l| {
-                let (name, rc) = l.split_once(' ')?;
-                Some((name.to_string(), rc.trim().parse().ok()?))
-            })
-            .collect())
+        common::statuses(&self.dir)
     }
 
     /// `eventheader decode --jsonl --meta META FILE` on this machine:
     /// (events, stderr).
     pub(super) fn decode_here(&self, file: &str, meta: &str) -> Result<(Vec<J>, String), String> {
-        let path = self.path(file);
-        let out = Command::new(&self.cli)
-            .args(["decode", "--jsonl", "--meta", meta])
-            .arg(&path)
-            .output()
-            .map_err(|e| format!("running {}: {e}", self.cli.display()))?;
-        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        common::decode_here(&self.cli, &["--meta", meta], &self.path(file))
+    }
+
+    /// collect's report in `file` (its stderr) counts `events` recorded.
+    pub(super) fn collect_reported(&self, file: &str, events: u64) -> Result<(), String> {
+        let err = self.read(file)?;
         ensure!(
-            out.status.success(),
-            "decode {} on the host: {}: {err}",
-            path.display(),
-            out.status
+            number_after(&err, "collect: ") == Some(events),
+            "collect's report: {}",
+            err.trim()
         );
-        Ok((jsonl(&String::from_utf8_lossy(&out.stdout))?, err))
+        Ok(())
     }
 }
 
@@ -249,14 +216,7 @@ fn statuses(r: &Results) -> Result<String, String> {
 }
 
 fn errors(r: &Results) -> Result<String, String> {
-    for (step, needle) in ERRORS {
-        let text = r.read(&format!("{step}.err"))?;
-        ensure!(
-            text.contains(needle),
-            "{step}: expected {needle:?} on stderr, got: {}",
-            text.trim()
-        );
-    }
+    common::errors_say(&r.dir, ERRORS)?;
     Ok(format!(
         "{} error cases (no user_events, no permission, bad names, usage, failing commands) \
          say what is wrong",
@@ -375,12 +335,7 @@ fn collect_like_capture(r: &Results) -> Result<String, String> {
             2 + 2 * i
         );
     }
-    let err = r.read("collect.err")?;
-    ensure!(
-        number_after(&err, "collect: ") == Some(116),
-        "collect's report: {}",
-        err.trim()
-    );
+    r.collect_reported("collect.err", 116)?;
     Ok(
         "collect recorded 116 events while cli_writer wrote; decode prints its 102 EventHeader \
          events byte-identical to capture mode, with the values cli_writer wrote"
@@ -479,7 +434,7 @@ fn plain_tracepoints(r: &Results) -> Result<String, String> {
 
 fn perf_script(r: &Results) -> Result<String, String> {
     let out = r.read("collect.perf-script.out")?;
-    let count = |what: &str| out.lines().filter(|l| l.contains(what)).count();
+    let count = |what: &str| common::lines_with(&out, what);
     for (what, want) in [
         ("user_events:CliTest_L4K1:", 52),
         ("user_events:CliTest_L5K2:", 50),

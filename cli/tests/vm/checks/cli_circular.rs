@@ -5,9 +5,9 @@
 //! the snapshot files are decoded here with the host's build of the tool.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use super::cli::{int, jsonl, name};
+use super::cli::{int, name};
+use super::common::{self, Check};
 use crate::json::J;
 
 const STATUSES: &[(&str, i32)] = &[
@@ -42,10 +42,7 @@ struct Run {
 
 impl Run {
     fn read(&self, file: &str) -> Result<String, String> {
-        let path = self.dir.join(file);
-        std::fs::read(&path)
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .map_err(|e| format!("{}: {e}", path.display()))
+        common::read(&self.dir, file)
     }
 
     /// The file names a step listed.
@@ -55,20 +52,8 @@ impl Run {
 
     /// `decode --jsonl --meta none [--order ORDER] FILE` here: the events.
     fn decode(&self, file: &str, order: &str) -> Result<Vec<J>, String> {
-        let path = self.dir.join(file);
-        let out = Command::new(&self.cli)
-            .args(["decode", "--jsonl", "--meta", "none", "--order", order])
-            .arg(&path)
-            .output()
-            .map_err(|e| format!("running {}: {e}", self.cli.display()))?;
-        ensure!(
-            out.status.success(),
-            "decode {} on the host: {}: {}",
-            path.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        jsonl(&String::from_utf8_lossy(&out.stdout))
+        let args = ["--meta", "none", "--order", order];
+        Ok(common::decode_here(&self.cli, &args, &self.dir.join(file))?.0)
     }
 }
 
@@ -112,20 +97,12 @@ fn first_difference(got: &[(String, i128)], want: &[(String, i128)]) -> String {
     }
 }
 
-type Check = fn(&Run) -> Result<String, String>;
-
 pub fn judge(results: &Path, name: &str) -> Result<(String, Vec<String>), String> {
-    let dir = results.join(name);
-    ensure!(
-        dir.join("done").is_file(),
-        "{}: the guest script did not finish (no 'done')",
-        dir.display()
-    );
     let run = Run {
-        dir,
+        dir: common::finished(results, name)?,
         cli: crate::cli_binary()?,
     };
-    let checks: [(&str, Check); 7] = [
+    let checks: [(&str, Check<Run>); 7] = [
         ("exit statuses", statuses),
         ("errors", errors),
         ("SIGUSR1 snapshots", signal),
@@ -134,43 +111,19 @@ pub fn judge(results: &Path, name: &str) -> Result<(String, Vec<String>), String
         ("--max-snapshots", max),
         ("memory", memory),
     ];
-    let mut lines = Vec::new();
-    let mut problems = Vec::new();
-    for (what, check) in checks {
-        match check(&run) {
-            Ok(line) => lines.push(format!("    {what}: {line}")),
-            Err(problem) => problems.push(format!("{what}: {problem}")),
-        }
-    }
-    if problems.is_empty() {
-        Ok((
-            format!(
-                "eventheader collect --circular against the kernel: {} checks passed",
-                checks.len()
-            ),
-            lines,
-        ))
-    } else {
-        Err(problems.join("\n"))
-    }
+    common::run_checks(
+        &run,
+        &checks,
+        "eventheader collect --circular against the kernel",
+    )
 }
 
 fn statuses(run: &Run) -> Result<String, String> {
-    let text = run.read("status")?;
-    let got: Vec<(&str, i32)> = text
-        .lines()
-        .filter_map(|l| {
-            let (n, rc) = l.split_once(' ')?;
-            Some((n, rc.trim().parse().ok()?))
-        })
-        .collect();
+    let got = common::statuses(&run.dir)?;
     let wrong: Vec<String> = STATUSES
         .iter()
-        .filter(|want| !got.contains(want))
-        .map(|(step, rc)| {
-            let had = got.iter().find(|(n, _)| n == step).map(|g| g.1);
-            format!("{step}: {had:?}, expected {rc}")
-        })
+        .filter(|(step, rc)| got.get(*step) != Some(rc))
+        .map(|(step, rc)| format!("{step}: {:?}, expected {rc}", got.get(*step)))
         .collect();
     ensure!(wrong.is_empty(), "{}", wrong.join("; "));
     Ok(format!(
@@ -180,14 +133,7 @@ fn statuses(run: &Run) -> Result<String, String> {
 }
 
 fn errors(run: &Run) -> Result<String, String> {
-    for (step, needle) in ERRORS {
-        let text = run.read(&format!("{step}.err"))?;
-        ensure!(
-            text.contains(needle),
-            "{step}: expected {needle:?} on stderr, got: {}",
-            text.trim()
-        );
-    }
+    common::errors_say(&run.dir, ERRORS)?;
     Ok(format!(
         "{} refused combinations say what is wrong",
         ERRORS.len()
@@ -217,10 +163,7 @@ fn signal(run: &Run) -> Result<String, String> {
         "collect said: {err}"
     );
     let script = run.read("signal.perf-script.out")?;
-    let samples = script
-        .lines()
-        .filter(|l| l.contains("user_events:CliBurst_L5K1"))
-        .count();
+    let samples = common::lines_with(&script, "user_events:CliBurst_L5K1");
     ensure!(
         samples == 30000,
         "perf script read {samples} samples from sig.0001.data, expected 30000"
@@ -330,10 +273,7 @@ fn max(run: &Run) -> Result<String, String> {
     is_burst(&events(run, "mx.0011.data")?, 0, 400, "mx.0011.data")?;
     is_burst(&events(run, "mx.0012.data")?, 0, 500, "mx.0012.data")?;
     let err = run.read("max.err")?;
-    let deleted = err
-        .lines()
-        .filter(|l| l.contains("(--max-snapshots)"))
-        .count();
+    let deleted = common::lines_with(&err, "(--max-snapshots)");
     ensure!(
         deleted == 3,
         "{deleted} deletions reported, expected 3: {err}"

@@ -7,6 +7,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use super::common;
+
 /// The line of check `name` in doctor's output (state, name, what was found).
 fn line<'a>(out: &'a str, name: &str) -> Result<&'a str, String> {
     out.lines()
@@ -34,8 +36,7 @@ struct Run {
 
 impl Run {
     fn read(&self, file: &str) -> Result<String, String> {
-        let p = self.dir.join(file);
-        std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))
+        common::read(&self.dir, file)
     }
 
     /// A step's output, after checking its status.
@@ -65,24 +66,11 @@ fn used_by(status: &str, name: &str, who: &str) -> bool {
 
 /// Judges the VM run `name` ([`crate::checks::ResultsCheck`]).
 pub fn judge(results: &Path, name: &str) -> Result<(String, Vec<String>), String> {
-    let dir = results.join(name);
-    ensure!(
-        dir.join("done").is_file(),
-        "{}: the guest script did not finish (no 'done')",
-        dir.display()
-    );
-    let mut r = Run {
+    let dir = common::finished(results, name)?;
+    let r = Run {
+        statuses: common::statuses(&dir)?,
         dir,
-        statuses: BTreeMap::new(),
     };
-    r.statuses = r
-        .read("status")?
-        .lines()
-        .filter_map(|l| {
-            let (n, rc) = l.split_once(' ')?;
-            Some((n.to_string(), rc.trim().parse().ok()?))
-        })
-        .collect();
     let mut lines = Vec::new();
 
     // All well as root: every check ok, nothing to fix.

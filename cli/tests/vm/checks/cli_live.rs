@@ -43,12 +43,7 @@ pub fn live(r: &Results) -> Result<String, String> {
         "the file collect --live -o recorded decodes differently ({} events)",
         recorded.len()
     );
-    let err = r.read("live.err")?;
-    ensure!(
-        number_after(&err, "collect: ") == Some(102),
-        "collect's report: {}",
-        err.trim()
-    );
+    r.collect_reported("live.err", 102)?;
     Ok(
         "collect --live printed cli_writer's 102 events as capture mode decodes them, \
         in order, and recorded the same with -o"
@@ -177,10 +172,7 @@ pub fn pipes(r: &Results) -> Result<String, String> {
         "the pipe-mode stream decodes differently on the host"
     );
     let script = r.read("pipe.perf-script.out")?;
-    let lines = script
-        .lines()
-        .filter(|l| l.contains("user_events:CliTest_"))
-        .count();
+    let lines = super::common::lines_with(&script, "user_events:CliTest_");
     ensure!(
         lines == 102,
         "perf script read {lines} CliTest samples from the stream"
