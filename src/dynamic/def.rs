@@ -1,0 +1,510 @@
+//! Event definitions: an event's name, tag and fields checked once, its
+//! metadata block made once (by a builder in metadata-only mode, so the
+//! bytes are the builder's), and then, per event, only the values. The
+//! write sends the definition's header and metadata and points a vector at
+//! each value the caller gives: nothing of the payload is copied, except for
+//! a definition with more vectors than the write keeps on its stack (see
+//! [`STACK_VECS`]), whose payload is gathered in one `malloc`ed block.
+#![deny(clippy::multiple_unsafe_ops_per_block)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+use core::ffi::{c_int, c_void};
+use core::mem::{size_of, MaybeUninit};
+use core::ptr::{self, NonNull};
+
+use libc::iovec;
+
+use super::builder::{enc, Builder, EVENT_SIZE_LIMIT, EXT_HEADER};
+use super::heap;
+use super::lower::{self, find_nul, Activity, EventHeader, EventHeaderTracepoint};
+use super::provider::EventSet;
+use super::HEADER_FLAGS;
+
+/// One field's value for [`EventDef::write`] (`ehd_value` in C): `size`
+/// bytes at `data` for a value encoding (exactly the encoding's size), else
+/// `size` characters (`usize::MAX`: up to the first zero character).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct Value {
+    pub data: *const c_void,
+    pub size: usize,
+}
+
+/// The vectors a write keeps on its stack: the header's 3, then the
+/// payload's (one per value, two per string). A definition that needs more
+/// gathers its payload instead.
+pub const STACK_VECS: usize = 64;
+
+/// The most payload vectors one event may have: the kernel's writev takes
+/// at most 1024 (UIO_MAXIOV), 3 of which go before the payload.
+const PAYLOAD_VECS_MAX: usize = 1024 - 3;
+
+/// A zero character of up to 4 bytes (a zstring's end).
+static ZERO_CHAR: [u8; 4] = [0; 4];
+
+/// An event definition: header values, the metadata extension block, and
+/// each field's encoding byte (struct fields take no value). In one
+/// `malloc`ed block: the metadata, then the encodings.
+pub struct EventDef {
+    /// The metadata extension block (its header, then the event name, NUL,
+    /// the fields), 2-byte aligned.
+    meta: NonNull<u8>,
+    /// Fields (and so values) the definition has.
+    count: usize,
+    /// Their encoding bytes.
+    encodings: NonNull<u8>,
+    /// Metadata bytes after the extension header.
+    meta_len: usize,
+    /// Payload vectors a write needs at most.
+    vecs: usize,
+    tag: u16,
+}
+
+/// The size of one value of an encoding byte without flags, or its
+/// characters' size and whether it is a zstring; None for a struct.
+#[derive(Clone, Copy)]
+enum Kind {
+    Value(usize),
+    Zstring(usize),
+    Counted(usize),
+    Struct,
+}
+
+#[inline(always)]
+fn kind(encoding: u8) -> Kind {
+    match encoding {
+        2..=6 => Kind::Value(1 << (encoding - 2)),
+        7 => Kind::Zstring(1),
+        8 => Kind::Zstring(2),
+        9 => Kind::Zstring(4),
+        10 | 13 => Kind::Counted(1),
+        11 => Kind::Counted(2),
+        12 => Kind::Counted(4),
+        _ => Kind::Struct,
+    }
+}
+
+/// Whether a definition may hold a field of this encoding byte: a struct,
+/// a value or a string, without array flags.
+pub fn supported(encoding: u8) -> bool {
+    encoding == enc::STRUCT || (2..=13).contains(&encoding)
+}
+
+impl EventDef {
+    /// A definition of the event `b` holds (built in metadata-only mode:
+    /// its fields' metadata, no payload) with event tag `tag`, whose field
+    /// `i` has the encoding byte `encoding(i)` (each [`supported`]).
+    /// Returns the builder's error, ERANGE or E2BIG as its write would for
+    /// the metadata, E2BIG for a definition of more than 1021 payload
+    /// vectors, ENOMEM.
+    pub fn new(
+        b: &mut Builder,
+        tag: u16,
+        count: usize,
+        encoding: impl Fn(usize) -> u8,
+    ) -> Result<NonNull<EventDef>, c_int> {
+        let (meta, _) = b.finish()?;
+        let mut vecs = 0usize;
+        for i in 0..count {
+            vecs += match kind(encoding(i)) {
+                Kind::Value(_) => 1,
+                Kind::Struct => 0,
+                _ => 2,
+            };
+        }
+        if vecs > PAYLOAD_VECS_MAX {
+            return Err(libc::E2BIG);
+        }
+        let tail = meta.len().checked_add(count).ok_or(libc::ENOMEM)?;
+        let meta_len = meta.len() - EXT_HEADER;
+        heap::alloc_with_tail(tail, |storage| {
+            // SAFETY: `tail` bytes at `storage`: the metadata, then `count`
+            // encodings; the block is not shared yet.
+            let encodings = unsafe { storage.add(meta.len()) };
+            // SAFETY: as above, `meta.len()` bytes; a builder's buffer is
+            // not the new block.
+            unsafe { ptr::copy_nonoverlapping(meta.as_ptr(), storage.as_ptr(), meta.len()) };
+            for i in 0..count {
+                // SAFETY: `count` bytes after the metadata, as above.
+                unsafe { encodings.as_ptr().wrapping_add(i).write(encoding(i)) };
+            }
+            EventDef {
+                meta: storage,
+                count,
+                encodings,
+                meta_len,
+                vecs,
+                tag,
+            }
+        })
+    }
+
+    /// Frees a definition from [`EventDef::new`].
+    ///
+    /// # Safety
+    /// `this` must come from it and not be used again.
+    pub unsafe fn free(this: NonNull<EventDef>) {
+        // SAFETY: the caller's guarantee; the metadata and encodings are in
+        // the block.
+        unsafe { heap::free(this) }
+    }
+
+    /// Fields (and so values) of the definition.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// The metadata block (extension header, then the metadata).
+    pub fn metadata(&self) -> &[u8] {
+        // SAFETY: the block holds the extension header and `meta_len` bytes,
+        // as long as the definition lives.
+        unsafe { core::slice::from_raw_parts(self.meta.as_ptr(), self.meta_len + EXT_HEADER) }
+    }
+
+    fn encodings(&self) -> &[u8] {
+        // SAFETY: `count` bytes in the definition's block.
+        unsafe { core::slice::from_raw_parts(self.encodings.as_ptr(), self.count) }
+    }
+
+    /// Writes one event of the definition with `values` (one per field; a
+    /// struct's is not read) to `set`.
+    ///
+    /// Returns 0, else: EINVAL for a value count that is not the
+    /// definition's or a value that does not fit its field (NULL with a
+    /// size, a value's size not the encoding's, a string's bytes not a whole
+    /// number of characters); ERANGE for a counted string over 65535
+    /// characters or an event over [`EVENT_SIZE_LIMIT`]; EBADF for a NULL or
+    /// disabled set; ENOMEM if a large definition's payload block cannot be
+    /// allocated; else the write's errno.
+    ///
+    /// # Safety
+    /// Each value's `data` NULL or readable for its size (characters up to
+    /// and including a zero one for `usize::MAX`).
+    #[inline(always)]
+    pub unsafe fn write(
+        &self,
+        values: &[Value],
+        set: Option<&EventSet>,
+        activity: Option<Activity<'_>>,
+    ) -> c_int {
+        if values.len() != self.count {
+            return libc::EINVAL;
+        }
+        if self.vecs > STACK_VECS - 3 {
+            // SAFETY: the caller's guarantee.
+            return unsafe { self.write_gathered(values, set, activity) };
+        }
+        let mut vecs = [MaybeUninit::<iovec>::uninit(); STACK_VECS];
+        let mut counts = [MaybeUninit::<[u8; 2]>::uninit(); STACK_VECS / 2];
+        let mut out = Vecs {
+            vecs: vecs.as_mut_ptr().cast::<iovec>(),
+            counts: counts.as_mut_ptr().cast::<[u8; 2]>(),
+            used: 3,
+            counted: 0,
+        };
+        // SAFETY: room for the definition's vectors and counts (checked
+        // above: at most STACK_VECS - 3 payload vectors, at most half of
+        // them counts); the caller's guarantee for the values.
+        let payload = match unsafe { self.fill(values, &mut out) } {
+            Ok(len) => len,
+            Err(e) => return e,
+        };
+        if let Err(e) = self.fits(payload) {
+            return e;
+        }
+        let used = out.used;
+        // SAFETY: the first 3 vectors are the header's (filled below by the
+        // write), the next ones were written by fill; nothing else uses the
+        // array meanwhile.
+        let vecs = unsafe { core::slice::from_raw_parts_mut(out.vecs, used) };
+        // SAFETY: vectors 3.. point at the caller's values (readable, the
+        // caller's guarantee), ZERO_CHAR and `counts`, live until it returns.
+        unsafe { self.send(vecs, set, activity) }
+    }
+
+    /// ERANGE if the event (metadata and `payload` bytes) is over the limit.
+    #[inline(always)]
+    fn fits(&self, payload: usize) -> Result<(), c_int> {
+        if payload > EVENT_SIZE_LIMIT - self.meta_len {
+            return Err(libc::ERANGE);
+        }
+        Ok(())
+    }
+
+    /// Points `out` at each field's payload: the values, a zstring's
+    /// characters before its first zero one and a zero character, a
+    /// counted string's u16 count and characters. Returns the payload's
+    /// length, or EINVAL/ERANGE for a value that does not fit its field.
+    ///
+    /// # Safety
+    /// `out` must have room for the definition's vectors and counts; each
+    /// value readable as [`EventDef::write`] says.
+    #[inline(always)]
+    unsafe fn fill(&self, values: &[Value], out: &mut Vecs) -> Result<usize, c_int> {
+        let mut payload = 0usize;
+        for (&encoding, v) in self.encodings().iter().zip(values) {
+            let (len, unit) = match kind(encoding) {
+                Kind::Struct => continue,
+                Kind::Value(size) => {
+                    if v.size != size || v.data.is_null() {
+                        return Err(libc::EINVAL);
+                    }
+                    // SAFETY: room for it (the caller's guarantee).
+                    unsafe { out.push(v.data.cast(), size) };
+                    payload += size;
+                    continue;
+                }
+                Kind::Zstring(unit) => {
+                    // SAFETY: the caller's guarantee.
+                    let chars = unsafe { chars(v, unit) }?;
+                    let body = zstring_body(chars, unit);
+                    // SAFETY: room for both (the caller's guarantee).
+                    unsafe { out.push(chars.as_ptr(), body) };
+                    // SAFETY: as above.
+                    unsafe { out.push(ZERO_CHAR.as_ptr(), unit) };
+                    (body, unit)
+                }
+                Kind::Counted(unit) => {
+                    // SAFETY: the caller's guarantee.
+                    let chars = unsafe { chars(v, unit) }?;
+                    let Ok(n) = u16::try_from(chars.len() / unit) else {
+                        return Err(libc::ERANGE);
+                    };
+                    // SAFETY: room for both (the caller's guarantee).
+                    unsafe { out.push_count(n) };
+                    // SAFETY: as above.
+                    unsafe { out.push(chars.as_ptr(), chars.len()) };
+                    (chars.len(), 2)
+                }
+            };
+            // Each string is at most isize::MAX bytes, and the sum is
+            // checked against the limit after each: no overflow.
+            payload = payload.saturating_add(len).saturating_add(unit);
+            if payload > EVENT_SIZE_LIMIT {
+                return Err(libc::ERANGE);
+            }
+        }
+        Ok(payload)
+    }
+
+    /// Sends the event: the header and metadata in `vecs[1]` and `vecs[2]`,
+    /// the payload from `vecs[3]`.
+    ///
+    /// # Safety
+    /// The payload vectors readable for their lengths.
+    #[inline(always)]
+    unsafe fn send(
+        &self,
+        vecs: &mut [iovec],
+        set: Option<&EventSet>,
+        activity: Option<Activity<'_>>,
+    ) -> c_int {
+        let Some(set) = set else {
+            return libc::EBADF;
+        };
+        if !set.enabled() {
+            return libc::EBADF;
+        }
+        let event = EventHeaderTracepoint {
+            state: set.state_ptr(),
+            metadata: self.meta.as_ptr().cast(),
+            header: EventHeader {
+                flags: HEADER_FLAGS,
+                version: 0,
+                id: 0,
+                tag: self.tag,
+                opcode: 0,
+                level: set.level(),
+            },
+            keyword: set.keyword(),
+        };
+        // SAFETY: the set's state lives as long as `set`; the metadata block
+        // is the definition's (its extension header filled in, 2-byte
+        // aligned: malloc'ed); the payload the caller's guarantee.
+        unsafe { lower::write_vecs(&event, activity, vecs) }
+    }
+
+    /// [`EventDef::write`] for a definition with more vectors than the
+    /// stack holds: the vectors in one `malloc`ed block, the payload
+    /// gathered in another.
+    ///
+    /// # Safety
+    /// As for [`EventDef::write`].
+    #[cold]
+    #[inline(never)]
+    unsafe fn write_gathered(
+        &self,
+        values: &[Value],
+        set: Option<&EventSet>,
+        activity: Option<Activity<'_>>,
+    ) -> c_int {
+        // The header's 3 vectors too (not used here): the pushes start at 3.
+        let vec_bytes = size_of::<iovec>() * (self.vecs + 3);
+        // SAFETY: malloc has no preconditions; NULL or a block of the size,
+        // aligned for iovec and u16 pairs.
+        let block = unsafe { libc::malloc(vec_bytes + self.vecs * 2) };
+        let Some(block) = NonNull::new(block.cast::<u8>()) else {
+            return libc::ENOMEM;
+        };
+        let mut out = Vecs {
+            vecs: block.as_ptr().cast::<iovec>(),
+            // The counts after the vectors.
+            counts: block.as_ptr().wrapping_add(vec_bytes).cast::<[u8; 2]>(),
+            used: 3,
+            counted: 0,
+        };
+        // SAFETY: room in the block for `self.vecs` vectors from index 3 and
+        // as many counts; the caller's guarantee for the values.
+        let err = match unsafe { self.fill(values, &mut out) } {
+            Ok(len) => match self.fits(len) {
+                // SAFETY: `out` holds `used - 3` filled vectors in the block.
+                Ok(()) => unsafe { self.send_gathered(&out, len, set, activity) },
+                Err(e) => e,
+            },
+            Err(e) => e,
+        };
+        // SAFETY: the block from malloc above, freed once.
+        unsafe { libc::free(block.as_ptr().cast()) };
+        err
+    }
+
+    /// Copies the payload vectors of `out` (from index 3) into one block
+    /// of `len` bytes and sends the event with it.
+    ///
+    /// # Safety
+    /// `out`'s vectors from index 3 to `used` filled, readable.
+    unsafe fn send_gathered(
+        &self,
+        out: &Vecs,
+        len: usize,
+        set: Option<&EventSet>,
+        activity: Option<Activity<'_>>,
+    ) -> c_int {
+        // SAFETY: malloc has no preconditions (1 byte for an empty payload).
+        let data = unsafe { libc::malloc(len.max(1)) }.cast::<u8>();
+        if data.is_null() {
+            return libc::ENOMEM;
+        }
+        let mut at = 0usize;
+        for i in 3..out.used {
+            // SAFETY: a filled vector (the caller's guarantee).
+            let v = unsafe { out.vecs.wrapping_add(i).read() };
+            // SAFETY: the vectors' lengths sum to `len`; each is readable.
+            unsafe {
+                ptr::copy_nonoverlapping(v.iov_base.cast::<u8>(), data.wrapping_add(at), v.iov_len)
+            };
+            at += v.iov_len;
+        }
+        let empty = iovec {
+            iov_base: ptr::null_mut(),
+            iov_len: 0,
+        };
+        let mut vecs = [
+            empty,
+            empty,
+            empty,
+            iovec {
+                iov_base: data.cast(),
+                iov_len: len,
+            },
+        ];
+        // SAFETY: the payload block is readable for `len` bytes.
+        let err = unsafe { self.send(&mut vecs, set, activity) };
+        // SAFETY: the block from malloc above, freed once.
+        unsafe { libc::free(data.cast()) };
+        err
+    }
+}
+
+/// A value's characters of `unit` bytes: `size` of them, or up to the
+/// first zero one for `usize::MAX`. EINVAL for NULL with a size.
+///
+/// # Safety
+/// As for [`EventDef::write`].
+#[inline(always)]
+unsafe fn chars<'a>(v: &Value, unit: usize) -> Result<&'a [u8], c_int> {
+    let len = if v.size == usize::MAX {
+        if v.data.is_null() {
+            return Err(libc::EINVAL);
+        }
+        // SAFETY: characters up to a zero one (the caller's guarantee).
+        unsafe { terminated_len(v.data.cast(), unit) }
+    } else {
+        v.size.checked_mul(unit).ok_or(libc::EINVAL)?
+    };
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if v.data.is_null() || len > isize::MAX as usize {
+        return Err(libc::EINVAL);
+    }
+    // SAFETY: `len` readable bytes (the caller's guarantee).
+    Ok(unsafe { core::slice::from_raw_parts(v.data.cast::<u8>(), len) })
+}
+
+/// Bytes before the first zero character of `unit` bytes at `p`.
+///
+/// # Safety
+/// Characters readable up to and including a zero one.
+#[cold]
+unsafe fn terminated_len(p: *const u8, unit: usize) -> usize {
+    let mut len = 0usize;
+    loop {
+        // SAFETY: characters up to the zero one are readable.
+        let ch = unsafe { core::slice::from_raw_parts(p.wrapping_add(len), unit) };
+        if ch.iter().all(|&b| b == 0) {
+            return len;
+        }
+        len += unit;
+    }
+}
+
+/// Bytes of `chars` before its first zero character of `unit` bytes.
+#[inline(always)]
+fn zstring_body(chars: &[u8], unit: usize) -> usize {
+    if unit == 1 {
+        return find_nul(chars).unwrap_or(chars.len());
+    }
+    super::builder::field::zstring_len(chars, unit)
+}
+
+/// Vectors (and the counted strings' u16 counts they point at) being
+/// filled.
+struct Vecs {
+    vecs: *mut iovec,
+    counts: *mut [u8; 2],
+    used: usize,
+    counted: usize,
+}
+
+impl Vecs {
+    /// Appends a vector of `len` bytes at `p`.
+    ///
+    /// # Safety
+    /// Room for one more vector.
+    #[inline(always)]
+    unsafe fn push(&mut self, p: *const u8, len: usize) {
+        // SAFETY: room for it (the caller's guarantee).
+        unsafe {
+            self.vecs.wrapping_add(self.used).write(iovec {
+                iov_base: p.cast_mut().cast(),
+                iov_len: len,
+            })
+        };
+        self.used += 1;
+    }
+
+    /// Appends a vector of a u16 count.
+    ///
+    /// # Safety
+    /// Room for one more vector and one more count.
+    #[inline(always)]
+    unsafe fn push_count(&mut self, n: u16) {
+        let at = self.counts.wrapping_add(self.counted);
+        // SAFETY: room for one more count (the caller's guarantee).
+        unsafe { at.write(n.to_ne_bytes()) };
+        self.counted += 1;
+        // SAFETY: room for one more vector.
+        unsafe { self.push(at.cast::<u8>(), 2) };
+    }
+}
