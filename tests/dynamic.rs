@@ -478,6 +478,32 @@ fn a_field_array_writes_the_bytes_of_the_per_field_calls() {
 }
 
 #[test]
+fn an_event_definition_writes_the_bytes_of_the_builder() {
+    for build in builds_of(&["dyn_event_def"]) {
+        let ran = build.run("capture");
+        let pairs = value_after(&ran.stdout, "pairs") as usize;
+        println!("{}: {pairs} pairs", build.label);
+        assert!(pairs >= 2000, "{}: {pairs} pairs", build.label);
+        // Each case written twice: through the builder, then the definition.
+        assert_eq!(ran.records.len(), 2 * pairs, "{}", build.label);
+        for pair in ran.records.chunks(2) {
+            assert_eq!(pair[0].name, pair[1].name, "{}", build.label);
+            assert_eq!(
+                pair[0].event,
+                pair[1].event,
+                "{}: {:?}",
+                build.label,
+                support::event_name(&pair[0].event)
+            );
+        }
+        // Some decode (all of them would take long).
+        for pair in ran.records.chunks(2).step_by(97) {
+            json(&pair[0]);
+        }
+    }
+}
+
+#[test]
 fn one_builder_writes_100000_events_without_allocating_or_growing() {
     for build in support::builds("dyn_memory") {
         let ran = build.run("capture");
