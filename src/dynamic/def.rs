@@ -15,6 +15,7 @@ use core::ptr::{self, NonNull};
 use libc::iovec;
 
 use super::builder::{enc, Builder, EVENT_SIZE_LIMIT, EXT_HEADER};
+use super::cursor::has_zero;
 use super::heap;
 use super::lower::{self, find_nul, Activity, EventHeader, EventHeaderTracepoint};
 use super::provider::EventSet;
@@ -51,7 +52,7 @@ pub struct EventDef {
     meta: NonNull<u8>,
     /// Fields (and so values) the definition has.
     count: usize,
-    /// Their encoding bytes.
+    /// Their layout bytes ([`layout`]).
     encodings: NonNull<u8>,
     /// Metadata bytes after the extension header.
     meta_len: usize,
@@ -60,27 +61,23 @@ pub struct EventDef {
     tag: u16,
 }
 
-/// The size of one value of an encoding byte without flags, or its
-/// characters' size and whether it is a zstring; None for a struct.
-#[derive(Clone, Copy)]
-enum Kind {
-    Value(usize),
-    Zstring(usize),
-    Counted(usize),
-    Struct,
-}
+/// How a field's value is laid out, one byte per field (made once from
+/// its encoding): 0 for a struct (no value); a value's size (1 ... 16); or
+/// a string's character size with [`ZSTRING`] or [`COUNTED`].
+const ZSTRING: u8 = 0x20;
+const COUNTED: u8 = 0x40;
+const UNIT: u8 = 0x1f;
 
-#[inline(always)]
-fn kind(encoding: u8) -> Kind {
+fn layout(encoding: u8) -> u8 {
     match encoding {
-        2..=6 => Kind::Value(1 << (encoding - 2)),
-        7 => Kind::Zstring(1),
-        8 => Kind::Zstring(2),
-        9 => Kind::Zstring(4),
-        10 | 13 => Kind::Counted(1),
-        11 => Kind::Counted(2),
-        12 => Kind::Counted(4),
-        _ => Kind::Struct,
+        2..=6 => 1 << (encoding - 2),
+        7 => ZSTRING | 1,
+        8 => ZSTRING | 2,
+        9 => ZSTRING | 4,
+        10 | 13 => COUNTED | 1,
+        11 => COUNTED | 2,
+        12 => COUNTED | 4,
+        _ => 0,
     }
 }
 
@@ -106,10 +103,11 @@ impl EventDef {
         let (meta, _) = b.finish()?;
         let mut vecs = 0usize;
         for i in 0..count {
-            vecs += match kind(encoding(i)) {
-                Kind::Value(_) => 1,
-                Kind::Struct => 0,
-                _ => 2,
+            let layout = layout(encoding(i));
+            vecs += if layout & (ZSTRING | COUNTED) != 0 {
+                2
+            } else {
+                usize::from(layout != 0)
             };
         }
         if vecs > PAYLOAD_VECS_MAX {
@@ -126,7 +124,7 @@ impl EventDef {
             unsafe { ptr::copy_nonoverlapping(meta.as_ptr(), storage.as_ptr(), meta.len()) };
             for i in 0..count {
                 // SAFETY: `count` bytes after the metadata, as above.
-                unsafe { encodings.as_ptr().wrapping_add(i).write(encoding(i)) };
+                unsafe { encodings.as_ptr().wrapping_add(i).write(layout(encoding(i))) };
             }
             EventDef {
                 meta: storage,
@@ -242,44 +240,43 @@ impl EventDef {
     #[inline(always)]
     unsafe fn fill(&self, values: &[Value], out: &mut Vecs) -> Result<usize, c_int> {
         let mut payload = 0usize;
-        for (&encoding, v) in self.encodings().iter().zip(values) {
-            let (len, unit) = match kind(encoding) {
-                Kind::Struct => continue,
-                Kind::Value(size) => {
-                    if v.size != size || v.data.is_null() {
-                        return Err(libc::EINVAL);
-                    }
-                    // SAFETY: room for it (the caller's guarantee).
-                    unsafe { out.push(v.data.cast(), size) };
-                    payload += size;
-                    continue;
+        for (&layout, v) in self.encodings().iter().zip(values) {
+            if layout & (ZSTRING | COUNTED) == 0 {
+                if layout == 0 {
+                    continue; // a struct
                 }
-                Kind::Zstring(unit) => {
-                    // SAFETY: the caller's guarantee.
-                    let chars = unsafe { chars(v, unit) }?;
-                    let body = zstring_body(chars, unit);
-                    // SAFETY: room for both (the caller's guarantee).
-                    unsafe { out.push(chars.as_ptr(), body) };
-                    // SAFETY: as above.
-                    unsafe { out.push(ZERO_CHAR.as_ptr(), unit) };
-                    (body, unit)
+                let size = usize::from(layout);
+                if v.size != size || v.data.is_null() {
+                    return Err(libc::EINVAL);
                 }
-                Kind::Counted(unit) => {
-                    // SAFETY: the caller's guarantee.
-                    let chars = unsafe { chars(v, unit) }?;
-                    let Ok(n) = u16::try_from(chars.len() / unit) else {
-                        return Err(libc::ERANGE);
-                    };
-                    // SAFETY: room for both (the caller's guarantee).
-                    unsafe { out.push_count(n) };
-                    // SAFETY: as above.
-                    unsafe { out.push(chars.as_ptr(), chars.len()) };
-                    (chars.len(), 2)
-                }
+                // SAFETY: room for it (the caller's guarantee).
+                unsafe { out.push(v.data.cast(), size) };
+                payload += size;
+                continue;
+            }
+            let unit = usize::from(layout & UNIT);
+            // SAFETY: the caller's guarantee.
+            let chars = unsafe { chars(v, unit) }?;
+            let len = if layout & ZSTRING != 0 {
+                let body = zstring_body(chars, unit);
+                // SAFETY: room for both (the caller's guarantee).
+                unsafe { out.push(chars.as_ptr(), body) };
+                // SAFETY: as above.
+                unsafe { out.push(ZERO_CHAR.as_ptr(), unit) };
+                body + unit
+            } else {
+                let Ok(n) = u16::try_from(chars.len() / unit) else {
+                    return Err(libc::ERANGE);
+                };
+                // SAFETY: room for both (the caller's guarantee).
+                unsafe { out.push_count(n) };
+                // SAFETY: as above.
+                unsafe { out.push(chars.as_ptr(), chars.len()) };
+                chars.len() + 2
             };
             // Each string is at most isize::MAX bytes, and the sum is
             // checked against the limit after each: no overflow.
-            payload = payload.saturating_add(len).saturating_add(unit);
+            payload = payload.saturating_add(len);
             if payload > EVENT_SIZE_LIMIT {
                 return Err(libc::ERANGE);
             }
@@ -463,6 +460,9 @@ unsafe fn terminated_len(p: *const u8, unit: usize) -> usize {
 #[inline(always)]
 fn zstring_body(chars: &[u8], unit: usize) -> usize {
     if unit == 1 {
+        if !has_zero(chars) {
+            return chars.len();
+        }
         return find_nul(chars).unwrap_or(chars.len());
     }
     super::builder::field::zstring_len(chars, unit)
