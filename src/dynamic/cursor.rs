@@ -478,7 +478,11 @@ mod tests {
                     if let Some(at) = zero_at {
                         bytes[at] = 0;
                     }
-                    assert_eq!(has_zero(&bytes), zero_at.is_some(), "{len} {zero_at:?} {fill}");
+                    assert_eq!(
+                        has_zero(&bytes),
+                        zero_at.is_some(),
+                        "{len} {zero_at:?} {fill}"
+                    );
                 }
             }
         }

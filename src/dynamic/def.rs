@@ -124,7 +124,12 @@ impl EventDef {
             unsafe { ptr::copy_nonoverlapping(meta.as_ptr(), storage.as_ptr(), meta.len()) };
             for i in 0..count {
                 // SAFETY: `count` bytes after the metadata, as above.
-                unsafe { encodings.as_ptr().wrapping_add(i).write(layout(encoding(i))) };
+                unsafe {
+                    encodings
+                        .as_ptr()
+                        .wrapping_add(i)
+                        .write(layout(encoding(i)))
+                };
             }
             EventDef {
                 meta: storage,
@@ -157,11 +162,6 @@ impl EventDef {
         // SAFETY: the block holds the extension header and `meta_len` bytes,
         // as long as the definition lives.
         unsafe { core::slice::from_raw_parts(self.meta.as_ptr(), self.meta_len + EXT_HEADER) }
-    }
-
-    fn encodings(&self) -> &[u8] {
-        // SAFETY: `count` bytes in the definition's block.
-        unsafe { core::slice::from_raw_parts(self.encodings.as_ptr(), self.count) }
     }
 
     /// Writes one event of the definition with `values` (one per field; a
@@ -240,7 +240,17 @@ impl EventDef {
     #[inline(always)]
     unsafe fn fill(&self, values: &[Value], out: &mut Vecs) -> Result<usize, c_int> {
         let mut payload = 0usize;
-        for (&layout, v) in self.encodings().iter().zip(values) {
+        // An index over both arrays (of the same length, checked by the
+        // caller) rather than iterator adapters, whose generic code the
+        // static archive would put in a member every program links.
+        let (layouts, count) = (self.encodings.as_ptr(), values.len().min(self.count));
+        let mut i = 0;
+        while i < count {
+            // SAFETY: `i` is below both lengths.
+            let layout = unsafe { layouts.wrapping_add(i).read() };
+            // SAFETY: as above.
+            let v = unsafe { &*values.as_ptr().wrapping_add(i) };
+            i += 1;
             if layout & (ZSTRING | COUNTED) == 0 {
                 if layout == 0 {
                     continue; // a struct
@@ -265,7 +275,7 @@ impl EventDef {
                 unsafe { out.push(ZERO_CHAR.as_ptr(), unit) };
                 body + unit
             } else {
-                let Ok(n) = u16::try_from(chars.len() / unit) else {
+                let Ok(n) = u16::try_from(chars.len().checked_div(unit).unwrap_or(0)) else {
                     return Err(libc::ERANGE);
                 };
                 // SAFETY: room for both (the caller's guarantee).
