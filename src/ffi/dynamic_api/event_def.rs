@@ -174,8 +174,9 @@ pub unsafe extern "C" fn ehd_event_def_delete(def: *mut ehd_event_def) {
 /// a size or whose size is not its value encoding's, `related_id` without
 /// `activity_id`; ERANGE for a counted string over 65535 characters or an
 /// event over the size limit; EBADF for a NULL or disabled set; ENOMEM
-/// (only for a definition of more than 61 value and string fields, whose
-/// payload is gathered in a block); else the errno of the write.
+/// (only for a definition of more than 61 payload vectors, a value taking
+/// one and a string two, whose payload is gathered in a block); else the
+/// errno of the write.
 ///
 /// # Safety
 /// `def` NULL or a live definition; `set` NULL or a live event set;
