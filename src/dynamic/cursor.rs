@@ -292,80 +292,6 @@ unsafe fn copy_17_to_32(src: *const u8, dst: *mut u8, bytes: usize, test: bool) 
     }
 }
 
-/// Whether `bytes` hold a zero byte: up to 32 bytes tested inline as the
-/// first and the last word of their size class (as the copies do), longer
-/// ones by memchr.
-#[inline(always)]
-pub fn has_zero(bytes: &[u8]) -> bool {
-    let (src, len) = (bytes.as_ptr(), bytes.len());
-    if len > 32 {
-        return find_nul(bytes).is_some();
-    }
-    // Each arm's words are within the `len` bytes of the slice.
-    if len < 4 {
-        bytes.contains(&0)
-    } else if len < 8 {
-        // SAFETY: as above.
-        unsafe { head_tail_zero::<u32>(src, len) }
-    } else if len <= 16 {
-        // SAFETY: as above.
-        unsafe { head_tail_zero::<u64>(src, len) }
-    } else {
-        // SAFETY: as above.
-        unsafe { zero_17_to_32(src, len) }
-    }
-}
-
-/// Whether 17 to 32 bytes at `src` hold a zero byte, as the first and the
-/// last 16 (on x86_64 in SSE2 registers, as copy_17_to_32 tests them).
-///
-/// # Safety
-/// `bytes` (17 to 32) readable at `src`.
-#[inline(always)]
-unsafe fn zero_17_to_32(src: *const u8, bytes: usize) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use core::arch::x86_64::{
-            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8,
-            _mm_setzero_si128,
-        };
-        let tail_src = src.wrapping_add(bytes.wrapping_sub(16));
-        // SAFETY: the first 16 bytes are within `bytes` (any alignment).
-        let head = unsafe { _mm_loadu_si128(src.cast::<__m128i>()) };
-        // SAFETY: the last 16 bytes end at `bytes` (at least 17).
-        let tail = unsafe { _mm_loadu_si128(tail_src.cast::<__m128i>()) };
-        // A zero byte in either: the smaller of the two at some place is 0.
-        // SAFETY: SSE2 is enabled on every x86_64 target.
-        let min = unsafe { _mm_min_epu8(head, tail) };
-        // SAFETY: as above.
-        let zero = unsafe { _mm_setzero_si128() };
-        // SAFETY: as above.
-        let zeros = unsafe { _mm_cmpeq_epi8(min, zero) };
-        // SAFETY: as above.
-        unsafe { _mm_movemask_epi8(zeros) != 0 }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    // SAFETY: the caller's guarantee, for 16-byte words.
-    unsafe {
-        head_tail_zero::<u128>(src, bytes)
-    }
-}
-
-/// Whether the first or the last W-sized word of `bytes` bytes at `src`
-/// holds a zero byte.
-///
-/// # Safety
-/// `bytes` readable at `src`; size_of::<W>() <= bytes <= 2 * size_of::<W>().
-#[inline(always)]
-unsafe fn head_tail_zero<W: Word>(src: *const u8, bytes: usize) -> bool {
-    let tail_src = src.wrapping_add(bytes.wrapping_sub(size_of::<W>()));
-    // SAFETY: the first word is within the bytes.
-    let head = unsafe { src.cast::<W>().read_unaligned() };
-    // SAFETY: the last word ends at `bytes` (at least one word).
-    let tail = unsafe { tail_src.cast::<W>().read_unaligned() };
-    head.has_zero_byte() || tail.has_zero_byte()
-}
-
 /// A word the zero-byte test applies to.
 trait Word: Copy {
     /// Whether a byte of it is zero (the classic bit trick: exact, since a
@@ -465,25 +391,6 @@ mod tests {
                 // SAFETY: as above.
                 unsafe { copy(from.as_ptr(), plain.as_mut_ptr(), len) };
                 assert_eq!(plain, from);
-            }
-        }
-    }
-
-    #[test]
-    fn zero_tests_without_copies() {
-        for len in 0..=80 {
-            for zero_at in (0..len).map(Some).chain([None]) {
-                for fill in [1u8, 0x80, 0xff] {
-                    let mut bytes = vec![fill; len];
-                    if let Some(at) = zero_at {
-                        bytes[at] = 0;
-                    }
-                    assert_eq!(
-                        has_zero(&bytes),
-                        zero_at.is_some(),
-                        "{len} {zero_at:?} {fill}"
-                    );
-                }
             }
         }
     }
