@@ -13,7 +13,7 @@
 #                     through tracefs so enabled events have a listener).
 #                     Default: capture mode, TRACEPOINT_CAPTURE_FILE=/dev/null.
 #   --modes "M ..."   subset of: loop disabled enabled5 empty fields64 string4k register
-#                     dynamic5cpp dynamic5 dynamic5exports dynamic5calls dynamic_disabled
+#                     dynamic5cpp dynamic5 dynamic5exports dynamic5array dynamic5calls dynamic_disabled
 #                     dynamic20cpp dynamic4kcpp (runtime-defined events,
 #                     benches/c/dynamic.cpp; no floor)
 #                     exporter_fresh exporter_reused (a logs exporter's record,
@@ -43,7 +43,7 @@ export LC_ALL=C
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=benches/common.sh
 . "$REPO/benches/common.sh"
-MODES="loop disabled enabled5 empty fields64 string4k register dynamic5cpp dynamic5 dynamic5exports dynamic5calls dynamic_disabled dynamic20cpp dynamic4kcpp exporter_fresh exporter_reused handle-disabled handle-enabled5"
+MODES="loop disabled enabled5 empty fields64 string4k register dynamic5cpp dynamic5 dynamic5exports dynamic5array dynamic5calls dynamic_disabled dynamic20cpp dynamic4kcpp exporter_fresh exporter_reused handle-disabled handle-enabled5"
 N1=2000
 BUILD=1
 BUILD_ONLY=0

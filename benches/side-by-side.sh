@@ -25,7 +25,7 @@
 #                     tracefs.
 #   --modes "M ..."   callgrind modes (default: enabled5 activity5 thread5 empty
 #                     disabled register, see benches/c/bench.c; dynamic5cpp dynamic5
-#                     dynamic5exports dynamic5calls dynamic_disabled dynamic20cpp
+#                     dynamic5exports dynamic5array dynamic5calls dynamic_disabled dynamic20cpp
 #                     dynamic4kcpp,
 #                     see benches/c/dynamic.cpp; exporter_fresh exporter_reused,
 #                     see benches/c/exporter.cpp). A build without a mode's API
@@ -65,7 +65,7 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=benches/common.sh
 . "$REPO/benches/common.sh"
 WORK=$REPO/target/side-by-side
-MODES="enabled5 activity5 thread5 empty disabled register dynamic5cpp dynamic5 dynamic5exports dynamic5calls dynamic_disabled dynamic20cpp dynamic4kcpp exporter_fresh exporter_reused"
+MODES="enabled5 activity5 thread5 empty disabled register dynamic5cpp dynamic5 dynamic5exports dynamic5array dynamic5calls dynamic_disabled dynamic20cpp dynamic4kcpp exporter_fresh exporter_reused"
 WALL="enabled5 activity5 empty"
 N1=2000
 WALL_N=20000
@@ -108,7 +108,7 @@ program_of() {
 # when the reference has none for MODE (it has no C API).
 base_mode() {
     case $1 in
-    dynamic5 | dynamic5exports | dynamic5calls) echo dynamic5cpp ;;
+    dynamic5 | dynamic5exports | dynamic5array | dynamic5calls) echo dynamic5cpp ;;
     *) echo "$1" ;;
     esac
 }

@@ -78,6 +78,9 @@ typedef struct ehd_event_set ehd_event_set;
 /* An event builder. */
 typedef struct ehd_builder ehd_builder;
 
+/* An event definition: an event's name, tag and fields, made once. */
+typedef struct ehd_event_def ehd_event_def;
+
 /* A string length or character count meaning "NUL-terminated". */
 #define EHD_NTS ((size_t)-1)
 

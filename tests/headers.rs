@@ -104,6 +104,7 @@ const HEADERS: &[HeaderSpec] = &[
             "src/ffi/dynamic_api/builder.rs",
             "src/ffi/dynamic_api/fields.rs",
             "src/ffi/dynamic_api/field_array.rs",
+            "src/ffi/dynamic_api/event_def.rs",
         ],
         items: &[],
         include_guard: "_included_eventheader_dynamic_h",

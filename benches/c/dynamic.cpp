@@ -15,10 +15,12 @@ Modes (one builder, reused, unless said otherwise):
   dynamic5          the same event through the C API (names NUL-terminated,
                     the string's length given): the header's inline fast paths
   dynamic5exports   the same through the exported C functions alone, as
-                    programs in other languages call them: one
-                    ehd_builder_write_fields call with an array of 5
-                    ehd_field (names and the string's length given), filled
-                    per event as a binding fills it
+                    programs in other languages call them: an event
+                    definition made once (ehd_event_def_new), then per event
+                    5 ehd_value filled and one ehd_event_def_write call
+  dynamic5array     the same through one ehd_builder_write_fields call with
+                    an array of 5 ehd_field (names and the string's length
+                    given), filled per event as a binding fills it
   dynamic5calls     the same through the per-field exports (each name in
                     parentheses: no inline fast path; names NUL-terminated):
                     reset, 5 adds, write
@@ -163,7 +165,30 @@ __attribute__((noinline)) static int write5_calls(ehd_builder* b, ehd_event_set 
     return ehd_builder_write(b, set, NULL, NULL);
 }
 
+/* The 5 fields' definitions: made once (their values are not read). */
+static ehd_field const g_fields5[5] = {
+    { "i32", 3, NULL, 0, event_field_encoding_value32, event_field_format_signed_int, 0 },
+    { "u64", 3, NULL, 0, event_field_encoding_value64, event_field_format_default, 0 },
+    { "str", 3, NULL, 0, event_field_encoding_zstring_char8, event_field_format_default, 0 },
+    { "f64", 3, NULL, 0, event_field_encoding_value64, event_field_format_float, 0 },
+    { "flag", 4, NULL, 0, event_field_encoding_value32, event_field_format_boolean, 0 },
+};
+static ehd_event_def* g_def5;
+
 __attribute__((noinline)) static int write5_exports(ehd_builder* b, ehd_event_set const* set, unsigned i)
+{
+    int32_t const i32 = (int32_t)i;
+    uint64_t const u64 = (uint64_t)i * 3u;
+    double const f64 = (double)i * 0.5;
+    int32_t const flag = (int32_t)(i & 1u);
+    ehd_value const values[5] = {
+        { &i32, sizeof i32 }, { &u64, sizeof u64 }, { g_str31, 31 }, { &f64, sizeof f64 }, { &flag, sizeof flag },
+    };
+    (void)b;
+    return ehd_event_def_write(g_def5, set, values, 5, NULL, NULL);
+}
+
+__attribute__((noinline)) static int write5_array(ehd_builder* b, ehd_event_set const* set, unsigned i)
 {
     int32_t const i32 = (int32_t)i;
     uint64_t const u64 = (uint64_t)i * 3u;
@@ -195,7 +220,8 @@ static int c_mode(char const* mode, write_c_fn write, unsigned n, bool enable, d
     ehd_provider* const provider = ehd_provider_new("EhtBenchDynC", EHD_NTS, NULL, 0);
     ehd_event_set* const set = ehd_provider_register_set(provider, 5, 1);
     ehd_builder* const b = ehd_builder_new(0, 0);
-    int err = !provider || !set || !b ? ENOMEM : ehd_event_set_errno(set);
+    g_def5 = ehd_event_def_new("Enabled5", 8, g_fields5, 5, 0);
+    int err = !provider || !set || !b || !g_def5 ? ENOMEM : ehd_event_set_errno(set);
     if (err == 0 && enable && tracefs_enable(DYN_C_TRACEPOINT)) {
         err = EIO;
     }
@@ -207,6 +233,7 @@ static int c_mode(char const* mode, write_c_fn write, unsigned n, bool enable, d
     err = run_c(write, b, set, n);
     *ns = now_ns() - t0;
     ehd_builder_delete(b);
+    ehd_event_def_delete(g_def5);
     ehd_provider_delete(provider);
     if (err != 0) {
         fprintf(stderr, "dynamic: %s: write failed: %s\n", mode, strerror(err));
@@ -219,7 +246,7 @@ static int c_mode(char const* mode, write_c_fn write, unsigned n, bool enable, d
 int main(int argc, char* argv[])
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: dynamic dynamic5cpp|dynamic5|dynamic5exports|dynamic5calls|dynamic_disabled|dynamic20cpp|dynamic4kcpp N "
+        fprintf(stderr, "usage: dynamic dynamic5cpp|dynamic5|dynamic5exports|dynamic5array|dynamic5calls|dynamic_disabled|dynamic20cpp|dynamic4kcpp N "
                         "[--tracefs-enable]\n");
         return 2;
     }
@@ -230,10 +257,12 @@ int main(int argc, char* argv[])
     memset(g_str4k, 'x', sizeof g_str4k);
 
     double ns = 0;
-    if (!strcmp(mode, "dynamic5") || !strcmp(mode, "dynamic5exports") || !strcmp(mode, "dynamic5calls")) {
+    if (!strcmp(mode, "dynamic5") || !strcmp(mode, "dynamic5exports") || !strcmp(mode, "dynamic5array") ||
+        !strcmp(mode, "dynamic5calls")) {
 #ifdef HAVE_C_API
         write_c_fn const write = !strcmp(mode, "dynamic5") ? write5_c
             : !strcmp(mode, "dynamic5exports")             ? write5_exports
+            : !strcmp(mode, "dynamic5array")               ? write5_array
                                                            : write5_calls;
         if (c_mode(mode, write, n, enable, &ns) != 0) {
             return 1;

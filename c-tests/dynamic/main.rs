@@ -479,6 +479,32 @@ fn a_field_array_writes_the_bytes_of_the_per_field_calls() {
 }
 
 #[test]
+fn an_event_definition_writes_the_bytes_of_the_builder() {
+    for build in builds_of(&["dyn_event_def"]) {
+        let ran = build.run("capture");
+        let pairs = value_after(&ran.stdout, "pairs") as usize;
+        println!("{}: {pairs} pairs", build.label);
+        assert!(pairs >= 2000, "{}: {pairs} pairs", build.label);
+        // Each case written twice: through the builder, then the definition.
+        assert_eq!(ran.records.len(), 2 * pairs, "{}", build.label);
+        for pair in ran.records.chunks(2) {
+            assert_eq!(pair[0].name, pair[1].name, "{}", build.label);
+            assert_eq!(
+                pair[0].event,
+                pair[1].event,
+                "{}: {:?}",
+                build.label,
+                support::event_name(&pair[0].event)
+            );
+        }
+        // Some decode (all of them would take long).
+        for pair in ran.records.chunks(2).step_by(97) {
+            json(&pair[0]);
+        }
+    }
+}
+
+#[test]
 fn one_builder_writes_100000_events_without_allocating_or_growing() {
     for build in support::builds("dyn_memory") {
         let ran = build.run("capture");
@@ -737,10 +763,11 @@ fn samples_run_in_capture_mode_and_write_the_documented_events() {
     );
 }
 
-/// sample.py's field arrays: an event of a shape seen before reuses its
-/// array and changes only the values (integers out of the shape's range go
-/// the general way); each event written so and through the per-field calls
-/// must be the same bytes.
+/// sample.py's shapes: an event of a shape seen before reuses its event
+/// definition (or its field array) and changes only the values (integers out
+/// of the shape's range go the general way); each event written through the
+/// definition, the per-field calls and the field array must be the same
+/// bytes.
 #[test]
 fn python_sample_shapes_write_the_per_field_events() {
     let tmp = support::temp_dir();
@@ -759,8 +786,11 @@ fn python_sample_shapes_write_the_per_field_events() {
         for fields in events + events:\n\
         \x20   log.log(4, 'Shape', **fields)\n\
         \x20   log.log_calls(4, 'Shape', **fields)\n\
+        \x20   log.log_array(4, 'Shape', **fields)\n\
         log.log(4, 'Other', n=1)\n\
         log.log_calls(4, 'Other', n=1)\n\
+        log.log_array(4, 'Other', n=1)\n\
+        assert len(log.definitions) == 2, log.definitions\n\
         log.close()\n";
     let output = Command::new("python3")
         .arg("-c")
@@ -778,12 +808,13 @@ fn python_sample_shapes_write_the_per_field_events() {
         String::from_utf8_lossy(&output.stderr)
     );
     let records = support::read_capture(&capture);
-    assert_eq!(records.len(), 2 * (8 + 1));
-    for pair in records.chunks(2) {
-        assert_eq!(pair[0].event, pair[1].event, "{}", json(&pair[0]));
+    assert_eq!(records.len(), 3 * (8 + 1));
+    for three in records.chunks(3) {
+        assert_eq!(three[0].event, three[1].event, "{}", json(&three[0]));
+        assert_eq!(three[0].event, three[2].event, "{}", json(&three[0]));
     }
     assert!(json(&records[0]).contains(r#""s": "a", "i": 1, "f": 0.5"#));
-    assert!(json(&records[4]).contains(r#""i": 18446744073709551615"#));
+    assert!(json(&records[6]).contains(r#""i": 18446744073709551615"#));
 }
 
 /// sample.py's integers: 64 bits signed, or unsigned above the signed

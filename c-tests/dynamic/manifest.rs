@@ -111,6 +111,12 @@ pub(super) static PROGRAMS: &[Program] = &[
         flags: &["-DEHD_NO_INLINE"],
         ..DYN
     },
+    // Event definitions against the builder.
+    Program {
+        name: "dyn_event_def",
+        sources: &["c-tests/dynamic/dyn_event_def.c"],
+        ..DYN
+    },
     Program {
         name: "dyn_errors_cpp",
         sources: &["c-tests/dynamic/dyn_errors_cpp.cpp"],

@@ -91,6 +91,9 @@ typedef struct ehd_event_set ehd_event_set;
 /* An event builder. */
 typedef struct ehd_builder ehd_builder;
 
+/* An event definition: an event's name, tag and fields, made once. */
+typedef struct ehd_event_def ehd_event_def;
+
 /* A string length or character count meaning "NUL-terminated". */
 #define EHD_NTS ((size_t)-1)
 
@@ -133,6 +136,18 @@ typedef struct ehd_field {
     uint8_t format;
     uint16_t tag;
 } ehd_field;
+
+// One field's value for ehd_event_def_write:
+// - a value field (value8 ... value128): `size` bytes at `data`, exactly
+//   the encoding's size (1, 2, 4, 8 or 16);
+// - a string or binary field: `size` characters at `data` (EHD_NTS: up to
+//   the first zero character); a zstring ends at its first zero character
+//   (the rest is not written);
+// - a struct field: ignored.
+typedef struct ehd_value {
+    const void *data;
+    size_t size;
+} ehd_value;
 
 #ifdef __cplusplus
 extern "C" {
@@ -621,6 +636,65 @@ int ehd_builder_write_fields(struct ehd_builder *builder,
                              size_t count,
                              const void *activity_id,
                              const void *related_id);
+
+// Creates the definition of an event named `name` (`name_len` bytes, or
+// EHD_NTS: NUL-terminated) with event tag `tag` and the `count` fields of
+// `fields` (as for ehd_builder_add_fields; their `value` members are not
+// read, a struct's `count` is its member count, a string's is not read).
+// Everything is checked here, once: each field as ehd_builder_add_fields
+// checks it, and the event's shape and metadata size as ehd_builder_write
+// does. Arrays of values or strings (an encoding with an array flag) are
+// not supported.
+//
+// Returns the definition, or NULL with errno: EINVAL for an invalid name,
+// `fields` NULL with a `count`, or an invalid field (an array flag
+// included); ERANGE for metadata over the event size limit; E2BIG for a
+// shape decoders cannot read (more than 255 top-level fields, more than 8
+// nested structs) or more than 1021 value and string fields; ENOMEM.
+//
+// # Safety
+// `name` NULL or readable as described; `fields` NULL (with `count` 0) or
+// `count` readable ehd_field with readable names.
+struct ehd_event_def *ehd_event_def_new(const char *name,
+                                        size_t name_len,
+                                        const struct ehd_field *fields,
+                                        size_t count,
+                                        uint16_t tag);
+
+// Destroys a definition. NULL is a no-op.
+//
+// # Safety
+// `def` must be NULL or a definition from ehd_event_def_new, not used
+// afterwards (nor during the call by another thread).
+void ehd_event_def_delete(struct ehd_event_def *def);
+
+// Writes one event of `def` to `set`: the definition's header values and
+// metadata, and as payload the `count` values of `values`, one per field
+// of the definition in order (a struct field's is ignored), without
+// copying them. The bytes are those ehd_builder_write_fields writes for
+// the same name, fields and values (with tag 0; ehd_builder_reset's tag
+// otherwise). Any number of threads may write with one definition.
+//
+// Returns 0, else: EINVAL for a NULL definition, a `count` that is not the
+// definition's field count, `values` NULL with a count, a value NULL with
+// a size or whose size is not its value encoding's, `related_id` without
+// `activity_id`; ERANGE for a counted string over 65535 characters or an
+// event over the size limit; EBADF for a NULL or disabled set; ENOMEM
+// (only for a definition of more than 61 payload vectors, a value taking
+// one and a string two, whose payload is gathered in a block); else the
+// errno of the write.
+//
+// # Safety
+// `def` NULL or a live definition; `set` NULL or a live event set;
+// `values` NULL (with `count` 0) or `count` readable ehd_value, each
+// readable as described; `activity_id` and `related_id` NULL or 16
+// readable bytes.
+int ehd_event_def_write(const struct ehd_event_def *def,
+                        const struct ehd_event_set *set,
+                        const struct ehd_value *values,
+                        size_t count,
+                        const void *activity_id,
+                        const void *related_id);
 
 #ifdef __cplusplus
 }  // extern "C"

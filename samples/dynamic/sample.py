@@ -9,11 +9,14 @@ Python values into fields.
 
     python3 samples/dynamic/sample.py [LIBRARY] [--bench N]
 
-Each event goes to the library as one array of struct ehd_field (one call:
-ehd_builder_write_fields), the way a binding that cannot inline C writes
-events cheaply; a list of strings takes the per-field functions. --bench N
-writes a 5-field event N times each way (the field array; a call per field)
-and prints the wall time per event.
+Each shape of event (event name, field names, value types) gets an event
+definition the first time (ehd_event_def_new: the names, types and metadata
+checked and made once); each event of that shape is then only its values, in
+one call (ehd_event_def_write), the way a binding that cannot inline C writes
+events cheaply. Other events go as one array of struct ehd_field (one call:
+ehd_builder_write_fields); a list of strings takes the per-field functions.
+--bench N writes a 5-field event N times each way (a call per field; the
+field array; the event definition) and prints the wall time per event.
 
 LIBRARY is the path of libeventheader_tracepoint.so (default: $EHD_LIBRARY,
 else the loader's search for libeventheader_tracepoint.so.1). Run it with
@@ -55,6 +58,9 @@ _PROTOTYPES = {
     "ehd_builder_write": (_int, [_p, _p, _p, _p]),
     "ehd_builder_add_fields": (_int, [_p, _p, _sz]),
     "ehd_builder_write_fields": (_int, [_p, _p, ctypes.c_char_p, _sz, _p, _sz, _p, _p]),
+    "ehd_event_def_new": (_p, [ctypes.c_char_p, _sz, _p, _sz, _u16]),
+    "ehd_event_def_delete": (None, [_p]),
+    "ehd_event_def_write": (_int, [_p, _p, _p, _sz, _p, _p]),
 }
 
 
@@ -71,6 +77,13 @@ class Field(ctypes.Structure):
                 ("encoding", _u8), ("format", _u8), ("tag", _u16)]
 
 
+class Value(ctypes.Structure):
+    """struct ehd_value: one value of ehd_event_def_write (a value's bytes,
+    or a string's characters)."""
+    _anonymous_ = ("_v",)
+    _fields_ = [("_v", _Value), ("size", _sz)]
+
+
 def _field_of(name, address, count, encoding, fmt):
     """An ehd_field of a name (bytes) and a value's address."""
     field = Field(name, len(name))
@@ -83,20 +96,34 @@ _INT64_MIN, _INT64_END, _UINT64_END = -(1 << 63), 1 << 63, 1 << 64
 
 class _Shape:
     """One event shape (event name, field names and value types): its array
-    of ehd_field, made once, and per field how a value goes into it: a
-    scalar into a ctypes object the field points to, a string or bytes by
-    pointing the field at its bytes. Writing another event of the shape
-    changes only the values."""
+    of ehd_field and its array of ehd_value, made once, and per field how a
+    value goes into them: a scalar into a ctypes object both point to, a
+    string or bytes by pointing the field (setters, for the field array) or
+    the value (value_setters, for the event definition) at its bytes.
+    Writing another event of the shape changes only the values. The event
+    definition (`definition`) is made by Logger when first needed."""
 
     def __init__(self, event, fields):
         self.key = event.encode()
         self.array = (Field * len(fields))()
+        self.values = (Value * len(fields))()
+        self.definition = None
         self.keep = []  # the ctypes objects the fields point into
         self.setters = []
-        for field, (name, value) in zip(self.array, fields.items()):
+        self.value_setters = []
+        for field, slot, (name, value) in zip(self.array, self.values, fields.items()):
             field.name = name.encode()
             field.name_len = len(field.name)
-            self.setters.append(self._setter(field, name, value))
+            setter = self._setter(field, name, value)
+            if field.encoding in (ENC_STRING8, ENC_BINARY):
+                def set_value(v, slot=slot):
+                    data = v.encode() if isinstance(v, str) else v
+                    slot.chars, slot.size = data, len(data)
+                self.value_setters.append(set_value)
+            else:
+                slot.value, slot.size = field.value, ctypes.sizeof(self.keep[-1])
+                self.value_setters.append(setter)
+            self.setters.append(setter)
 
     def _scalar(self, field, ctype, encoding, fmt):
         data = ctype()
@@ -176,6 +203,7 @@ class Logger:
             raise OSError(ctypes.get_errno(), "ehd_builder_new")
         self.sets = {}
         self.shapes = {}  # (event, field names, value types) -> _Shape or None
+        self.definitions = []  # the event definitions made (deleted by close)
 
     def errno(self):
         """0 if the provider opened (else why not: no user_events, ...)."""
@@ -279,11 +307,44 @@ class Logger:
         return True
 
     def log(self, level, event, activity=None, opcode=0, **fields):
-        """Writes one event; returns 0, or EBADF if nobody listens. The
-        fields go to the library as one array of ehd_field (one call for an
-        event without opcode), or field by field for a list of strings. An
-        event of a shape seen before (event name, field names, value types)
-        reuses that shape's array: only the values change."""
+        """Writes one event; returns 0, or EBADF if nobody listens. An event
+        without opcode or activity whose fields have an event definition
+        (values, strings, bytes, UUIDs) goes through its shape's definition:
+        one call with the values alone. Other events go to the library as
+        one array of ehd_field (one call for an event without opcode), or
+        field by field for a list of strings."""
+        if not self.enabled(level):
+            return 0  # nothing to build
+        if opcode == 0 and activity is None:
+            shape = self._shape(event, fields)
+            if shape is not None and self._definition(shape):
+                try:
+                    for setter, value in zip(shape.value_setters, fields.values()):
+                        setter(value)
+                except _OtherShape:
+                    pass  # an integer out of its shape's range: below
+                else:
+                    err = self.lib.ehd_event_def_write(
+                        shape.definition, self.event_set(level), shape.values,
+                        len(shape.values), None, None)
+                    if err not in (0, EBADF):  # EBADF: nobody listens any more
+                        raise OSError(err, f"{event}: {os.strerror(err)}")
+                    return err
+        return self.log_array(level, event, activity, opcode, **fields)
+
+    def _definition(self, shape):
+        """The shape's event definition, made the first time; None if the
+        library refuses it (then the field array is used)."""
+        if shape.definition is None:
+            shape.definition = self.lib.ehd_event_def_new(
+                shape.key, len(shape.key), shape.array, len(shape.array), 0) or False
+            if shape.definition:
+                self.definitions.append(shape.definition)
+        return shape.definition
+
+    def log_array(self, level, event, activity=None, opcode=0, **fields):
+        """log() through one array of ehd_field (ehd_builder_write_fields):
+        an event of a shape seen before reuses that shape's array."""
         if not self.enabled(level):
             return 0  # nothing to build
         if opcode == 0 and activity is None:
@@ -350,18 +411,22 @@ class Logger:
         return err
 
     def close(self):
+        for definition in self.definitions:
+            self.lib.ehd_event_def_delete(definition)
         self.lib.ehd_builder_delete(self.builder)
         self.lib.ehd_provider_delete(self.provider)  # unregisters the sets
 
 
 def bench(log, count):
     """Wall time per event of a 5-field event (a string, an int, a float, a
-    bool, bytes), `count` times through log() (the field array, one call)
-    and through log_calls() (a call per field), in alternating rounds of
-    1000 (a load that changes meanwhile falls on both ways alike)."""
+    bool, bytes), `count` times through log_calls() (a call per field),
+    log_array() (the field array, one call) and log() (the event
+    definition, one call with the values), in alternating rounds of 1000 (a
+    load that changes meanwhile falls on every way alike)."""
     import time
     fields = dict(message="hello from Python", count=3, ratio=0.5, ok=True, payload=b"\x00\x01")
-    ways = (("per-field calls", log.log_calls), ("field array", log.log))
+    ways = (("per-field calls", log.log_calls), ("field array", log.log_array),
+            ("event definition", log.log))
     spent = {label: 0.0 for label, _ in ways}
     done = 0
     while done < count:

@@ -75,3 +75,19 @@ pub unsafe fn write(
     // with metadata.
     unsafe { event::write(event, activity, vecs) }
 }
+
+/// [`write`] for any number of vectors (at least 3): an event definition's
+/// payload has a vector per value.
+///
+/// # Safety
+/// As for [`write`].
+#[inline(always)]
+pub unsafe fn write_vecs(
+    event: &EventHeaderTracepoint,
+    activity: Option<Activity<'_>>,
+    vecs: &mut [iovec],
+) -> c_int {
+    // SAFETY: the caller's guarantee; with fewer than 3 vectors the write
+    // is EINVAL.
+    unsafe { event::write(event, activity, vecs) }
+}

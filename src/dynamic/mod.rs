@@ -6,6 +6,7 @@
 //!   level and keyword), reference counted.
 //! - [`builder`]: the event builder, which encodes metadata and payload.
 //! - [`write`] (here): sends a built event to an event set.
+//! - [`def`]: event definitions: metadata made once, values per event.
 //! - [`buffer`], [`heap`]: `malloc`-backed storage; growth failure is ENOMEM;
 //!   [`cursor`]: a buffer's end as a loop of appends sees it.
 //! - [`layers_below`]: the only calls into the rest of the library.
@@ -18,6 +19,7 @@
 pub mod buffer;
 pub mod builder;
 pub mod cursor;
+pub mod def;
 pub mod heap;
 pub mod layers_below;
 pub mod provider;

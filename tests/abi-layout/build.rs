@@ -27,6 +27,7 @@ const STRUCTS: &[&str] = &[
     "_ehd_builder_state",
     "_ehd_event_set_state",
     "ehd_field",
+    "ehd_value",
 ];
 
 fn main() {

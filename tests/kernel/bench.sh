@@ -4,8 +4,8 @@
 # suite, because it leaves its tracepoints enabled in tracefs. Modes: bench.c's
 # disabled, enabled5 and empty TraceLoggingWrite, and dynamic.cpp's enabled
 # 5-field runtime-defined event through the C++ API (dynamic5cpp) and the C
-# API (dynamic5), through the exported one-call function alone
-# (dynamic5exports), and its disabled test (dynamic_disabled); and
+# API (dynamic5), through the exported functions alone with an event
+# definition (dynamic5exports), and its disabled test (dynamic_disabled); and
 # exporter.cpp's model of the OpenTelemetry user_events logs exporter's record
 # (exporter_fresh). Each valgrind run
 # costs 3-9 s under TCG (two per mode and build), so the modes run in parallel, one

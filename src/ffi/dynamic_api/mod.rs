@@ -7,6 +7,7 @@
 //! - [`builder`]: builders, their header values and the write;
 //! - [`fields`]: the fields of an event;
 //! - [`field_array`]: a whole event's fields in one call, for bindings;
+//! - [`event_def`]: event definitions: fields once, then values per event;
 //! - [`cpp`]: the entry points private to `EventHeaderDynamic.h`, which
 //!   declares them itself (no generated header does);
 //! - `types`: the handle types and constants; the arguments are read
@@ -18,9 +19,12 @@
 use super::args;
 pub mod builder;
 pub mod cpp;
+pub mod event_def;
 pub mod field_array;
 pub mod fields;
 pub mod provider;
 pub(super) mod types;
 
-pub use types::{ehd_builder, ehd_event_set, ehd_provider, EHD_NO_BOOKMARK, EHD_NTS};
+pub use types::{
+    ehd_builder, ehd_event_def, ehd_event_set, ehd_provider, EHD_NO_BOOKMARK, EHD_NTS,
+};

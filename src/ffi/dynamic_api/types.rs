@@ -31,3 +31,8 @@ pub struct ehd_event_set {
 pub struct ehd_builder {
     _opaque: [u8; 0],
 }
+
+/// An event definition: name, tag and fields made once (opaque).
+pub struct ehd_event_def {
+    _opaque: [u8; 0],
+}

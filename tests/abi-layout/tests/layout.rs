@@ -99,7 +99,12 @@ fn public_structs_match_the_rust_definitions() {
         eventheader_tracepoint::ffi::dynamic_api::field_array::ehd_field,
         [name, name_len, value, count, encoding, format, tag]
     );
-    assert_eq!(fields, 33);
+    fields += same_layout!(
+        ehd_value,
+        eventheader_tracepoint::ffi::dynamic_api::event_def::ehd_value,
+        [data, size]
+    );
+    assert_eq!(fields, 35);
 }
 
 #[test]
