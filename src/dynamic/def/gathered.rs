@@ -11,7 +11,7 @@ use core::ptr::{self, NonNull};
 use libc::iovec;
 
 use super::{EventDef, Value, Vecs};
-use crate::dynamic::lower::Activity;
+use crate::dynamic::layers_below::Activity;
 use crate::dynamic::provider::EventSet;
 
 impl EventDef {

@@ -16,7 +16,7 @@ use libc::iovec;
 
 use crate::dynamic::builder::{enc, Builder, EVENT_SIZE_LIMIT, EXT_HEADER};
 use crate::dynamic::heap;
-use crate::dynamic::lower::{self, find_nul, Activity, EventHeader, EventHeaderTracepoint};
+use crate::dynamic::layers_below::{self, find_nul, Activity, EventHeader, EventHeaderTracepoint};
 use crate::dynamic::provider::EventSet;
 use crate::dynamic::HEADER_FLAGS;
 
@@ -331,7 +331,7 @@ impl EventDef {
         // SAFETY: the set's state lives as long as `set`; the metadata block
         // is the definition's (its extension header filled in, 2-byte
         // aligned: malloc'ed); the payload the caller's guarantee.
-        unsafe { lower::write_vecs(&event, activity, vecs) }
+        unsafe { layers_below::write_vecs(&event, activity, vecs) }
     }
 }
 

@@ -7,7 +7,7 @@
 
 use core::mem::size_of;
 
-use crate::dynamic::lower::find_nul;
+use crate::dynamic::layers_below::find_nul;
 
 /// A word the zero-byte test applies to.
 trait Word: Copy {
