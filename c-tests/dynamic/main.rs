@@ -456,13 +456,15 @@ fn errors_are_errnos_and_refused_events_are_not_written() {
     }
 }
 
-#[test]
-fn a_field_array_writes_the_bytes_of_the_per_field_calls() {
-    for build in builds_of(&["dyn_field_array", "dyn_field_array_exports"]) {
+/// Runs the builds of `programs` in capture mode: each prints "pairs N" and
+/// writes each of its N cases twice, one way then the other. Checks that the
+/// two events of every pair are the same bytes and that at least `min`
+/// pairs ran; every `decode_every`-th pair is decoded too.
+fn check_pairs(programs: &[&str], min: usize, decode_every: usize) {
+    for build in builds_of(programs) {
         let ran = build.run("capture");
         let pairs = value_after(&ran.stdout, "pairs") as usize;
-        assert!(pairs >= 6, "{}: {pairs} pairs", build.label);
-        // Each case written twice: per field, then from the array.
+        assert!(pairs >= min, "{}: {pairs} pairs", build.label);
         assert_eq!(ran.records.len(), 2 * pairs, "{}", build.label);
         for pair in ran.records.chunks(2) {
             assert_eq!(pair[0].name, pair[1].name, "{}", build.label);
@@ -473,35 +475,24 @@ fn a_field_array_writes_the_bytes_of_the_per_field_calls() {
                 build.label,
                 support::event_name(&pair[0].event)
             );
+        }
+        for pair in ran.records.chunks(2).step_by(decode_every) {
             json(&pair[0]); // it decodes
         }
     }
 }
 
 #[test]
+fn a_field_array_writes_the_bytes_of_the_per_field_calls() {
+    // Each case per field, then from the array; every one decodes.
+    check_pairs(&["dyn_field_array", "dyn_field_array_exports"], 6, 1);
+}
+
+#[test]
 fn an_event_definition_writes_the_bytes_of_the_builder() {
-    for build in builds_of(&["dyn_event_def"]) {
-        let ran = build.run("capture");
-        let pairs = value_after(&ran.stdout, "pairs") as usize;
-        println!("{}: {pairs} pairs", build.label);
-        assert!(pairs >= 2000, "{}: {pairs} pairs", build.label);
-        // Each case written twice: through the builder, then the definition.
-        assert_eq!(ran.records.len(), 2 * pairs, "{}", build.label);
-        for pair in ran.records.chunks(2) {
-            assert_eq!(pair[0].name, pair[1].name, "{}", build.label);
-            assert_eq!(
-                pair[0].event,
-                pair[1].event,
-                "{}: {:?}",
-                build.label,
-                support::event_name(&pair[0].event)
-            );
-        }
-        // Some decode (all of them would take long).
-        for pair in ran.records.chunks(2).step_by(97) {
-            json(&pair[0]);
-        }
-    }
+    // Each case through the builder, then the definition; some decode (all
+    // of them would take long).
+    check_pairs(&["dyn_event_def"], 2000, 97);
 }
 
 #[test]
@@ -770,9 +761,6 @@ fn samples_run_in_capture_mode_and_write_the_documented_events() {
 /// bytes.
 #[test]
 fn python_sample_shapes_write_the_per_field_events() {
-    let tmp = support::temp_dir();
-    let capture = tmp.path().join("capture.dat");
-    let library = support::lib_dir().join("libeventheader_tracepoint.so");
     let script = "import sys, uuid\n\
         sys.path.insert(0, sys.argv[1])\n\
         import sample\n\
@@ -792,22 +780,7 @@ fn python_sample_shapes_write_the_per_field_events() {
         log.log_array(4, 'Other', n=1)\n\
         assert len(log.definitions) == 2, log.definitions\n\
         log.close()\n";
-    let output = Command::new("python3")
-        .arg("-c")
-        .arg(script)
-        .arg(support::root().join("samples/dynamic"))
-        .arg(&library)
-        .env("TRACEPOINT_CAPTURE_FILE", &capture)
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .output()
-        .expect("python3 is needed for samples/dynamic/sample.py");
-    assert!(
-        output.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let records = support::read_capture(&capture);
+    let (_, records) = run_sample_script(script);
     assert_eq!(records.len(), 3 * (8 + 1));
     for three in records.chunks(3) {
         assert_eq!(three[0].event, three[1].event, "{}", json(&three[0]));
@@ -822,9 +795,6 @@ fn python_sample_shapes_write_the_per_field_events() {
 /// cut to its low 64 bits (2**64 + 5 was logged as 5).
 #[test]
 fn python_sample_refuses_integers_beyond_64_bits() {
-    let tmp = support::temp_dir();
-    let capture = tmp.path().join("capture.dat");
-    let library = support::lib_dir().join("libeventheader_tracepoint.so");
     let script = "import sys\n\
         sys.path.insert(0, sys.argv[1])\n\
         import sample\n\
@@ -836,6 +806,27 @@ fn python_sample_refuses_integers_beyond_64_bits() {
         \x20   except OverflowError as e:\n\
         \x20       print('OverflowError', e)\n\
         log.close()\n";
+    let (stdout, records) = run_sample_script(script);
+    assert_eq!(
+        stdout,
+        "OverflowError big: 18446744073709551621 does not fit in 64 bits\n\
+         OverflowError big: -9223372036854775809 does not fit in 64 bits\n"
+    );
+    assert_eq!(records.len(), 1, "only the event whose integers fit");
+    assert_eq!(
+        support::decode::json(&records[0]).unwrap(),
+        r#"{ "n": "DynSample_PyInt:Ints", "low": -9223372036854775808, "high": 18446744073709551615, "meta": { "level": 4, "keyword": "0x1" } }"#
+    );
+}
+
+/// Runs a Python script that imports samples/dynamic/sample.py (its
+/// `sys.argv[1]` is the sample's folder, `sys.argv[2]` the library) in
+/// capture mode; fails unless it exits 0. Returns its standard output and
+/// the captured events.
+fn run_sample_script(script: &str) -> (String, Vec<Record>) {
+    let tmp = support::temp_dir();
+    let capture = tmp.path().join("capture.dat");
+    let library = support::lib_dir().join("libeventheader_tracepoint.so");
     let output = Command::new("python3")
         .arg("-c")
         .arg(script)
@@ -845,21 +836,11 @@ fn python_sample_refuses_integers_beyond_64_bits() {
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()
         .expect("python3 is needed for samples/dynamic/sample.py");
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
         output.status.success(),
         "{stdout}{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert_eq!(
-        stdout,
-        "OverflowError big: 18446744073709551621 does not fit in 64 bits\n\
-         OverflowError big: -9223372036854775809 does not fit in 64 bits\n"
-    );
-    let records = support::read_capture(&capture);
-    assert_eq!(records.len(), 1, "only the event whose integers fit");
-    assert_eq!(
-        support::decode::json(&records[0]).unwrap(),
-        r#"{ "n": "DynSample_PyInt:Ints", "low": -9223372036854775808, "high": 18446744073709551615, "meta": { "level": 4, "keyword": "0x1" } }"#
-    );
+    (stdout, support::read_capture(&capture))
 }

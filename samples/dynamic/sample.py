@@ -189,6 +189,26 @@ def load(path=None):
     return lib
 
 
+def _set_all(setters, fields):
+    """Sets a shape's values from the event's fields; False when one does not
+    fit its shape (an integer out of its shape's range: the event then goes
+    another way)."""
+    try:
+        for setter, value in zip(setters, fields.values()):
+            setter(value)
+    except _OtherShape:
+        return False
+    return True
+
+
+def _written(event, err):
+    """A write's result: 0, or EBADF once nobody listens any more; any other
+    errno raises OSError."""
+    if err not in (0, EBADF):
+        raise OSError(err, f"{event}: {os.strerror(err)}")
+    return err
+
+
 class Logger:
     """A provider, its event sets, and a builder: log(level, name, **fields)."""
 
@@ -317,19 +337,11 @@ class Logger:
             return 0  # nothing to build
         if opcode == 0 and activity is None:
             shape = self._shape(event, fields)
-            if shape is not None and self._definition(shape):
-                try:
-                    for setter, value in zip(shape.value_setters, fields.values()):
-                        setter(value)
-                except _OtherShape:
-                    pass  # an integer out of its shape's range: below
-                else:
-                    err = self.lib.ehd_event_def_write(
-                        shape.definition, self.event_set(level), shape.values,
-                        len(shape.values), None, None)
-                    if err not in (0, EBADF):  # EBADF: nobody listens any more
-                        raise OSError(err, f"{event}: {os.strerror(err)}")
-                    return err
+            if (shape is not None and self._definition(shape)
+                    and _set_all(shape.value_setters, fields)):
+                return _written(event, self.lib.ehd_event_def_write(
+                    shape.definition, self.event_set(level), shape.values,
+                    len(shape.values), None, None))
         return self.log_array(level, event, activity, opcode, **fields)
 
     def _definition(self, shape):
@@ -349,19 +361,10 @@ class Logger:
             return 0  # nothing to build
         if opcode == 0 and activity is None:
             shape = self._shape(event, fields)
-            if shape is not None:
-                try:
-                    for setter, value in zip(shape.setters, fields.values()):
-                        setter(value)
-                except _OtherShape:
-                    pass  # an integer out of its shape's range: below
-                else:
-                    err = self.lib.ehd_builder_write_fields(
-                        self.builder, self.event_set(level), shape.key, len(shape.key),
-                        shape.array, len(shape.array), None, None)
-                    if err not in (0, EBADF):  # EBADF: nobody listens any more
-                        raise OSError(err, f"{event}: {os.strerror(err)}")
-                    return err
+            if shape is not None and _set_all(shape.setters, fields):
+                return _written(event, self.lib.ehd_builder_write_fields(
+                    self.builder, self.event_set(level), shape.key, len(shape.key),
+                    shape.array, len(shape.array), None, None))
         out, keep = [], []
         if not all(self._field(name, value, out, keep) for name, value in fields.items()):
             return self.log_calls(level, event, activity, opcode, **fields)

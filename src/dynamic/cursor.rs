@@ -292,8 +292,9 @@ unsafe fn copy_17_to_32(src: *const u8, dst: *mut u8, bytes: usize, test: bool) 
     }
 }
 
-/// A word the zero-byte test applies to.
-trait Word: Copy {
+/// A word the zero-byte test applies to (also the event definitions'
+/// zero test of a string's characters, `def/zero.rs`).
+pub(in crate::dynamic) trait Word: Copy {
     /// Whether a byte of it is zero (the classic bit trick: exact, since a
     /// borrow only runs through bytes above a zero one).
     fn has_zero_byte(self) -> bool;

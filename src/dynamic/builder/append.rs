@@ -16,7 +16,7 @@
 
 use core::ffi::c_int;
 
-use super::{Builder, HeaderValues, Name, Parts, EVENT_SIZE_LIMIT, EXT_HEADER};
+use super::{Builder, Name, Parts, EVENT_SIZE_LIMIT, EXT_HEADER};
 use crate::dynamic::cursor::Cursor;
 
 /// Appends of fields to a builder, the buffers' ends held until
@@ -44,13 +44,7 @@ impl Builder {
             if unsafe { meta.put_without_nul(name) } {
                 // SAFETY: as above.
                 unsafe { meta.put_block([0; 8], 1) };
-                self.data.clear();
-                self.error = 0;
-                self.parts = Parts::Both;
-                self.set_header(HeaderValues {
-                    tag,
-                    ..HeaderValues::default()
-                });
+                self.start_fields(tag);
                 // SAFETY: the end of this buffer, nothing else changed it.
                 unsafe { self.meta.set_end(meta) };
                 return 0;

@@ -354,13 +354,7 @@ impl Builder {
     #[inline(always)]
     pub fn reset(&mut self, name: Name<'_>, tag: u16) -> c_int {
         self.meta.clear();
-        self.data.clear();
-        self.error = 0;
-        self.parts = Parts::Both;
-        self.set_header(HeaderValues {
-            tag,
-            ..HeaderValues::default()
-        });
+        self.start_fields(tag);
         // The extension header's bytes (filled in by finish), the name, NUL.
         match self
             .meta
@@ -369,6 +363,20 @@ impl Builder {
             Ok(()) => 0,
             Err(e) => self.fail(e),
         }
+    }
+
+    /// What every reset does besides the metadata: no payload, no latched
+    /// error, both parts (not data-only), the header values of a new event
+    /// with tag `tag`.
+    #[inline(always)]
+    fn start_fields(&mut self, tag: u16) {
+        self.data.clear();
+        self.error = 0;
+        self.parts = Parts::Both;
+        self.set_header(HeaderValues {
+            tag,
+            ..HeaderValues::default()
+        });
     }
 
     /// Sets the event's id and version (both 0 after reset).

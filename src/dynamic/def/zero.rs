@@ -7,31 +7,8 @@
 
 use core::mem::size_of;
 
+use crate::dynamic::cursor::Word;
 use crate::dynamic::layers_below::find_nul;
-
-/// A word the zero-byte test applies to.
-trait Word: Copy {
-    /// Whether a byte of it is zero (exact: a borrow only runs through
-    /// bytes above a zero one).
-    fn has_zero_byte(self) -> bool;
-}
-
-macro_rules! word {
-    ($t:ty) => {
-        impl Word for $t {
-            #[inline(always)]
-            fn has_zero_byte(self) -> bool {
-                const ONES: $t = <$t>::MAX / 0xff;
-                const HIGHS: $t = ONES << 7;
-                self.wrapping_sub(ONES) & !self & HIGHS != 0
-            }
-        }
-    };
-}
-word!(u32);
-word!(u64);
-#[cfg(not(target_arch = "x86_64"))]
-word!(u128);
 
 /// Whether `bytes` hold a zero byte.
 #[inline(always)]

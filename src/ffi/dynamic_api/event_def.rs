@@ -12,7 +12,7 @@
 use core::ffi::{c_char, c_int, c_void};
 use core::ptr::NonNull;
 
-use super::args::{handle, name_arg, set_ref, text_arg};
+use super::args::{handle, name_arg, non_null, set_ref, text_arg};
 use super::field_array::ehd_field;
 use super::{ehd_event_def, ehd_event_set, EHD_NTS};
 use crate::dynamic::builder::{self, enc, Builder, Name, Parts};
@@ -94,7 +94,9 @@ unsafe fn make(
         &[]
     } else {
         // No array of `count` fields can be larger than isize::MAX bytes.
-        if fields.is_null() || count > isize::MAX as usize / core::mem::size_of::<ehd_field>() {
+        if non_null(fields).is_none()
+            || count > isize::MAX as usize / core::mem::size_of::<ehd_field>()
+        {
             return Err(libc::EINVAL);
         }
         // SAFETY: `count` readable fields (the caller's guarantee).
@@ -199,7 +201,7 @@ pub unsafe extern "C" fn ehd_event_def_write(
     let values: &[Value] = if count == 0 {
         &[]
     } else {
-        if values.is_null() || count != d.count() {
+        if non_null(values).is_none() || count != d.count() {
             return libc::EINVAL;
         }
         // SAFETY: `count` readable values (the caller's guarantee), of the

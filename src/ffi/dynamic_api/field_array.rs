@@ -11,7 +11,7 @@
 use core::ffi::{c_char, c_int, c_void, CStr};
 use core::ptr;
 
-use super::args::{builder_mut, bytes_arg, chars_arg, name_arg, set_ref, text_arg};
+use super::args::{builder_mut, bytes_arg, chars_arg, name_arg, non_null, set_ref, text_arg};
 use super::{ehd_builder, ehd_event_set, EHD_NTS};
 use crate::dynamic::builder::{self, enc, Builder, Name, Run};
 use crate::dynamic::write;
@@ -54,7 +54,7 @@ pub struct ehd_field {
 /// As for name_arg.
 #[inline(always)]
 unsafe fn field_name<'a>(name: *const c_char, len: usize) -> Option<Name<'a>> {
-    if len == EHD_NTS || len == 0 || name.is_null() {
+    if len == EHD_NTS || len == 0 || non_null(name).is_none() {
         // SAFETY: the caller's guarantee.
         return unsafe { name_arg(name, len) };
     }
@@ -125,7 +125,7 @@ unsafe fn append(run: &mut Run<'_>, f: &ehd_field) -> bool {
     // value8 ... value128 (2 ... 6): 1 << (encoding - 2) bytes.
     let value_class = encoding.wrapping_sub(u32::from(enc::VALUE8));
     if value_class < 5 {
-        if f.value.is_null() {
+        if non_null(f.value).is_none() {
             return false;
         }
         // SAFETY: `value` is readable for the encoding's size (the caller's
@@ -212,9 +212,7 @@ const _: () = {
 #[inline(always)]
 unsafe fn text_of<'a>(text: *const c_char, len: usize) -> Option<&'a [u8]> {
     if len.wrapping_sub(1) < usize::from(u16::MAX) {
-        if text.is_null() {
-            return None;
-        }
+        non_null(text)?;
         // SAFETY: `len` readable bytes (the caller's guarantee).
         return Some(unsafe { core::slice::from_raw_parts(text.cast::<u8>(), len) });
     }
@@ -231,7 +229,7 @@ unsafe fn text_of_other<'a>(text: *const c_char, len: usize) -> Option<&'a [u8]>
     if len == 0 {
         return Some(&[]);
     }
-    if len != EHD_NTS || text.is_null() {
+    if len != EHD_NTS || non_null(text).is_none() {
         return None;
     }
     // SAFETY: a C string (the caller's guarantee).
@@ -245,9 +243,7 @@ unsafe fn text_of_other<'a>(text: *const c_char, len: usize) -> Option<&'a [u8]>
 /// `value` must be NULL or `size` readable bytes.
 #[inline(always)]
 unsafe fn value_arg<'a>(value: *const c_void, size: usize) -> Option<&'a [u8]> {
-    if value.is_null() {
-        return None;
-    }
+    non_null(value)?;
     // SAFETY: the caller's guarantee.
     unsafe { bytes_arg(value, size) }
 }
@@ -307,7 +303,8 @@ unsafe fn add_all(b: &mut Builder, fields: *const ehd_field, count: usize) -> c_
         return b.error();
     }
     // No array of `count` fields can be larger than isize::MAX bytes.
-    if fields.is_null() || count > isize::MAX as usize / core::mem::size_of::<ehd_field>() {
+    if non_null(fields).is_none() || count > isize::MAX as usize / core::mem::size_of::<ehd_field>()
+    {
         return b.fail(libc::EINVAL);
     }
     // SAFETY: `count` readable fields (the caller's guarantee), not NULL,
