@@ -327,9 +327,9 @@ BENCH_C_MODES="disabled enabled5"
 BENCH_DYNAMIC_MODES="dynamic5cpp dynamic5 dynamic5exports dynamic_disabled"
 BENCH_EXPORTER_MODES="exporter_fresh"
 # MODE BOUND WHAT ("-": measured, not bounded)
-# Measured (docs/performance.md, aarch64), in this order: 5.86, 85.91,
-# 349.04, 346.98, 330.11 (dynamic5exports through an event definition), 5.01,
-# 2061.93; the disabled bounds are x86_64's.
+# Measured (docs/performance.md, aarch64), in this order: 6.01, 85.97,
+# 345.96, 346.00, 330.02 (dynamic5exports through an event definition), 5.00,
+# 2061.02; the disabled bounds are x86_64's.
 # Not x86_64's `empty` row (unbounded there): each mode costs two valgrind
 # runs of about 9 s under TCG.
 BENCH_BOUNDS="disabled 10 a_disabled_TraceLoggingWrite
