@@ -20,12 +20,20 @@ state of a placeholder event set, inside its objects). Not part of the API:
 programs use the functions. The library's own definitions must match them
 (tests/abi-layout checks).
 
-The inline code may: append to a buffer within its capacity while metadata
-and payload stay within the event size limit, updating `len`; start an event
-as ehd_builder_reset does when the name fits; set the header values; set
-the member count of a struct at a valid bookmark; and initialize a builder in storage of its own (EventHeaderDynamic.h). It does
-all of that only while `error` and `fields_mode` are 0; growth, errors and
-the other modes are the library's. A struct field it appends is also counted
+The inline code may: append a field while each buffer's `len` stays within
+its `limit`, updating `len`; append raw bytes within a buffer's capacity while
+metadata and payload stay within the event size limit, and only while `error`
+is 0; start an event as ehd_builder_reset does when the name fits (setting
+the limits to the capacities, whose sum is within the size limit); set the
+header values; set the member count of a struct at a valid bookmark; and
+initialize a builder in storage of its own (EventHeaderDynamic.h), its
+limits 0. Growth, errors and the other modes are the library's.
+
+The limits make a field's append one comparison per buffer: the library
+keeps each at most its buffer's capacity, their sum within the event size
+limit, and both at most the lengths (so that every append goes to the
+library) while an error is latched or `fields_mode` is not
+EHD_FIELDS_NORMAL. It sets them again whenever it changes the builder. A struct field it appends is also counted
 in the metadata's first byte (the extension header's, 0 from the reset until
 the write fills it in; saturating at 255): past 8 structs the write checks the
 event's shape (nesting and top-level field count, which decoders limit)
@@ -48,6 +56,8 @@ typedef struct _ehd_builder_state {
     uint8_t opcode;
     uint8_t level;
     uint8_t fields_mode; /* EHD_FIELDS_* */
+    size_t meta_limit;   /* how far a field may take meta.len inline */
+    size_t data_limit;   /* how far a field may take data.len inline */
 } _ehd_builder_state;
 
 typedef struct _ehd_event_set_state {
@@ -122,12 +132,12 @@ _ehd_char_size(uint8_t encoding)
     }
 }
 
-/* The builder's state if fields may be appended inline (no error, normal mode). */
+/* The builder's state, for a field's inline append (its limits stop the
+   append if an error is latched or the mode is not normal). */
 _EHD_INLINE _ehd_builder_state*
 _ehd_appendable(ehd_builder* builder)
 {
-    _ehd_builder_state* const s = (_ehd_builder_state*)(void*)builder;
-    return s != NULL && (s->error | s->fields_mode) == 0 ? s : NULL;
+    return (_ehd_builder_state*)(void*)builder;
 }
 
 /* Copies n bytes: up to 16 as two overlapping fixed-size moves (names and
@@ -225,16 +235,17 @@ typedef struct _ehd_spot {
     size_t meta_len;
 } _ehd_spot;
 
-/* Non-zero if `meta` more metadata and `data` more payload bytes fit (as
-   _ehd_room); then *at tells where they go. The lengths are read once for
-   both rooms and the size limit. */
+/* Non-zero if a field of `meta` more metadata and `data` more payload bytes
+   may be appended inline (within the limits, which keep it within the
+   capacities and the event size limit, and stop it while an error is latched
+   or in another mode); then *at tells where they go. Neither sum can wrap: a
+   length is at most the size limit, a field's size at most PTRDIFF_MAX. */
 _EHD_INLINE int
 _ehd_reserve(_ehd_builder_state const* s, size_t meta, size_t data, _ehd_spot* at)
 {
     size_t const meta_len = s->meta.len;
     size_t const data_len = s->data.len;
-    if (meta <= s->meta.cap - meta_len && data <= s->data.cap - data_len &&
-        meta_len + data_len + meta + data <= _EHD_SIZE_LIMIT + _EHD_EXT_HEADER) {
+    if (meta_len + meta <= s->meta_limit && data_len + data <= s->data_limit) {
         at->meta = s->meta.ptr + meta_len;
         at->data = data != 0 ? s->data.ptr + data_len : NULL;
         at->meta_len = meta_len;
@@ -407,8 +418,12 @@ _ehd_inline_reset(ehd_builder* builder, char const* name, size_t name_len, uint1
 {
     _ehd_builder_state* const s = (_ehd_builder_state*)(void*)builder;
     size_t len = name_len;
+    /* Inline only when the capacities together are within the size limit
+       (the builder's first storage): then they are the limits. */
     if (s != NULL && _ehd_name_ok(name, &len) && len < s->meta.cap &&
-        s->meta.cap - len >= _EHD_EXT_HEADER + 1) {
+        s->meta.cap - len >= _EHD_EXT_HEADER + 1 &&
+        s->meta.cap <= _EHD_SIZE_LIMIT + _EHD_EXT_HEADER &&
+        s->data.cap <= _EHD_SIZE_LIMIT + _EHD_EXT_HEADER - s->meta.cap) {
         unsigned char* const m = s->meta.ptr;
         memset(m, 0, _EHD_EXT_HEADER);
         _ehd_copy(m + _EHD_EXT_HEADER, name, len);
@@ -422,6 +437,8 @@ _ehd_inline_reset(ehd_builder* builder, char const* name, size_t name_len, uint1
         s->opcode = 0;
         s->level = 0;
         s->fields_mode = EHD_FIELDS_NORMAL;
+        s->meta_limit = s->meta.cap;
+        s->data_limit = s->data.cap;
         return 0;
     }
     return (ehd_builder_reset)(builder, name, name_len, tag);

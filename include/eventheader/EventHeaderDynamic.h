@@ -524,6 +524,8 @@ namespace ehd
             m_state.opcode = 0;
             m_state.level = 0;
             m_state.fields_mode = EHD_FIELDS_NORMAL;
+            m_state.meta_limit = 0;
+            m_state.data_limit = 0;
         }
 
         // Adds a variable-count array whose elements come from an iterator

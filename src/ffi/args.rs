@@ -18,7 +18,7 @@ use core::ptr::{self, NonNull};
 use libc::iovec;
 
 use super::dynamic_api::types::{ehd_builder, ehd_event_set, ehd_provider, EHD_NTS};
-use crate::dynamic::builder::{Builder, Name};
+use crate::dynamic::builder::{Builder, Edit, Name};
 use crate::dynamic::provider::{EventSet, Provider};
 
 /// The most vectors a write may have: the kernel's UIO_MAXIOV, which
@@ -117,10 +117,25 @@ pub(super) unsafe fn set_ref<'a>(set: *const ehd_event_set) -> Option<&'a EventS
     unsafe { set.cast::<EventSet>().as_ref() }
 }
 
+/// The builder, for an export that may change it: its inline appends'
+/// limits are set again when the returned guard is dropped.
+///
 /// # Safety
 /// `b` must be NULL or a live builder for `'a`, used by one thread.
 #[inline]
-pub(super) unsafe fn builder_mut<'a>(b: *mut ehd_builder) -> Option<&'a mut Builder> {
+pub(super) unsafe fn builder_mut<'a>(b: *mut ehd_builder) -> Option<Edit<'a>> {
+    // SAFETY: the caller's guarantee.
+    unsafe { b.cast::<Builder>().as_mut() }.map(Edit::new)
+}
+
+/// The builder, for an export that changes none of what its limits follow
+/// (lengths, capacities, error, mode): the write, which only fills in the
+/// metadata's extension header.
+///
+/// # Safety
+/// As for [`builder_mut`].
+#[inline]
+pub(super) unsafe fn builder_unchanged<'a>(b: *mut ehd_builder) -> Option<&'a mut Builder> {
     // SAFETY: the caller's guarantee.
     unsafe { b.cast::<Builder>().as_mut() }
 }

@@ -37,6 +37,8 @@ mod adders;
 mod append;
 pub use append::Run;
 pub mod field;
+mod limits;
+pub use limits::Edit;
 mod raw;
 pub mod shape;
 #[cfg(test)]
@@ -113,13 +115,17 @@ pub struct Builder {
     level: u8,
     /// Which parts of a field the typed adders append.
     parts: Parts,
+    /// How far a field appended inline may take `meta`'s and `data`'s
+    /// lengths ([`limits`]).
+    meta_limit: usize,
+    data_limit: usize,
 }
 
 /// Offsets and sizes of the builder's fields, for the layout test against
 /// `_ehd_builder_state` of `EventHeaderDynamic.h` (`tests/abi-layout`):
 /// (C field path, offset, size).
 #[doc(hidden)]
-pub const LAYOUT: [(&str, usize, usize); 15] = {
+pub const LAYOUT: [(&str, usize, usize); 17] = {
     use core::mem::{offset_of, size_of};
     const M: usize = offset_of!(Builder, meta);
     const D: usize = offset_of!(Builder, data);
@@ -140,6 +146,16 @@ pub const LAYOUT: [(&str, usize, usize); 15] = {
         ("opcode", offset_of!(Builder, opcode), 1),
         ("level", offset_of!(Builder, level), 1),
         ("fields_mode", offset_of!(Builder, parts), 1),
+        (
+            "meta_limit",
+            offset_of!(Builder, meta_limit),
+            size_of::<usize>(),
+        ),
+        (
+            "data_limit",
+            offset_of!(Builder, data_limit),
+            size_of::<usize>(),
+        ),
     ]
 };
 
@@ -159,6 +175,8 @@ impl Builder {
             opcode: 0,
             level: 0,
             parts: Parts::Both,
+            meta_limit: 0,
+            data_limit: 0,
         })
     }
 
@@ -188,6 +206,8 @@ impl Builder {
             opcode: 0,
             level: 0,
             parts: Parts::Both,
+            meta_limit: 0,
+            data_limit: 0,
         }
     }
 
@@ -254,7 +274,9 @@ impl Builder {
             .meta
             .extend_from_slice(other.meta.as_slice())
             .and_then(|()| self.data.extend_from_slice(other.data.as_slice()));
-        self.settle(copied)
+        let result = self.settle(copied);
+        self.refresh_limits();
+        result
     }
 
     /// Moves `other`'s event into this builder: its buffers if it owns them
@@ -268,7 +290,10 @@ impl Builder {
             .take_from(&mut other.meta)
             .and_then(|()| self.data.take_from(&mut other.data));
         other.error = libc::EINVAL;
-        self.settle(moved)
+        other.refresh_limits();
+        let result = self.settle(moved);
+        self.refresh_limits();
+        result
     }
 
     /// The header values, mode and error of `other`.

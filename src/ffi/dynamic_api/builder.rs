@@ -6,7 +6,7 @@
 use core::ffi::{c_char, c_int, c_void};
 use core::ptr::{self, NonNull};
 
-use super::args::{builder_mut, handle, name_arg, set_errno, set_ref};
+use super::args::{builder_mut, builder_unchanged, handle, name_arg, set_errno, set_ref};
 use super::{ehd_builder, ehd_event_set};
 use crate::dynamic::builder::{Builder, Name, Parts};
 use crate::dynamic::write;
@@ -77,7 +77,7 @@ pub unsafe extern "C" fn ehd_builder_reset(
     tag: u16,
 ) -> c_int {
     // SAFETY: the caller's guarantee.
-    let Some(b) = (unsafe { builder_mut(builder) }) else {
+    let Some(mut b) = (unsafe { builder_mut(builder) }) else {
         return libc::EINVAL;
     };
     // SAFETY: the caller's guarantee.
@@ -100,7 +100,7 @@ pub unsafe extern "C" fn ehd_builder_reset(
 #[no_mangle]
 pub unsafe extern "C" fn ehd_builder_error(builder: *mut ehd_builder) -> c_int {
     // SAFETY: the caller's guarantee.
-    unsafe { builder_mut(builder) }.map_or(libc::EINVAL, |b| b.error())
+    unsafe { builder_unchanged(builder) }.map_or(libc::EINVAL, |b| b.error())
 }
 
 /// Sets the event's id and version (0 after reset: the event is identified
@@ -115,7 +115,7 @@ pub unsafe extern "C" fn ehd_builder_set_id_version(
     version: u8,
 ) -> c_int {
     // SAFETY: the caller's guarantee.
-    unsafe { builder_mut(builder) }.map_or(libc::EINVAL, |b| b.set_id_version(id, version))
+    unsafe { builder_mut(builder) }.map_or(libc::EINVAL, |mut b| b.set_id_version(id, version))
 }
 
 /// Sets the event's opcode (event_opcode; info after reset). Returns the
@@ -126,7 +126,7 @@ pub unsafe extern "C" fn ehd_builder_set_id_version(
 #[no_mangle]
 pub unsafe extern "C" fn ehd_builder_set_opcode(builder: *mut ehd_builder, opcode: u8) -> c_int {
     // SAFETY: the caller's guarantee.
-    unsafe { builder_mut(builder) }.map_or(libc::EINVAL, |b| b.set_opcode(opcode))
+    unsafe { builder_mut(builder) }.map_or(libc::EINVAL, |mut b| b.set_opcode(opcode))
 }
 
 /// Sets the event's tag (reset's `tag` until then). Returns the latched
@@ -137,7 +137,7 @@ pub unsafe extern "C" fn ehd_builder_set_opcode(builder: *mut ehd_builder, opcod
 #[no_mangle]
 pub unsafe extern "C" fn ehd_builder_set_tag(builder: *mut ehd_builder, tag: u16) -> c_int {
     // SAFETY: the caller's guarantee.
-    unsafe { builder_mut(builder) }.map_or(libc::EINVAL, |b| b.set_tag(tag))
+    unsafe { builder_mut(builder) }.map_or(libc::EINVAL, |mut b| b.set_tag(tag))
 }
 
 /// Sets the level the event is meant for (0 after reset: any). The event's
@@ -152,7 +152,7 @@ pub unsafe extern "C" fn ehd_builder_set_tag(builder: *mut ehd_builder, tag: u16
 #[no_mangle]
 pub unsafe extern "C" fn ehd_builder_set_level(builder: *mut ehd_builder, level: u8) -> c_int {
     // SAFETY: the caller's guarantee.
-    unsafe { builder_mut(builder) }.map_or(libc::EINVAL, |b| b.set_level(level))
+    unsafe { builder_mut(builder) }.map_or(libc::EINVAL, |mut b| b.set_level(level))
 }
 
 /// Fields mode ehd_builder_add_* functions append metadata and payload (the
@@ -183,7 +183,7 @@ pub unsafe extern "C" fn ehd_builder_set_fields_mode(
     mode: c_int,
 ) -> c_int {
     // SAFETY: the caller's guarantee.
-    let Some(b) = (unsafe { builder_mut(builder) }) else {
+    let Some(mut b) = (unsafe { builder_mut(builder) }) else {
         return libc::EINVAL;
     };
     match mode {
@@ -223,7 +223,7 @@ pub unsafe extern "C" fn ehd_builder_write(
     related_id: *const c_void,
 ) -> c_int {
     // SAFETY: the caller's guarantee.
-    let Some(b) = (unsafe { builder_mut(builder) }) else {
+    let Some(b) = (unsafe { builder_unchanged(builder) }) else {
         return libc::EINVAL;
     };
     // SAFETY: 16 readable bytes each, or NULL (the caller's guarantee).

@@ -16,7 +16,7 @@
 use core::ffi::c_int;
 
 use super::ehd_builder;
-use crate::dynamic::builder::Builder;
+use crate::dynamic::builder::{Builder, Edit};
 
 /// Makes room in `builder` for `meta_capacity` bytes of metadata and
 /// `data_capacity` bytes of payload (an `ehd::EventBuilder` constructed
@@ -33,7 +33,7 @@ pub unsafe extern "C" fn _ehd_builder_reserve(
     data_capacity: usize,
 ) -> c_int {
     // SAFETY: this function's contract.
-    let b = unsafe { &mut *builder.cast::<Builder>() };
+    let mut b = Edit::new(unsafe { &mut *builder.cast::<Builder>() });
     match b.reserve(meta_capacity, data_capacity) {
         Ok(()) => 0,
         Err(e) => e,

@@ -286,11 +286,11 @@ pub unsafe extern "C" fn ehd_builder_add_fields(
     count: usize,
 ) -> c_int {
     // SAFETY: the caller's guarantee.
-    let Some(b) = (unsafe { builder_mut(builder) }) else {
+    let Some(mut b) = (unsafe { builder_mut(builder) }) else {
         return libc::EINVAL;
     };
     // SAFETY: the caller's guarantee.
-    unsafe { add_all(b, fields, count) }
+    unsafe { add_all(&mut b, fields, count) }
 }
 
 /// The fields of ehd_builder_add_fields, after the builder check.
@@ -386,7 +386,7 @@ pub unsafe extern "C" fn ehd_builder_write_fields(
     related_id: *const c_void,
 ) -> c_int {
     // SAFETY: the caller's guarantee.
-    let Some(b) = (unsafe { builder_mut(builder) }) else {
+    let Some(mut b) = (unsafe { builder_mut(builder) }) else {
         return libc::EINVAL;
     };
     // SAFETY: the caller's guarantee.
@@ -402,7 +402,7 @@ pub unsafe extern "C" fn ehd_builder_write_fields(
         return err;
     }
     // SAFETY: the caller's guarantee.
-    let err = unsafe { add_all(b, fields, count) };
+    let err = unsafe { add_all(&mut b, fields, count) };
     if err != 0 {
         return err;
     }
@@ -415,5 +415,5 @@ pub unsafe extern "C" fn ehd_builder_write_fields(
     }
     // SAFETY: the caller's guarantee.
     let set = unsafe { set_ref(set) };
-    write(b, set, activity.map(|id| (id, related)))
+    write(&mut b, set, activity.map(|id| (id, related)))
 }

@@ -36,7 +36,7 @@ pub unsafe extern "C" fn ehd_builder_add_value(
     value: *const c_void,
 ) -> c_int {
     // SAFETY: the caller's guarantee.
-    let Some(b) = (unsafe { builder_mut(builder) }) else {
+    let Some(mut b) = (unsafe { builder_mut(builder) }) else {
         return libc::EINVAL;
     };
     // SAFETY: the caller's guarantee.
@@ -72,7 +72,7 @@ pub unsafe extern "C" fn ehd_builder_add_values(
     count: usize,
 ) -> c_int {
     // SAFETY: the caller's guarantee.
-    let Some(b) = (unsafe { builder_mut(builder) }) else {
+    let Some(mut b) = (unsafe { builder_mut(builder) }) else {
         return libc::EINVAL;
     };
     let Ok(count16) = u16::try_from(count) else {
@@ -119,7 +119,7 @@ pub unsafe extern "C" fn ehd_builder_add_string(
     count: usize,
 ) -> c_int {
     // SAFETY: the caller's guarantee.
-    let Some(b) = (unsafe { builder_mut(builder) }) else {
+    let Some(mut b) = (unsafe { builder_mut(builder) }) else {
         return libc::EINVAL;
     };
     // SAFETY: the caller's guarantee.
@@ -156,7 +156,7 @@ pub unsafe extern "C" fn ehd_builder_add_strings(
     count: usize,
 ) -> c_int {
     // SAFETY: the caller's guarantee.
-    let Some(b) = (unsafe { builder_mut(builder) }) else {
+    let Some(mut b) = (unsafe { builder_mut(builder) }) else {
         return libc::EINVAL;
     };
     let Ok(count16) = u16::try_from(count) else {
@@ -204,8 +204,8 @@ unsafe fn add_struct_with(
     // SAFETY: the caller's guarantee.
     let added = match unsafe { builder_mut(builder) } {
         // SAFETY: the caller's guarantee.
-        Some(b) => match unsafe { name_arg(name, name_len) } {
-            Some(name) => add(b, name),
+        Some(mut b) => match unsafe { name_arg(name, name_len) } {
+            Some(name) => add(&mut b, name),
             None => (b.fail(libc::EINVAL), NO_BOOKMARK),
         },
         None => (libc::EINVAL, NO_BOOKMARK),
@@ -285,7 +285,7 @@ pub unsafe extern "C" fn ehd_builder_set_struct_field_count(
     field_count: u8,
 ) -> c_int {
     // SAFETY: the caller's guarantee.
-    unsafe { builder_mut(builder) }.map_or(libc::EINVAL, |b| {
+    unsafe { builder_mut(builder) }.map_or(libc::EINVAL, |mut b| {
         b.set_struct_field_count(bookmark, field_count)
     })
 }
@@ -311,7 +311,7 @@ pub unsafe extern "C" fn ehd_builder_raw_add_meta(
     const_count: u16,
 ) -> c_int {
     // SAFETY: the caller's guarantee.
-    let Some(b) = (unsafe { builder_mut(builder) }) else {
+    let Some(mut b) = (unsafe { builder_mut(builder) }) else {
         return libc::EINVAL;
     };
     // SAFETY: the caller's guarantee.
@@ -333,7 +333,7 @@ pub unsafe extern "C" fn ehd_builder_raw_add_data(
     size: usize,
 ) -> c_int {
     // SAFETY: the caller's guarantee.
-    let Some(b) = (unsafe { builder_mut(builder) }) else {
+    let Some(mut b) = (unsafe { builder_mut(builder) }) else {
         return libc::EINVAL;
     };
     // SAFETY: the caller's guarantee.
@@ -358,7 +358,7 @@ pub unsafe extern "C" fn ehd_builder_raw_add_count(
 ) -> c_int {
     // SAFETY: the caller's guarantee.
     let added = match unsafe { builder_mut(builder) } {
-        Some(b) => b.raw_add_count(count),
+        Some(mut b) => b.raw_add_count(count),
         None => (libc::EINVAL, NO_BOOKMARK),
     };
     // SAFETY: NULL or writable (the caller's guarantee).
@@ -378,5 +378,5 @@ pub unsafe extern "C" fn ehd_builder_raw_set_count(
     count: u16,
 ) -> c_int {
     // SAFETY: the caller's guarantee.
-    unsafe { builder_mut(builder) }.map_or(libc::EINVAL, |b| b.raw_set_count(bookmark, count))
+    unsafe { builder_mut(builder) }.map_or(libc::EINVAL, |mut b| b.raw_set_count(bookmark, count))
 }

@@ -176,6 +176,16 @@ fn private_dynamic_layouts_match_the_rust_definitions() {
             offset_of!(B, fields_mode),
             field_size(|b: &B| &b.fields_mode),
         ),
+        (
+            "meta_limit".to_string(),
+            offset_of!(B, meta_limit),
+            field_size(|b: &B| &b.meta_limit),
+        ),
+        (
+            "data_limit".to_string(),
+            offset_of!(B, data_limit),
+            field_size(|b: &B| &b.data_limit),
+        ),
     ]);
     #[allow(dead_code)]
     fn exhaustive(b: B, f: Buf, s: c::_ehd_event_set_state) {
@@ -189,6 +199,8 @@ fn private_dynamic_layouts_match_the_rust_definitions() {
             opcode: _,
             level: _,
             fields_mode: _,
+            meta_limit: _,
+            data_limit: _,
         } = b;
         let Buf {
             ptr: _,
