@@ -29,7 +29,7 @@ use core::ptr;
 
 use libc::iovec;
 
-use builder::Builder;
+use builder::{Builder, HeaderValues};
 use layers_below::{Activity, EventHeader, EventHeaderTracepoint};
 use provider::EventSet;
 
@@ -79,19 +79,7 @@ pub fn write(
     if !set.enabled() {
         return libc::EBADF;
     }
-    let event = EventHeaderTracepoint {
-        state: set.state_ptr(),
-        metadata: meta.as_ptr().cast(),
-        header: EventHeader {
-            flags: HEADER_FLAGS,
-            version: header.version,
-            id: header.id,
-            tag: header.tag,
-            opcode: header.opcode,
-            level: set.level(),
-        },
-        keyword: set.keyword(),
-    };
+    let event = event_of(set, header, meta.as_ptr());
     let mut vecs = [
         EMPTY,
         EMPTY,
@@ -105,4 +93,28 @@ pub fn write(
     // extension block (header filled in by finish, then `size` bytes), 2-byte
     // aligned (malloc'ed); `data` is readable; all outlive the call.
     unsafe { layers_below::write(&event, activity, &mut vecs) }
+}
+
+/// The EventHeader event of `set` (its tracepoint, level and keyword) with
+/// the header values of `header` (but its level: the set's) and the
+/// metadata extension block at `metadata`.
+#[inline(always)]
+pub fn event_of(
+    set: &EventSet,
+    header: HeaderValues,
+    metadata: *const u8,
+) -> EventHeaderTracepoint {
+    EventHeaderTracepoint {
+        state: set.state_ptr(),
+        metadata: metadata.cast(),
+        header: EventHeader {
+            flags: HEADER_FLAGS,
+            version: header.version,
+            id: header.id,
+            tag: header.tag,
+            opcode: header.opcode,
+            level: set.level(),
+        },
+        keyword: set.keyword(),
+    }
 }

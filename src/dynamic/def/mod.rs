@@ -14,11 +14,13 @@ use core::ptr::{self, NonNull};
 
 use libc::iovec;
 
-use crate::dynamic::builder::{enc, Builder, EVENT_SIZE_LIMIT, EXT_HEADER};
+use crate::dynamic::builder::{
+    char_size, enc, value_size, Builder, HeaderValues, EVENT_SIZE_LIMIT, EXT_HEADER,
+};
+use crate::dynamic::event_of;
 use crate::dynamic::heap;
-use crate::dynamic::layers_below::{self, find_nul, Activity, EventHeader, EventHeaderTracepoint};
+use crate::dynamic::layers_below::{self, find_nul, Activity};
 use crate::dynamic::provider::EventSet;
-use crate::dynamic::HEADER_FLAGS;
 
 mod gathered;
 mod zero;
@@ -72,22 +74,21 @@ const COUNTED: u8 = 0x40;
 const UNIT: u8 = 0x1f;
 
 fn layout(encoding: u8) -> u8 {
-    match encoding {
-        2..=6 => 1 << (encoding - 2),
-        7 => ZSTRING | 1,
-        8 => ZSTRING | 2,
-        9 => ZSTRING | 4,
-        10 | 13 => COUNTED | 1,
-        11 => COUNTED | 2,
-        12 => COUNTED | 4,
-        _ => 0,
+    // Sizes of at most 16 bytes: the casts keep them.
+    if let Some(size) = value_size(encoding) {
+        size as u8
+    } else if let Some(unit) = char_size(encoding) {
+        let zstring = (enc::ZSTRING_CHAR8..=enc::ZSTRING_CHAR32).contains(&encoding);
+        unit as u8 | if zstring { ZSTRING } else { COUNTED }
+    } else {
+        0
     }
 }
 
 /// Whether a definition may hold a field of this encoding byte: a struct,
 /// a value or a string, without array flags.
 pub fn supported(encoding: u8) -> bool {
-    encoding == enc::STRUCT || (2..=13).contains(&encoding)
+    encoding == enc::STRUCT || (enc::VALUE8..=enc::BINARY_LENGTH16_CHAR8).contains(&encoding)
 }
 
 impl EventDef {
@@ -315,19 +316,11 @@ impl EventDef {
         if !set.enabled() {
             return libc::EBADF;
         }
-        let event = EventHeaderTracepoint {
-            state: set.state_ptr(),
-            metadata: self.meta.as_ptr().cast(),
-            header: EventHeader {
-                flags: HEADER_FLAGS,
-                version: 0,
-                id: 0,
-                tag: self.tag,
-                opcode: 0,
-                level: set.level(),
-            },
-            keyword: set.keyword(),
+        let header = HeaderValues {
+            tag: self.tag,
+            ..HeaderValues::default()
         };
+        let event = event_of(set, header, self.meta.as_ptr());
         // SAFETY: the set's state lives as long as `set`; the metadata block
         // is the definition's (its extension header filled in, 2-byte
         // aligned: malloc'ed); the payload the caller's guarantee.
