@@ -21,21 +21,25 @@ impl Builder {
     /// Sets the inline appends' limits from the builder's state.
     #[inline]
     pub fn refresh_limits(&mut self) {
-        if self.error != 0 || self.parts != Parts::Both {
+        let (meta_cap, data_cap) = (self.meta.capacity(), self.data.capacity());
+        if (self.error != 0) | (self.parts != Parts::Both) {
             self.meta_limit = 0;
             self.data_limit = 0;
-            return;
-        }
-        let (meta_cap, data_cap) = (self.meta.capacity(), self.data.capacity());
-        if meta_cap <= TOTAL && data_cap <= TOTAL - meta_cap {
+        } else if meta_cap.wrapping_add(data_cap) <= TOTAL {
+            // Each capacity is at most isize::MAX bytes: the sum cannot wrap.
             self.meta_limit = meta_cap;
             self.data_limit = data_cap;
-            return;
+        } else {
+            self.share_room(meta_cap, data_cap);
         }
-        // Buffers that grew large share the room the event has left: the
-        // metadata half of it, the payload the rest. An append past a limit
-        // that still fits the event goes to the library, which appends it
-        // and shares the room again.
+    }
+
+    /// The limits of buffers that grew large: they share the room the event
+    /// has left, the metadata half of it, the payload the rest. An append
+    /// past a limit that still fits the event goes to the library, which
+    /// appends it and shares the room again.
+    #[cold]
+    fn share_room(&mut self, meta_cap: usize, data_cap: usize) {
         let used = self.meta.len().saturating_add(self.data.len());
         let half = TOTAL.saturating_sub(used) / 2;
         let meta = meta_cap

@@ -115,7 +115,7 @@ pub unsafe extern "C" fn ehd_builder_set_id_version(
     version: u8,
 ) -> c_int {
     // SAFETY: the caller's guarantee.
-    unsafe { builder_mut(builder) }.map_or(libc::EINVAL, |mut b| b.set_id_version(id, version))
+    unsafe { builder_unchanged(builder) }.map_or(libc::EINVAL, |b| b.set_id_version(id, version))
 }
 
 /// Sets the event's opcode (event_opcode; info after reset). Returns the
@@ -126,7 +126,7 @@ pub unsafe extern "C" fn ehd_builder_set_id_version(
 #[no_mangle]
 pub unsafe extern "C" fn ehd_builder_set_opcode(builder: *mut ehd_builder, opcode: u8) -> c_int {
     // SAFETY: the caller's guarantee.
-    unsafe { builder_mut(builder) }.map_or(libc::EINVAL, |mut b| b.set_opcode(opcode))
+    unsafe { builder_unchanged(builder) }.map_or(libc::EINVAL, |b| b.set_opcode(opcode))
 }
 
 /// Sets the event's tag (reset's `tag` until then). Returns the latched
@@ -137,7 +137,7 @@ pub unsafe extern "C" fn ehd_builder_set_opcode(builder: *mut ehd_builder, opcod
 #[no_mangle]
 pub unsafe extern "C" fn ehd_builder_set_tag(builder: *mut ehd_builder, tag: u16) -> c_int {
     // SAFETY: the caller's guarantee.
-    unsafe { builder_mut(builder) }.map_or(libc::EINVAL, |mut b| b.set_tag(tag))
+    unsafe { builder_unchanged(builder) }.map_or(libc::EINVAL, |b| b.set_tag(tag))
 }
 
 /// Sets the level the event is meant for (0 after reset: any). The event's
@@ -152,7 +152,7 @@ pub unsafe extern "C" fn ehd_builder_set_tag(builder: *mut ehd_builder, tag: u16
 #[no_mangle]
 pub unsafe extern "C" fn ehd_builder_set_level(builder: *mut ehd_builder, level: u8) -> c_int {
     // SAFETY: the caller's guarantee.
-    unsafe { builder_mut(builder) }.map_or(libc::EINVAL, |mut b| b.set_level(level))
+    unsafe { builder_unchanged(builder) }.map_or(libc::EINVAL, |b| b.set_level(level))
 }
 
 /// Fields mode ehd_builder_add_* functions append metadata and payload (the
