@@ -327,18 +327,18 @@ BENCH_C_MODES="disabled enabled5"
 BENCH_DYNAMIC_MODES="dynamic5cpp dynamic5 dynamic5exports dynamic_disabled"
 BENCH_EXPORTER_MODES="exporter_fresh"
 # MODE BOUND WHAT ("-": measured, not bounded)
-# Measured (docs/performance.md, aarch64), in this order: 6.01, 85.97,
-# 345.96, 346.00, 330.02 (dynamic5exports through an event definition), 5.00,
-# 2061.02; the disabled bounds are x86_64's.
+# Measured (docs/performance.md, aarch64), in this order: 5.99, 85.89,
+# 318.03, 314.00, 329.99 (dynamic5exports through an event definition), 4.88,
+# 1952.94; the disabled bounds are x86_64's.
 # Not x86_64's `empty` row (unbounded there): each mode costs two valgrind
 # runs of about 9 s under TCG.
 BENCH_BOUNDS="disabled 10 a_disabled_TraceLoggingWrite
 enabled5 95 an_enabled_5-field_TraceLoggingWrite
-dynamic5cpp 385 an_enabled_5-field_runtime-defined_event_(C++_API)
-dynamic5 385 an_enabled_5-field_runtime-defined_event_(C_API)
+dynamic5cpp 350 an_enabled_5-field_runtime-defined_event_(C++_API)
+dynamic5 350 an_enabled_5-field_runtime-defined_event_(C_API)
 dynamic5exports 365 an_enabled_5-field_runtime-defined_event_(event_definition)
 dynamic_disabled 10 a_disabled_runtime-defined_event
-exporter_fresh 2270 the_logs_exporter's_record_(model)"
+exporter_fresh 2150 the_logs_exporter's_record_(model)"
 
 # bench_ir PROGRAM MODE: Ir per iteration from the guest's bench.totals, or
 # "-" when a run failed or is missing. Another implementation's program that
