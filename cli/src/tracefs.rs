@@ -76,6 +76,11 @@ impl Tracefs {
         let mut tried = vec![PathBuf::from("/sys/kernel/tracing")];
         let mounts = std::fs::read_to_string("/proc/mounts").unwrap_or_default();
         tried.extend(candidates(&mounts));
+        Self::find_in(tried)
+    }
+
+    /// The first of `tried` that has an `events` directory.
+    fn find_in(tried: Vec<PathBuf>) -> Result<Tracefs, Error> {
         for root in tried {
             match std::fs::metadata(root.join("events")) {
                 Ok(m) if m.is_dir() => return Ok(Tracefs { root }),
@@ -169,14 +174,19 @@ mod tests {
 
     #[test]
     fn missing_tracefs_is_reported_as_no_user_events() {
-        // This machine's kernel has no tracefs mounted (the project's test
-        // machines; the VM suite covers the other case).
-        if Path::new("/sys/kernel/tracing/events").exists() {
-            panic!("this test expects a machine without tracefs; run it where /sys/kernel/tracing is not mounted");
-        }
-        match Tracefs::find() {
+        let dir = std::env::temp_dir().join(format!("ehcli-tracefs-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("empty")).unwrap();
+        std::fs::create_dir_all(dir.join("mounted/events")).unwrap();
+        let missing = vec![dir.join("none"), dir.join("empty")];
+        match Tracefs::find_in(missing.clone()) {
             Err(e) => assert_eq!(e.status, Status::NoUserEvents, "{}", e.message),
             Ok(t) => panic!("found tracefs at {}", t.root().display()),
         }
+        let mut found = missing;
+        found.push(dir.join("mounted"));
+        let root = Tracefs::find_in(found).map(|t| t.root().to_path_buf());
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(root.ok(), Some(dir.join("mounted")));
     }
 }
