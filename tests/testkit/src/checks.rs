@@ -100,10 +100,10 @@ fn num(words: &[&str], i: usize) -> u64 {
 /// tools/perf/util/mmap.c, `perf_mmap__push`) reads a CPU buffer's
 /// `data_head` twice: it writes the data up to the second reading to the file
 /// but resumes the next time from the first, so what the kernel appended
-/// between the two readings (under TCG, where perf's vCPU can stall between
-/// them, a few dozen samples once in several runs) is in perf.data twice,
-/// byte for byte. A write the kernel delivered twice would carry two
-/// timestamps and still fails as "landed twice".
+/// between the two readings is in perf.data twice, byte for byte (how often:
+/// tests/kernel/README.md, "Records perf writes twice"). A write the kernel
+/// delivered twice would carry two timestamps and still fails as "landed
+/// twice".
 pub fn stress(log: &str, rows: &[Row]) -> Result<String, String> {
     // writer W stable_ok S churn_ok C churn_ebadf E
     let mut writers: BTreeMap<u64, (u64, u64)> = BTreeMap::new();
