@@ -93,6 +93,17 @@ fn num(words: &[&str], i: usize) -> u64 {
 /// reconnecting. perf must have exactly one sample per successful write: per
 /// writer, as many Stable samples as its stable_ok and Churn samples as its
 /// churn_ok, no (writer, seq) twice.
+///
+/// One exception, counted and reported: a sample equal to an earlier one in
+/// every field, its time, CPU and stream id included, is one record that
+/// `perf record` wrote twice, and counts once. perf (6.12,
+/// tools/perf/util/mmap.c, `perf_mmap__push`) reads a CPU buffer's
+/// `data_head` twice: it writes the data up to the second reading to the file
+/// but resumes the next time from the first, so what the kernel appended
+/// between the two readings is in perf.data twice, byte for byte (how often:
+/// tests/kernel/README.md, "Records perf writes twice"). A write the kernel
+/// delivered twice would carry two timestamps and still fails as "landed
+/// twice".
 pub fn stress(log: &str, rows: &[Row]) -> Result<String, String> {
     // writer W stable_ok S churn_ok C churn_ebadf E
     let mut writers: BTreeMap<u64, (u64, u64)> = BTreeMap::new();
@@ -109,7 +120,8 @@ pub fn stress(log: &str, rows: &[Row]) -> Result<String, String> {
     let total = lines_of(log, "total_ok").last().map_or(0, |w| num(&w, 1));
 
     let mut p = Problems::default();
-    let mut seen: HashSet<(bool, u32, u32)> = HashSet::new();
+    let mut seen: HashMap<(bool, u32, u32), &Row> = HashMap::new();
+    let mut rewritten = Vec::new();
     let mut per_writer: HashMap<(bool, u64), u64> = HashMap::new();
     let mut per_tracepoint: HashMap<&str, u64> = HashMap::new();
     let (mut stable_n, mut churn_n) = (0u64, 0u64);
@@ -134,8 +146,17 @@ pub fn stress(log: &str, rows: &[Row]) -> Result<String, String> {
             p.sample(format!("sample of unknown writer: {}", r.line()));
             continue;
         }
-        if !seen.insert((stable, a, b)) {
-            p.sample(format!("landed twice: {}", r.line()));
+        if let Some(first) = seen.insert((stable, a, b), r) {
+            if same_record(first, r) {
+                rewritten.push((first.offset, r.offset));
+            } else {
+                p.sample(format!(
+                    "landed twice: {}: {}, again {}",
+                    r.line(),
+                    first.origin(),
+                    r.origin()
+                ));
+            }
             continue;
         }
         *per_writer.entry((stable, u64::from(a))).or_default() += 1;
@@ -183,16 +204,36 @@ pub fn stress(log: &str, rows: &[Row]) -> Result<String, String> {
         p.add("no stable or no churn write succeeded".into());
     }
     let tp = |name: &str| per_tracepoint.get(name).copied().unwrap_or(0);
+    let twice = match rewritten.first() {
+        None => "no record written twice by perf".to_string(),
+        Some((first, again)) => format!(
+            "{} records written twice by perf, counted once (identical in every field, time, \
+             CPU and id included; the first at file offsets {first} and {again})",
+            rewritten.len()
+        ),
+    };
     p.verdict(|| {
         format!(
             "{stable_n} HardStress_L5K1 samples = sum of stable_ok, {} HardStress_L4K2 + {} \
              HardStressAlt_L4K2 = {churn_n} = sum of churn_ok, each write once; {churn_ebadf} \
              churn writes EBADF; churner A {churner_a} cycles, churner B {churner_b} cycles \
-             ({transient} + {raw} writes to its unrecorded tracepoints)",
+             ({transient} + {raw} writes to its unrecorded tracepoints); {twice}",
             tp("HardStress_L4K2"),
             tp("HardStressAlt_L4K2"),
         )
     })
+}
+
+/// Whether two samples are one record in two places of the file: equal in
+/// every field but the file offset. (One place twice would be the reader's
+/// fault; `perf::read_samples` refuses that.)
+fn same_record(a: &Row, b: &Row) -> bool {
+    a.offset != b.offset
+        && a.tracepoint == b.tracepoint
+        && a.event == b.event
+        && (a.pid, a.tid) == (b.pid, b.tid)
+        && a.values == b.values
+        && (a.time, a.cpu, a.id) == (b.time, b.cpu, b.id)
 }
 
 /// `fork kernel busy` (HARDENING_EXPECT_ENABLED=1): the parent writes Parent
@@ -555,6 +596,10 @@ mod tests {
             pid,
             tid: pid,
             values: values.iter().map(|&v| Some(v)).collect(),
+            time: 0,
+            cpu: 0,
+            id: 0,
+            offset: 0,
         }
     }
 
@@ -590,5 +635,87 @@ mod tests {
         rows.pop();
         let err = stress(&log, &rows).unwrap_err();
         assert_eq!(err, "writer 7: 0 Churn samples, churn_ok 1");
+    }
+
+    /// 8 writers with 2 Stable and 1 Churn write each, every sample at its
+    /// own time, CPU 1, id 11, offset 1000 + 112 * index; and the log.
+    fn stress_run() -> (String, Vec<Row>) {
+        let mut log = String::new();
+        let mut rows = Vec::new();
+        for w in 0..8 {
+            log.push_str(&format!(
+                "writer {w} stable_ok 2 churn_ok 1 churn_ebadf 3\n"
+            ));
+            rows.push(row("HardStress_L5K1", "Stable", 9, &[w, 0, 0]));
+            rows.push(row("HardStress_L5K1", "Stable", 9, &[w, 1, 0]));
+            rows.push(row("HardStressAlt_L4K2", "Churn", 9, &[w, 0, 1]));
+        }
+        log.push_str("churnerB cycles 4 transient_ok 2 raw_ok 1\ntotal_ok 27\n");
+        for (i, r) in rows.iter_mut().enumerate() {
+            r.time = 5000 + i as u64;
+            (r.cpu, r.id, r.offset) = (1, 11, 1000 + 112 * i as u64);
+        }
+        (log, rows)
+    }
+
+    #[test]
+    fn stress_counts_a_record_perf_wrote_twice_once() {
+        let (log, mut rows) = stress_run();
+        let pass = stress(&log, &rows).unwrap();
+        assert!(
+            pass.ends_with("; no record written twice by perf"),
+            "{pass}"
+        );
+        // perf's next read of the buffer starting again at rows 22 and 23.
+        let again: Vec<Row> = rows[22..24]
+            .iter()
+            .map(|r| Row {
+                offset: r.offset + 5000,
+                ..r.clone()
+            })
+            .collect();
+        rows.extend(again);
+        let pass = stress(&log, &rows).unwrap();
+        assert!(
+            pass.ends_with(
+                "; 2 records written twice by perf, counted once (identical in every field, \
+                 time, CPU and id included; the first at file offsets 3464 and 8464)"
+            ),
+            "{pass}"
+        );
+    }
+
+    #[test]
+    fn stress_fails_a_write_that_landed_twice_with_both_records() {
+        let (log, rows) = stress_run();
+        // The same (writer, seq) at another time: a second write, not perf.
+        for change in [
+            |r: &mut Row| r.time += 1,
+            |r: &mut Row| r.cpu = 0,
+            |r: &mut Row| r.id = 10,
+            |r: &mut Row| r.tid += 1,
+        ] {
+            let mut rows = rows.clone();
+            let mut again = rows[1].clone();
+            again.offset = 9000;
+            change(&mut again);
+            rows.push(again);
+            let err = stress(&log, &rows).unwrap_err();
+            assert!(
+                err.starts_with("landed twice: HardStress_L5K1 Stable 9 ")
+                    && err
+                        .contains(" 0 1 0: time 5001 cpu 1 id 11 at file offset 1112, again time")
+                    && err.ends_with("at file offset 9000"),
+                "{err}"
+            );
+        }
+        // A record perf wrote twice does not hide a write that is missing.
+        let mut rows = rows.clone();
+        rows[1] = Row {
+            offset: 9000,
+            ..rows[0].clone()
+        };
+        let err = stress(&log, &rows).unwrap_err();
+        assert_eq!(err, "writer 0: 1 Stable samples, stable_ok 2");
     }
 }

@@ -7,7 +7,7 @@
 //! (`PERF_RECORD_LOST`, `PERF_RECORD_LOST_SAMPLES`): counts would then be
 //! meaningless.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -38,6 +38,12 @@ pub struct Sample {
     pub pid: u32,
     pub tid: u32,
     pub time: u64,
+    /// The CPU whose buffer held the sample, and the sample's id (perf's
+    /// stream id: one per tracepoint and CPU).
+    pub cpu: u32,
+    pub id: u64,
+    /// Where the record starts in the file.
+    pub offset: u64,
     pub data: Vec<u8>,
 }
 
@@ -153,22 +159,76 @@ fn for_each_sample(
 /// All samples of the user_events system, in time order. Fails on any sample
 /// that cannot be attributed (missing metadata), on a tracepoint whose format
 /// is not the EventHeader layout, and when perf lost samples.
+///
+/// Each sample's file offset comes from a second pass in file order, which
+/// also checks the time-ordered reader: it must return every sample record
+/// exactly as often as the file holds it.
 pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
+    let mut offsets = sample_offsets(path)?;
     let mut out = Vec::new();
     for_each_sample(path, &mut |info, name, format| {
         if format.decoding_style() != td::PerfEventDecodingStyle::EventHeader {
             return Err("tracefs format is not the EventHeader layout".into());
         }
+        let key = (info.time, info.cpu, info.id);
+        let offset = offsets
+            .get_mut(&key)
+            .and_then(VecDeque::pop_front)
+            .ok_or_else(|| {
+                format!(
+                    "the time-ordered reader returned the sample of time {}, cpu {}, id {} \
+                     more often than the file holds it",
+                    key.0, key.1, key.2
+                )
+            })?;
         out.push(Sample {
             name: name.to_string(),
             pid: info.pid,
             tid: info.tid,
             time: info.time,
+            cpu: info.cpu,
+            id: info.id,
+            offset,
             data: info.user_data().to_vec(),
         });
         Ok(())
     })?;
+    if let Some(at) = offsets.values().flatten().min() {
+        return Err(format!(
+            "{}: the time-ordered reader skipped the sample at file offset {at}",
+            path.display()
+        ));
+    }
     Ok(out)
+}
+
+/// The file offsets of samples, in file order, by (time, cpu, id).
+type Offsets = HashMap<(u64, u32, u64), VecDeque<u64>>;
+
+/// The file offsets of the user_events samples.
+fn sample_offsets(path: &Path) -> Result<Offsets, String> {
+    let mut offsets = Offsets::new();
+    let mut at = None;
+    for_each_record(
+        path,
+        tp::PerfDataFileEventOrder::File,
+        &mut |reader, event| {
+            // The event's bytes include the data some records carry after them
+            // (tracing data, AUX data): together they are what the file holds.
+            let offset = *at.get_or_insert(reader.data_begin_file_pos());
+            at = Some(offset + event.data.len() as u64);
+            if event.header.ty == td::PerfEventHeaderType::Sample {
+                if let Ok(info) = reader.get_sample_event_info(event) {
+                    if info.name().starts_with(SYSTEM_PREFIX) {
+                        let key = (info.time, info.cpu, info.id);
+                        offsets.entry(key).or_default().push_back(offset);
+                    }
+                }
+            }
+            Ok(())
+        },
+    )?;
+    Ok(offsets)
 }
 
 /// One sample of a plain (non-EventHeader) user_events tracepoint, its
@@ -544,6 +604,12 @@ pub struct Row {
     pub tid: u32,
     /// The top-level 4-byte fields asked for, as unsigned numbers.
     pub values: Vec<Option<u32>>,
+    /// Where perf recorded the sample: its time, CPU, id (stream id) and
+    /// the record's offset in the file.
+    pub time: u64,
+    pub cpu: u32,
+    pub id: u64,
+    pub offset: u64,
 }
 
 impl Row {
@@ -560,6 +626,14 @@ impl Row {
             }
         }
         line
+    }
+
+    /// `time T cpu C id I at file offset O`: where to find the record.
+    pub fn origin(&self) -> String {
+        format!(
+            "time {} cpu {} id {} at file offset {}",
+            self.time, self.cpu, self.id, self.offset
+        )
     }
 }
 
@@ -593,6 +667,10 @@ pub fn fields(perf: &Path, fields: &[&str]) -> Result<Vec<Row>, String> {
             pid: s.pid,
             tid: s.tid,
             values: fields.iter().map(|f| w.value(f.as_bytes())).collect(),
+            time: s.time,
+            cpu: s.cpu,
+            id: s.id,
+            offset: s.offset,
         });
     }
     if errors.is_empty() {

@@ -5,6 +5,7 @@
 //! `benches/decode-side-by-side.sh` (`testkit synth-perf`), which need
 //! recordings of known content and any size without a kernel.
 
+use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -48,6 +49,29 @@ pub fn write_perf_data_with(
     with_ids: bool,
     format: fn(&str, u32) -> String,
 ) {
+    write_samples(path, records, count, with_ids, format, 0..0);
+}
+
+/// [`write_perf_data`] (with ids) followed by the samples `again` once more,
+/// byte for byte: what `perf record` writes when it reads part of a CPU
+/// buffer twice (see `checks::stress`).
+pub fn write_perf_data_again(
+    path: &Path,
+    records: &[(String, Vec<u8>)],
+    count: usize,
+    again: Range<usize>,
+) {
+    write_samples(path, records, count, true, eventheader_format, again);
+}
+
+fn write_samples(
+    path: &Path,
+    records: &[(String, Vec<u8>)],
+    count: usize,
+    with_ids: bool,
+    format: fn(&str, u32) -> String,
+    again: Range<usize>,
+) {
     let mut names: Vec<&str> = Vec::new();
     for (name, _) in records {
         if !names.contains(&name.as_str()) {
@@ -87,7 +111,7 @@ pub fn write_perf_data_with(
     w.set_clockid_header(1);
     w.set_clock_data_header(1, 1_711_584_000_000_000_000, 0);
     let mut buf = Vec::with_capacity(1 << 20);
-    for k in 0..count {
+    for k in (0..count).chain(again) {
         let (name, event) = &records[k % records.len()];
         let i = names.iter().position(|n| n == name).unwrap();
         let raw_len = 8 + event.len();
