@@ -18,8 +18,10 @@ use super::{Builder, Parts, EVENT_SIZE_LIMIT, EXT_HEADER};
 const TOTAL: usize = EVENT_SIZE_LIMIT + EXT_HEADER;
 
 impl Builder {
-    /// Sets the inline appends' limits from the builder's state.
-    #[inline]
+    /// Sets the inline appends' limits from the builder's state. Out of
+    /// line: every export that changes a builder calls it, and a copy in
+    /// each would grow the library more than the call costs.
+    #[inline(never)]
     pub fn refresh_limits(&mut self) {
         let (meta_cap, data_cap) = (self.meta.capacity(), self.data.capacity());
         if (self.error != 0) | (self.parts != Parts::Both) {
@@ -39,6 +41,7 @@ impl Builder {
     /// past a limit that still fits the event goes to the library, which
     /// appends it and shares the room again.
     #[cold]
+    #[inline(never)]
     fn share_room(&mut self, meta_cap: usize, data_cap: usize) {
         let used = self.meta.len().saturating_add(self.data.len());
         let half = TOTAL.saturating_sub(used) / 2;
