@@ -51,11 +51,6 @@ impl Builder {
         self.meta_limit = meta;
         self.data_limit = data_cap.min(TOTAL - meta);
     }
-
-    /// The inline appends' limits (metadata, payload).
-    pub fn limits(&self) -> (usize, usize) {
-        (self.meta_limit, self.data_limit)
-    }
 }
 
 /// A builder being changed by an export: its limits are set again when the
@@ -100,7 +95,7 @@ mod tests {
     /// Limits within the capacities and, together, within the event size
     /// limit; or both 0.
     fn check(b: &Builder) -> (usize, usize) {
-        let (meta, data) = b.limits();
+        let (meta, data) = (b.meta_limit, b.data_limit);
         let (meta_cap, data_cap) = b.capacities();
         assert!(meta <= meta_cap && data <= data_cap, "{meta} {data}");
         assert!(meta + data <= TOTAL, "{meta} + {data}");
