@@ -620,17 +620,7 @@ mod tests {
 
     #[test]
     fn stress_counts_per_writer() {
-        let mut log = String::new();
-        let mut rows = Vec::new();
-        for w in 0..8 {
-            log.push_str(&format!(
-                "writer {w} stable_ok 2 churn_ok 1 churn_ebadf 3\n"
-            ));
-            rows.push(row("HardStress_L5K1", "Stable", 9, &[w, 0, 0]));
-            rows.push(row("HardStress_L5K1", "Stable", 9, &[w, 1, 0]));
-            rows.push(row("HardStressAlt_L4K2", "Churn", 9, &[w, 0, 1]));
-        }
-        log.push_str("churnerB cycles 4 transient_ok 2 raw_ok 1\ntotal_ok 27\n");
+        let (log, mut rows) = stress_run();
         assert!(stress(&log, &rows).is_ok(), "{:?}", stress(&log, &rows));
         rows.pop();
         let err = stress(&log, &rows).unwrap_err();
