@@ -33,11 +33,13 @@ The limits make a field's append one comparison per buffer: the library
 keeps each at most its buffer's capacity, their sum within the event size
 limit, and both at most the lengths (so that every append goes to the
 library) while an error is latched or `fields_mode` is not
-EHD_FIELDS_NORMAL. It sets them again whenever it changes the builder. A struct field it appends is also counted
-in the metadata's first byte (the extension header's, 0 from the reset until
-the write fills it in; saturating at 255): past 8 structs the write checks the
-event's shape (nesting and top-level field count, which decoders limit)
-instead of skipping that.
+EHD_FIELDS_NORMAL. It sets them again whenever it changes the builder.
+
+A struct field the inline code appends is also counted in the metadata's
+first byte (the extension header's, 0 from the reset until the write fills it
+in; saturating at 255): past 8 structs the write checks the event's shape
+(nesting and top-level field count, which decoders limit) instead of skipping
+that.
 */
 typedef struct _ehd_builder_buffer {
     unsigned char* ptr; /* storage of `cap` bytes */

@@ -129,8 +129,9 @@ pub(super) unsafe fn builder_mut<'a>(b: *mut ehd_builder) -> Option<Edit<'a>> {
 }
 
 /// The builder, for an export that changes none of what its limits follow
-/// (lengths, capacities, error, mode): the write, which only fills in the
-/// metadata's extension header.
+/// (lengths, capacities, error, mode): the header setters, the error's
+/// getter, and the write, which only fills in the metadata's extension
+/// header.
 ///
 /// # Safety
 /// As for [`builder_mut`].

@@ -22,7 +22,7 @@ impl Builder {
     /// line: every export that changes a builder calls it, and a copy in
     /// each would grow the library more than the call costs.
     #[inline(never)]
-    pub fn refresh_limits(&mut self) {
+    pub(super) fn refresh_limits(&mut self) {
         let (meta_cap, data_cap) = (self.meta.capacity(), self.data.capacity());
         if (self.error != 0) | (self.parts != Parts::Both) {
             self.meta_limit = 0;
