@@ -21,7 +21,7 @@
 #   cross          Debian's Rust toolchain with the arm64 standard library, the
 #                  aarch64 gcc/g++ cross compilers and qemu-user-static
 #                  (scripts/cross/install.sh); as far as Debian's packages
-#                  install, the same for i386 and s390x (scripts/cross/abis.sh)
+#                  install, the same for i386, armhf and s390x (scripts/cross/abis.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -121,5 +121,5 @@ done
 
 # Cross-building and running for aarch64 (scripts/cross/install.sh).
 bash scripts/cross/install.sh arm64
-# i386 and s390x: an architecture that does not install says why and is skipped.
-bash scripts/cross/install.sh --optional i386 s390x
+# i386, armhf and s390x: an architecture that does not install says why and is skipped.
+bash scripts/cross/install.sh --optional i386 armhf s390x

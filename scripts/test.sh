@@ -49,8 +49,8 @@ cargo test --locked --profile cli -p eventheader-cli --test mutation
 step "footprint: static-program delta, stripped .so, no panic path"
 bash scripts/footprint.sh
 
-step "32-bit and big-endian: i386 (natively) and s390x (qemu), as far as Debian's packages install"
-bash scripts/cross/abis.sh i386 s390x
+step "32-bit and big-endian: i386 (natively), armhf and s390x (qemu), as far as Debian's packages install"
+bash scripts/cross/abis.sh i386 armhf s390x
 
 if [ "$quick" != 1 ]; then
     step "sanitizers (ASan+UBSan, TSan, valgrind memcheck)"

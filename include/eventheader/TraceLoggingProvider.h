@@ -937,9 +937,11 @@ An inline function compiled in several translation units thus has one call
 site per unit (each registered; the code the linker keeps uses one of them).
 The operand is a symbol address, a link-time constant: x86_64's "i" accepts it in
 PIC code, aarch64's does not (no symbolic immediates there), its "S" (a
-symbolic address) does. Nor does i386's in PIC code (Debian's default: an
-address there is relative to the GOT register); "X" takes the operand as it
-is, and "%p" prints it as a bare symbol.
+symbolic address) does. Nor does 32-bit arm's in PIC code (an address there is
+loaded relative to the PC); its "US" (a symbol reference) does. Nor does
+i386's (Debian's default is PIC: an address there is relative to the GOT
+register); "X" takes the operand as it is, and "%p" prints it as a bare
+symbol.
 */
 namespace {
 struct _tlgSiteHolder {
@@ -950,6 +952,9 @@ struct _tlgSiteHolder {
 #define _tlgSITE (&_tlgSite.s)
 #if defined(__aarch64__)
 #define _tlgSITE_ADDR "S"
+#define _tlgSITE_REF "%c0"
+#elif defined(__arm__)
+#define _tlgSITE_ADDR "US"
 #define _tlgSITE_REF "%c0"
 #elif defined(__i386__)
 #define _tlgSITE_ADDR "X"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The 32-bit and big-endian checks (docs/architectures.md), for each ARCH that
-# scripts/cross/install.sh installed (default: i386 s390x):
+# scripts/cross/install.sh installed (default: i386 armhf s390x):
 #
 #   1. the library builds for ARCH, warnings denied (scripts/cross/env.sh's
 #      toolchain);
@@ -13,7 +13,10 @@
 #      scripts/cross/compare_events.py: the same events, apart from the
 #      fields this ABI legitimately changes, with the header flags of ARCH's
 #      pointer size and byte order. tests/data/reference has only x86_64's
-#      bytes (EventHeaderInterceptorLE64.dat), so this is field by field.
+#      bytes (EventHeaderInterceptorLE64.dat), so this is field by field;
+#   4. the same programs, and dyn_reference.cpp (EventHeaderDynamic.h), built
+#      again by gcc and clang as C11/gnu11 and C++11/17/20, at -O0 and -O2,
+#      warnings denied: their captures are byte-identical to step 3's.
 #
 #   bash scripts/cross/abis.sh [ARCH...]
 #
@@ -23,7 +26,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 root=$PWD
-[ $# -gt 0 ] || set -- i386 s390x
+[ $# -gt 0 ] || set -- i386 armhf s390x
 
 # The host's decoder, built before cross_env points cargo at another rustc.
 cargo build -q --locked -p eventheader-cli
@@ -77,6 +80,43 @@ for arch in "$@"; do
         python3 scripts/cross/compare_events.py "$abi" "$out/reference.jsonl" "$dir/events.jsonl" \
             >"$dir/compare.txt" || { cat "$dir/compare.txt"; exit 1; }
         echo "cross: $arch ($abi): $(tail -n 1 "$dir/compare.txt") (each: $dir/compare.txt)"
+
+        # The same programs as the other C and C++ standards, by gcc and
+        # clang, optimized and not, warnings denied: one architecture and one
+        # library, so their events are byte-identical to the ones above. The
+        # optimization level decides how g++ hands the call-site entry's
+        # address to its asm statement (docs/architectures.md).
+        variants=0
+        for v in "gcc c11 c++11 -O2" "gcc gnu11 c++20 -O2" "gcc gnu11 c++11 -O0" \
+            "clang c11 c++17 -O2" "clang gnu11 c++20 -O0"; do
+            read -r comp cstd xstd opt <<<"$v"
+            if [ "$comp" = gcc ]; then
+                cc=$CROSS_CC cxx=$CROSS_CXX
+            else
+                cc=$CROSS_CLANG cxx="clang++ --target=$CROSS_TRIPLE"
+            fi
+            vd=$dir/$comp-$cstd-$xstd$opt
+            mkdir -p "$vd"
+            $cc -std="$cstd" "${flags[@]}" "$opt" -c "$t/tl_c.c" -o "$vd/tl_c.o"
+            $cc -std="$cstd" "${flags[@]}" "$opt" -c "$t/tl_main.c" -o "$vd/tl_main.o"
+            $cxx -std="$xstd" "${flags[@]}" "$opt" -c "$t/tl_cpp.cpp" -o "$vd/tl_cpp.o"
+            $CROSS_CXX "$vd"/tl_c.o "$vd"/tl_main.o "$vd"/tl_cpp.o -o "$vd/tl_test" "${link[@]}"
+            $cc -std="$cstd" "${flags[@]}" "$opt" -c "$root/c-tests/dynamic/dyn_reference.c" -o "$vd/dyn.o"
+            $CROSS_CC "$vd/dyn.o" -o "$vd/dyn_reference" "${link[@]}"
+            TRACEPOINT_CAPTURE_FILE=$vd/tl.dat $CROSS_RUN "$vd/tl_test" reference >/dev/null
+            TRACEPOINT_CAPTURE_FILE=$vd/dyn.dat $CROSS_RUN "$vd/dyn_reference" >/dev/null
+            cmp "$vd/tl.dat" "$dir/tl.dat"
+            cmp "$vd/dyn.dat" "$dir/dyn.dat"
+            # EventHeaderDynamic.h is C++17's and later.
+            if [ "$xstd" != c++11 ]; then
+                $cxx -std="$xstd" "${flags[@]}" "$opt" -c "$root/c-tests/dynamic/dyn_reference.cpp" -o "$vd/dyncpp.o"
+                $CROSS_CXX "$vd/dyncpp.o" -o "$vd/dyn_reference_cpp" "${link[@]}"
+                TRACEPOINT_CAPTURE_FILE=$vd/dyncpp.dat $CROSS_RUN "$vd/dyn_reference_cpp" >/dev/null
+                cmp "$vd/dyncpp.dat" "$dir/dyn.dat"
+            fi
+            variants=$((variants + 1))
+        done
+        echo "cross: $arch: the same events, byte for byte, from $variants more builds ($CROSS_CC, $CROSS_CLANG; C11, gnu11, C++11, C++17, C++20; -O0 and -O2)"
     )
     rc=$?
     set -e

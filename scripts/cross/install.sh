@@ -6,7 +6,7 @@
 # compilers, and qemu-user-static. The x86_64 build keeps the rustup toolchain.
 #
 #   bash scripts/cross/install.sh arm64                 # fails when arm64 cannot be installed
-#   bash scripts/cross/install.sh --optional i386 s390x # says why, and goes on
+#   bash scripts/cross/install.sh --optional i386 armhf s390x # says why, and goes on
 #
 # An architecture whose packages do not install (an index that fails to
 # download, unmet dependencies) is removed from dpkg's architectures again, so
