@@ -2,7 +2,8 @@
 # The whole test suite: formatting, lints, the Rust and C/C++ tests (cargo
 # test, with a 30 s stress run), the same C/C++ suites cross-built for aarch64
 # under qemu (scripts/cross/test.sh), the 32-bit and big-endian checks
-# (scripts/cross/abis.sh), sanitizers (ASan+UBSan, TSan, valgrind),
+# (scripts/cross/abis.sh), the headers compiled for riscv64, ppc64el and
+# mips64el (scripts/cross/headers.sh), sanitizers (ASan+UBSan, TSan, valgrind),
 # fuzzing (bounded), then the real-kernel suites in QEMU VMs (x86_64, arm64).
 #
 # Environment: SKIP_KERNEL=1 skips the VM suites; QUICK=1 skips sanitizers and
@@ -51,6 +52,9 @@ bash scripts/footprint.sh
 
 step "32-bit and big-endian: i386 (natively), armhf and s390x (qemu), as far as Debian's packages install"
 bash scripts/cross/abis.sh i386 armhf s390x
+
+step "the headers on riscv64, ppc64el and mips64el (compiled, no library there)"
+bash scripts/cross/headers.sh riscv64 ppc64el mips64el
 
 if [ "$quick" != 1 ]; then
     step "sanitizers (ASan+UBSan, TSan, valgrind memcheck)"

@@ -941,7 +941,9 @@ symbolic address) does. Nor does 32-bit arm's in PIC code (an address there is
 loaded relative to the PC); its "US" (a symbol reference) does. Nor does
 i386's (Debian's default is PIC: an address there is relative to the GOT
 register); "X" takes the operand as it is, and "%p" prints it as a bare
-symbol.
+symbol. riscv64's and mips64's "i" accept it, but their "%c" does not exist:
+there "%0" prints it bare, as these assemblers write immediates without a
+prefix. ppc64le and s390x take x86_64's form.
 */
 namespace {
 struct _tlgSiteHolder {
@@ -959,6 +961,9 @@ struct _tlgSiteHolder {
 #elif defined(__i386__)
 #define _tlgSITE_ADDR "X"
 #define _tlgSITE_REF "%p0"
+#elif defined(__riscv) || defined(__mips64)
+#define _tlgSITE_ADDR "i"
+#define _tlgSITE_REF "%0"
 #else
 #define _tlgSITE_ADDR "i"
 #define _tlgSITE_REF "%c0"
