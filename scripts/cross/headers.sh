@@ -2,10 +2,10 @@
 # The public headers on architectures CI builds no library for
 # (docs/architectures.md): riscv64 (Debian has no Rust standard library for
 # it), ppc64el and mips64el (stable Rust has no inline assembly there, which
-# the library's tracepoint layer needs). Their C and C++
-# users still include the headers, so the programs of the 32-bit and
-# big-endian checks (scripts/cross/abis.sh: the reference's 374 events,
-# runtime-defined events in C and C++) are compiled, not linked, by each
+# the library's tracepoint layer needs). Their C and C++ users still include
+# the headers, so the programs of the 32-bit and big-endian checks
+# (scripts/cross/abis.sh: the reference's 374 events, runtime-defined events
+# in C and C++) are compiled, not linked, by each
 # architecture's gcc/g++ and by clang --target, as C11/gnu11 and C++11/17/20,
 # at -O0 and -O2, warnings denied. Then every object's call-site list (the
 # section _tlgSites, which TraceLoggingRegister walks) must hold
