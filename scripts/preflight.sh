@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks, before the suite starts, that every tool it needs actually works,
 # and names the missing package in one line per problem (install them all
-# with `bash scripts/install-deps.sh`). Exits 1 if anything is missing.
+# with `bash scripts/install-deps.sh`), and that the disk has room for the
+# build. Exits 1 if anything is missing.
 #
 #   bash scripts/preflight.sh            # what scripts/test.sh needs
 #   SKIP_KERNEL=1 QUICK=1 bash scripts/preflight.sh   # without the VM / fuzz / sanitizer tools
@@ -90,6 +91,19 @@ need taskset taskset --version
 need qemu-system-aarch64 qemu-system-aarch64 --version
 need cpio cpio --version
 need arm-linux-gnueabihf-gcc arm-linux-gnueabihf-gcc -static "$tmp/t.c" -o "$tmp/g"
+
+# Disk space, before anything is built: a run of scripts/test.sh leaves about
+# 7 GB in target/ and fuzz/target/ (6.3 and 0.6 GB measured), and the front
+# door builds in an empty directory under $TMPDIR (0.5 GB). Without the
+# room, the suite would fail later with rustc's "No space left on device".
+need_space() { # DIR GB WHAT
+    local avail
+    avail=$(df -Pk "$1" | awk 'NR == 2 { print int($4 / 1048576) }')
+    [ "$avail" -ge "$2" ] \
+        || problem "$avail GB free on the file system of $1; the suite needs about $2 GB there ($3)"
+}
+need_space "$(dirname "$here")" 9 "target/ and fuzz/target/ grow to about 7 GB"
+need_space "${TMPDIR:-/tmp}" 1 "the front door's empty target directory"
 
 for tool in "${!group[@]}"; do
     case $checked in *" $tool "*) ;; *) problem "scripts/packages.txt lists $tool, which scripts/preflight.sh does not check" ;; esac
