@@ -8,15 +8,17 @@
 #      (bindgen's view of the headers for ARCH against the Rust types, and,
 #      with 4-byte pointers, against the reference's layouts typed in);
 #   3. the reference's 374-event suite (tl_test reference: C with gcc, C++
-#      with g++; dyn_reference) in capture mode under qemu-user, decoded here
-#      by `eventheader decode` and compared with the reference's events by
+#      with g++; dyn_reference, in C and C++, the same events; the programs
+#      and their builds: scripts/cross/programs.sh) in capture mode under
+#      qemu-user, decoded here by `eventheader decode` and compared with the
+#      reference's events by
 #      scripts/cross/compare_events.py: the same events, apart from the
 #      fields this ABI legitimately changes, with the header flags of ARCH's
 #      pointer size and byte order. tests/data/reference has only x86_64's
 #      bytes (EventHeaderInterceptorLE64.dat), so this is field by field;
-#   4. the same programs, and dyn_reference.cpp (EventHeaderDynamic.h), built
-#      again by gcc and clang as C11/gnu11 and C++11/17/20, at -O0 and -O2,
-#      warnings denied: their captures are byte-identical to step 3's.
+#   4. the same programs built again by gcc and clang as C11/gnu11 and
+#      C++11/17/20, at -O0 and -O2, warnings denied: their captures are
+#      byte-identical to step 3's.
 #
 #   bash scripts/cross/abis.sh [ARCH...]
 #
@@ -37,6 +39,7 @@ mkdir -p "$out"
 "$decode" decode --jsonl --meta all "$reference" >"$out/reference.jsonl"
 
 . scripts/cross/env.sh
+. scripts/cross/programs.sh
 failed=()
 for arch in "$@"; do
     echo "== cross: $arch"
@@ -63,60 +66,42 @@ for arch in "$@"; do
         lib=$root/target/cross/$CROSS_RUST_TARGET/debug
         "$CROSS_CARGO" test -q --locked -p abi-layout --target "$CROSS_RUST_TARGET" --target-dir target/cross
 
-        # The flags the manifest gives these programs (tests/testkit: STRICT,
-        # -g), with the library's run path; TL_OTHER_ABI lets tl_test build
-        # where long or pointers are not 8 bytes (c-tests/tracelogging/tl_test.h).
-        flags=(-Wall -Wextra -Werror -g -I "$root/include" -DTL_OTHER_ABI)
+        # Links DIR's objects (scripts/cross/programs.sh) with the library
+        # (and its run path) and runs them in capture mode: DIR/tl.dat,
+        # DIR/dyn.dat and, where it was built, DIR/dyncpp.dat.
         link=(-L "$lib" "-Wl,-rpath,$lib" -leventheader_tracepoint)
-        t=$root/c-tests/tracelogging
-        $CROSS_CC -std=c11 "${flags[@]}" -c "$t/tl_c.c" -o "$dir/tl_c.o"
-        $CROSS_CC -std=c11 "${flags[@]}" -c "$t/tl_main.c" -o "$dir/tl_main.o"
-        $CROSS_CXX -std=c++17 "${flags[@]}" -c "$t/tl_cpp.cpp" -o "$dir/tl_cpp.o"
-        $CROSS_CXX "$dir"/tl_c.o "$dir"/tl_main.o "$dir"/tl_cpp.o -o "$dir/tl_test" "${link[@]}"
-        $CROSS_CC -std=c11 "${flags[@]}" "$root/c-tests/dynamic/dyn_reference.c" -o "$dir/dyn_reference" "${link[@]}"
-        TRACEPOINT_CAPTURE_FILE=$dir/tl.dat $CROSS_RUN "$dir/tl_test" reference
-        TRACEPOINT_CAPTURE_FILE=$dir/dyn.dat $CROSS_RUN "$dir/dyn_reference"
+        run_programs() { # DIR
+            $CROSS_CXX "$1"/tl_c.o "$1"/tl_main.o "$1"/tl_cpp.o -o "$1/tl_test" "${link[@]}"
+            $CROSS_CC "$1/dyn.o" -o "$1/dyn_reference" "${link[@]}"
+            TRACEPOINT_CAPTURE_FILE=$1/tl.dat $CROSS_RUN "$1/tl_test" reference
+            TRACEPOINT_CAPTURE_FILE=$1/dyn.dat $CROSS_RUN "$1/dyn_reference"
+            if [ -f "$1/dyncpp.o" ]; then
+                $CROSS_CXX "$1/dyncpp.o" -o "$1/dyn_reference_cpp" "${link[@]}"
+                TRACEPOINT_CAPTURE_FILE=$1/dyncpp.dat $CROSS_RUN "$1/dyn_reference_cpp"
+            fi
+        }
+        # -g, as the manifest builds them.
+        read -r comp cstd xstd opt <<<"$CROSS_BUILD"
+        cross_programs "$CROSS_TRIPLE" "$comp" "$cstd" "$xstd" "$opt" "$dir" -g
+        run_programs "$dir"
+        cmp "$dir/dyncpp.dat" "$dir/dyn.dat"
         "$decode" decode --jsonl --meta all "$dir/tl.dat" "$dir/dyn.dat" >"$dir/events.jsonl"
         python3 scripts/cross/compare_events.py "$abi" "$out/reference.jsonl" "$dir/events.jsonl" \
             >"$dir/compare.txt" || { cat "$dir/compare.txt"; exit 1; }
         echo "cross: $arch ($abi): $(tail -n 1 "$dir/compare.txt") (each: $dir/compare.txt)"
 
-        # The same programs as the other C and C++ standards, by gcc and
-        # clang, optimized and not, warnings denied: one architecture and one
-        # library, so their events are byte-identical to the ones above. The
-        # optimization level decides how g++ hands the call-site entry's
-        # address to its asm statement (docs/architectures.md).
-        variants=0
-        for v in "gcc c11 c++11 -O2" "gcc gnu11 c++20 -O2" "gcc gnu11 c++11 -O0" \
-            "clang c11 c++17 -O2" "clang gnu11 c++20 -O0"; do
+        # The other builds: one architecture and one library, so their events
+        # are byte-identical to the first build's.
+        for v in "${CROSS_MORE_BUILDS[@]}"; do
             read -r comp cstd xstd opt <<<"$v"
-            if [ "$comp" = gcc ]; then
-                cc=$CROSS_CC cxx=$CROSS_CXX
-            else
-                cc=$CROSS_CLANG cxx="clang++ --target=$CROSS_TRIPLE"
-            fi
             vd=$dir/$comp-$cstd-$xstd$opt
-            mkdir -p "$vd"
-            $cc -std="$cstd" "${flags[@]}" "$opt" -c "$t/tl_c.c" -o "$vd/tl_c.o"
-            $cc -std="$cstd" "${flags[@]}" "$opt" -c "$t/tl_main.c" -o "$vd/tl_main.o"
-            $cxx -std="$xstd" "${flags[@]}" "$opt" -c "$t/tl_cpp.cpp" -o "$vd/tl_cpp.o"
-            $CROSS_CXX "$vd"/tl_c.o "$vd"/tl_main.o "$vd"/tl_cpp.o -o "$vd/tl_test" "${link[@]}"
-            $cc -std="$cstd" "${flags[@]}" "$opt" -c "$root/c-tests/dynamic/dyn_reference.c" -o "$vd/dyn.o"
-            $CROSS_CC "$vd/dyn.o" -o "$vd/dyn_reference" "${link[@]}"
-            TRACEPOINT_CAPTURE_FILE=$vd/tl.dat $CROSS_RUN "$vd/tl_test" reference >/dev/null
-            TRACEPOINT_CAPTURE_FILE=$vd/dyn.dat $CROSS_RUN "$vd/dyn_reference" >/dev/null
+            cross_programs "$CROSS_TRIPLE" "$comp" "$cstd" "$xstd" "$opt" "$vd" -g
+            run_programs "$vd" >/dev/null
             cmp "$vd/tl.dat" "$dir/tl.dat"
             cmp "$vd/dyn.dat" "$dir/dyn.dat"
-            # EventHeaderDynamic.h is C++17's and later.
-            if [ "$xstd" != c++11 ]; then
-                $cxx -std="$xstd" "${flags[@]}" "$opt" -c "$root/c-tests/dynamic/dyn_reference.cpp" -o "$vd/dyncpp.o"
-                $CROSS_CXX "$vd/dyncpp.o" -o "$vd/dyn_reference_cpp" "${link[@]}"
-                TRACEPOINT_CAPTURE_FILE=$vd/dyncpp.dat $CROSS_RUN "$vd/dyn_reference_cpp" >/dev/null
-                cmp "$vd/dyncpp.dat" "$dir/dyn.dat"
-            fi
-            variants=$((variants + 1))
+            [ ! -f "$vd/dyncpp.o" ] || cmp "$vd/dyncpp.dat" "$dir/dyn.dat"
         done
-        echo "cross: $arch: the same events, byte for byte, from $variants more builds ($CROSS_CC, $CROSS_CLANG; C11, gnu11, C++11, C++17, C++20; -O0 and -O2)"
+        echo "cross: $arch: the same events, byte for byte, from ${#CROSS_MORE_BUILDS[@]} more builds ($CROSS_CC, $CROSS_CLANG; C11, gnu11, C++11, C++17, C++20; -O0 and -O2)"
     )
     rc=$?
     set -e

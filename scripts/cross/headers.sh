@@ -5,12 +5,12 @@
 # the library's tracepoint layer needs). Their C and C++ users still include
 # the headers, so the programs of the 32-bit and big-endian checks
 # (scripts/cross/abis.sh: the reference's 374 events, runtime-defined events
-# in C and C++) are compiled, not linked, by each
-# architecture's gcc/g++ and by clang --target, as C11/gnu11 and C++11/17/20,
-# at -O0 and -O2, warnings denied. Then every object's call-site list (the
-# section _tlgSites, which TraceLoggingRegister walks) must hold
-# pointer-sized absolute relocations, each to a symbol the object defines:
-# g++'s entries are written by an asm statement whose operand the
+# in C and C++) are compiled, not linked, by each architecture's gcc/g++ and by
+# clang --target, as C11/gnu11 and C++11/17/20, at -O0 and -O2, warnings
+# denied: the builds of scripts/cross/programs.sh. Then every object's
+# call-site list (the section _tlgSites, which TraceLoggingRegister walks)
+# must hold pointer-sized absolute relocations, each to a symbol the object
+# defines: g++'s entries are written by an asm statement whose operand the
 # architecture's constraint and modifier must print as that symbol (a
 # register name there would assemble into an undefined symbol).
 #
@@ -40,9 +40,7 @@ reloc_of() {
     esac
 }
 
-t=$root/c-tests/tracelogging
-d=$root/c-tests/dynamic
-flags=(-Wall -Wextra -Werror -I "$root/include" -fPIE)
+. scripts/cross/programs.sh
 out=$root/target/cross/headers
 failed=()
 for arch in "$@"; do
@@ -53,28 +51,15 @@ for arch in "$@"; do
     (
         set -e
         objects=0 entries=0
-        for v in "gcc c11 c++11 -O0" "gcc gnu11 c++17 -O2" "gcc c11 c++20 -O2" \
-            "clang c11 c++17 -O2" "clang gnu11 c++20 -O0"; do
+        for v in "$CROSS_BUILD" "${CROSS_MORE_BUILDS[@]}"; do
             read -r comp cstd xstd opt <<<"$v"
-            if [ "$comp" = gcc ]; then
-                cc=$triple-gcc cxx=$triple-g++
-            else
-                cc="clang --target=$triple" cxx="clang++ --target=$triple"
-            fi
             dir=$out/$arch/$comp-$cstd-$xstd$opt
             rm -rf "$dir"
-            mkdir -p "$dir"
-            # Not every program holds call sites: tl_main.c only runs the others.
-            $cc -std="$cstd" "${flags[@]}" "$opt" -DTL_OTHER_ABI -c "$t/tl_main.c" -o "$dir/tl_main.o"
-            $cc -std="$cstd" "${flags[@]}" "$opt" -DTL_OTHER_ABI -c "$t/tl_c.c" -o "$dir/tl_c.o"
-            $cxx -std="$xstd" "${flags[@]}" "$opt" -DTL_OTHER_ABI -c "$t/tl_cpp.cpp" -o "$dir/tl_cpp.o"
-            $cc -std="$cstd" "${flags[@]}" "$opt" -c "$d/dyn_reference.c" -o "$dir/dyn_c.o"
-            objects=$((objects + 4))
-            # EventHeaderDynamic.h is C++17's and later.
-            if [ "$xstd" != c++11 ]; then
-                $cxx -std="$xstd" "${flags[@]}" "$opt" -c "$d/dyn_reference.cpp" -o "$dir/dyn_cpp.o"
-                objects=$((objects + 1))
-            fi
+            # PIC code, as Debian's gcc builds by default (clang 14 does not):
+            # the code in which an asm operand may not be a plain immediate.
+            cross_programs "$triple" "$comp" "$cstd" "$xstd" "$opt" "$dir" -fPIE
+            objects=$((objects + $(find "$dir" -name '*.o' | wc -l)))
+            # tl_main.o and the runtime-defined events hold no call sites.
             for o in "$dir/tl_c.o" "$dir/tl_cpp.o"; do
                 # The symbols the object defines, and the relocations of its
                 # call-site list: OFFSET INFO TYPE VALUE SYMBOL[+ADDEND].
