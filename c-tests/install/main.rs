@@ -16,6 +16,7 @@
 
 #[path = "../../tests/support/mod.rs"]
 mod support;
+mod subproject;
 
 use std::fs;
 use std::path::{Path, PathBuf};
