@@ -14,9 +14,9 @@
 //! (`target/tmp/install-test/run/prefix`, left for inspection) and shared by
 //! the tests here.
 
+mod subproject;
 #[path = "../../tests/support/mod.rs"]
 mod support;
-mod subproject;
 
 use std::fs;
 use std::path::{Path, PathBuf};

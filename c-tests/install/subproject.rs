@@ -27,12 +27,13 @@ fn repository_of_the_working_tree(dir: &Path) -> PathBuf {
     if dir.exists() {
         fs::remove_dir_all(dir).expect("removing the previous repository");
     }
-    let listed = stdout_of(
-        command("git")
-            .arg("-C")
-            .arg(&root)
-            .args(["ls-files", "-z", "--cached", "--others", "--exclude-standard"]),
-    );
+    let listed = stdout_of(command("git").arg("-C").arg(&root).args([
+        "ls-files",
+        "-z",
+        "--cached",
+        "--others",
+        "--exclude-standard",
+    ]));
     for name in listed.split('\0').filter(|n| !n.is_empty()) {
         let from = root.join(name);
         // A tracked file deleted in the working tree is not copied.
@@ -44,8 +45,7 @@ fn repository_of_the_working_tree(dir: &Path) -> PathBuf {
         if meta.file_type().is_symlink() {
             std::os::unix::fs::symlink(fs::read_link(&from).unwrap(), &to).unwrap();
         } else {
-            fs::copy(&from, &to)
-                .unwrap_or_else(|e| panic!("copying {}: {e}", from.display()));
+            fs::copy(&from, &to).unwrap_or_else(|e| panic!("copying {}: {e}", from.display()));
         }
     }
     let git = |args: &[&str]| {
@@ -81,7 +81,10 @@ fn subproject_consumer(linkage: Linkage) {
             "-DEVENTHEADER_TRACEPOINT_REPOSITORY=file://{}",
             repository.display()
         ))
-        .arg(format!("-DCARGO_EXECUTABLE={}", Path::new(&cargo).display()))
+        .arg(format!(
+            "-DCARGO_EXECUTABLE={}",
+            Path::new(&cargo).display()
+        ))
         // One cargo target directory for both linkages: the second build
         // finds the library built.
         .arg(format!(
@@ -101,7 +104,8 @@ fn subproject_consumer(linkage: Linkage) {
         let needed = super::dynamic_entries(&program, "NEEDED");
         let shared = needed.iter().any(|n| n == super::SONAME);
         assert_eq!(
-            shared, !static_libs,
+            shared,
+            !static_libs,
             "{} ({}) needs {needed:?}",
             program.display(),
             linkage.name()
