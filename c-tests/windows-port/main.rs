@@ -16,6 +16,10 @@
 //!   of `<TraceLoggingActivity.h>` (C++11/14/17/20, with C call sites), its random activity ids
 //!   named by order of appearance; `activity_sample_events_decode_as_expected`: the same for
 //!   `samples/activity`.
+//! - `event_activity_id_control_sets_the_id_events_carry`: `winport_activity_control`,
+//!   `EventActivityIdControl` (windows-compat `<evntprov.h>`), C and C++.
+//! - `pointer_arrays_of_any_pointer_type_decode_as_written`: `winport_pointer_arrays`, the
+//!   pointer-array macros given `void*`, `const void*`, `char*` and function-pointer arrays.
 //! - `activity_compile` (a module): what `<TraceLoggingActivity.h>` accepts and refuses at
 //!   compile time, and the g++ class-member case.
 //!
