@@ -188,7 +188,12 @@ const GOOD_USES: &[&str] = &[
     "TraceLoggingWrite(P, \"E\", TraceLoggingLevel(1), TraceLoggingStruct(1, \"s\"), TraceLoggingInt32(n));",
     "TraceLoggingWriteActivity(P, \"E\", NULL, NULL);",
     "TraceLoggingWriteEx(P, \"E\", 0, 0, NULL, NULL, TraceLoggingValue(n));",
+    "TraceLoggingWrite(P, \"E\", TraceLoggingEventTag(0xFFFF), TraceLoggingInt32(n, \"n\", \"d\", 0xFFFF), \
+     TraceLoggingValue(n, \"v\", \"d\", 65535), TraceLoggingStruct(1, \"s\", \"d\", 0), TraceLoggingInt32(n));",
 ];
+
+/// The message of a field tag over 16 bits.
+const FIELD_TAG: &str = "TraceLogging field tag must be a constant 0..65535";
 
 /// Misuse cases: (name, provider arguments, body, C also rejects it, expected message).
 const MISUSE: &[(&str, &str, &str, bool, &str)] = &[
@@ -262,6 +267,71 @@ const MISUSE: &[(&str, &str, &str, bool, &str)] = &[
         "int32_t a[1] = { 0 }; TraceLoggingWrite(P, \"E\", TraceLoggingInt32FixedArray(a, 0));",
         true,
         "count must be a constant 1..65535",
+    ),
+    (
+        "event tag over 0xFFFF",
+        GOOD_PROVIDER,
+        "TraceLoggingWrite(P, \"E\", TraceLoggingEventTag(0x10000));",
+        true,
+        "TraceLoggingEventTag must be a constant 0..65535",
+    ),
+    // Field tags wider than the format's 16 bits (Windows' are 28): refused, not
+    // truncated, whichever kind of field carries them.
+    (
+        "field tag 0x10005",
+        GOOD_PROVIDER,
+        "TraceLoggingWrite(P, \"E\", TraceLoggingInt32(n, \"n\", \"d\", 0x10005));",
+        true,
+        FIELD_TAG,
+    ),
+    (
+        "field tag of 28 bits",
+        GOOD_PROVIDER,
+        "TraceLoggingWrite(P, \"E\", TraceLoggingInt32(n, \"n\", \"d\", 0x4000000));",
+        true,
+        FIELD_TAG,
+    ),
+    (
+        "negative field tag",
+        GOOD_PROVIDER,
+        "TraceLoggingWrite(P, \"E\", TraceLoggingInt32(n, \"n\", \"d\", -1));",
+        true,
+        FIELD_TAG,
+    ),
+    (
+        "TraceLoggingValue tag over 0xFFFF",
+        GOOD_PROVIDER,
+        "TraceLoggingWrite(P, \"E\", TraceLoggingValue(n, \"n\", \"d\", 0x10000));",
+        true,
+        FIELD_TAG,
+    ),
+    (
+        "string tag over 0xFFFF",
+        GOOD_PROVIDER,
+        "TraceLoggingWrite(P, \"E\", TraceLoggingString(\"s\", \"s\", \"d\", 0x10000));",
+        true,
+        FIELD_TAG,
+    ),
+    (
+        "fixed array tag over 0xFFFF",
+        GOOD_PROVIDER,
+        "int32_t a[1] = { 0 }; TraceLoggingWrite(P, \"E\", TraceLoggingInt32FixedArray(a, 1, \"a\", \"d\", 0x10000));",
+        true,
+        FIELD_TAG,
+    ),
+    (
+        "struct tag over 0xFFFF",
+        GOOD_PROVIDER,
+        "TraceLoggingWrite(P, \"E\", TraceLoggingStruct(1, \"s\", \"d\", 0x10000), TraceLoggingInt32(n));",
+        true,
+        FIELD_TAG,
+    ),
+    (
+        "pointer array of ints",
+        GOOD_PROVIDER,
+        "int a[2] = { 0, 0 }; TraceLoggingWrite(P, \"E\", TraceLoggingPointerArray(a, 2));",
+        true,
+        "",
     ),
     (
         "provider GUID of 10 values",

@@ -16,6 +16,10 @@
 //!   of `<TraceLoggingActivity.h>` (C++11/14/17/20, with C call sites), its random activity ids
 //!   named by order of appearance; `activity_sample_events_decode_as_expected`: the same for
 //!   `samples/activity`.
+//! - `event_activity_id_control_sets_the_id_events_carry`: `winport_activity_control`,
+//!   `EventActivityIdControl` (windows-compat `<evntprov.h>`), C and C++.
+//! - `pointer_arrays_of_any_pointer_type_decode_as_written`: `winport_pointer_arrays`, the
+//!   pointer-array macros given `void*`, `const void*`, `char*` and function-pointer arrays.
 //! - `activity_compile` (a module): what `<TraceLoggingActivity.h>` accepts and refuses at
 //!   compile time, and the g++ class-member case.
 //!
@@ -605,5 +609,100 @@ fn activities_stopped_out_of_order_or_thrown_in_their_start() {
             })
             .collect();
         assert_eq!(got, want, "{}", build.label);
+    }
+}
+
+/// "PROVIDER_L5K0 PROVIDER:NAME level=5 keyword=0x0 opcode=0[ IDS] {FIELDS}": an event of
+/// level verbose, no keyword and no opcode, as `decode` shows it.
+fn plain_event(provider: &str, name: &str, ids: &str, fields: &str) -> String {
+    let ids = if ids.is_empty() {
+        String::new()
+    } else {
+        format!(" {ids}")
+    };
+    format!("{provider}_L5K0 {provider}:{name} level=5 keyword=0x0 opcode=0{ids} {{{fields}}}")
+}
+
+/// `winport_activity_control` (`c-tests/windows-port/wp_activity_control.c`, which checks
+/// each control and refusal itself): the events carry the thread's id as
+/// `EventActivityIdControl` set it, and the GUIDs the controls returned, written as fields,
+/// name the same ids (`name_ids`: `#1` is A, ...), so the GUID and the library's id agree
+/// byte for byte.
+#[test]
+fn event_activity_id_control_sets_the_id_events_carry() {
+    let p = "WinPortActivityControl";
+    let want = vec![
+        plain_event(p, "NoActivity", "", ""),
+        plain_event(p, "WithA", "activity=#1", "\"id\": \"#1\""),
+        plain_event(
+            p,
+            "WithB",
+            "activity=#2",
+            "\"id\": \"#2\", \"previous\": \"#1\"",
+        ),
+        plain_event(p, "WithC", "activity=#3", "\"previous\": \"#2\""),
+        plain_event(p, "Cleared", "", ""),
+        plain_event(p, "Explicit", "activity=#4", "\"id\": \"#4\""),
+    ];
+    for build in support::builds("winport_activity_control") {
+        let ran = build.run("capture");
+        assert!(ran.has_line("done"), "{}: {}", build.label, ran.stdout);
+        let mut seen = Vec::new();
+        let got: Vec<String> = ran
+            .records
+            .iter()
+            .map(|r| name_ids(&decode(r), &[], &mut seen))
+            .collect();
+        assert_same(&build.label, &got, &want);
+    }
+}
+
+/// `winport_pointer_arrays` (`c-tests/windows-port/wp_pointer_arrays.c`): arrays of `void*`,
+/// `const void*`, `void* const`, `const void* const`, `char*` and function pointers through
+/// every pointer-array macro, built warning-free as C and C++, decode as the values the
+/// sources set.
+#[test]
+fn pointer_arrays_of_any_pointer_type_decode_as_written() {
+    let p = "WinPortPointerArrays";
+    let hex = |values: &[u32]| {
+        let items: Vec<String> = values.iter().map(|v| format!("\"0x{v:X}\"")).collect();
+        format!("[ {} ]", items.join(", "))
+    };
+    let want = vec![
+        plain_event(
+            p,
+            "Pointers",
+            "",
+            &format!(
+                "\"voids\": {}, \"fixedVoids\": {}, \"consts\": {}, \"constPtrs\": {}, \
+                 \"constConsts\": {}, \"names\": {}, \"none\": [ ]",
+                hex(&[0x1000, 0x2000, 0x3000]),
+                hex(&[0x1000, 0x2000, 0x3000]),
+                hex(&[0x4000, 0x5000]),
+                hex(&[0x6000, 0x7000]),
+                hex(&[0x8000, 0x9000]),
+                hex(&[0xA000, 0xB000]),
+            ),
+        ),
+        plain_event(
+            p,
+            "CodePointers",
+            "",
+            &format!(
+                "\"stack\": {}, \"fixedStack\": {}, \"handlers\": {}, \"fixedHandlers\": {}, \
+                 \"once\": {}",
+                hex(&[0x401000, 0x401234, 0x402000]),
+                hex(&[0x401000, 0x401234]),
+                hex(&[0x403000, 0x404000]),
+                hex(&[0x403000, 0x404000]),
+                hex(&[0x401000]),
+            ),
+        ),
+    ];
+    for build in support::builds("winport_pointer_arrays") {
+        let ran = build.run("capture");
+        assert!(ran.has_line("done"), "{}: {}", build.label, ran.stdout);
+        let got: Vec<String> = ran.records.iter().map(decode).collect();
+        assert_same(&build.label, &got, &want);
     }
 }

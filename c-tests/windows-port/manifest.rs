@@ -109,6 +109,42 @@ pub(super) static PROGRAMS: &[Program] = &[
         }],
         ..BASE
     },
+    // EventActivityIdControl (windows-compat evntprov.h): every control and
+    // refusal, and events carrying the thread's id set through it; the same
+    // .c file as C and as C++.
+    Program {
+        name: "winport_activity_control",
+        pedantic: true,
+        sources: &["c-tests/windows-port/wp_activity_control.c"],
+        include_dirs: WINPORT_INCLUDE,
+        standards: &[
+            std("c11", "c++17"),
+            std("gnu11", "c++17"),
+            std("c++11", "c++11"),
+            std("c++17", "c++17"),
+            std("c++20", "c++20"),
+        ],
+        runs: &[RUN],
+        ..BASE
+    },
+    // Pointer arrays of every element type Windows code passes (void*,
+    // const void*, void* const, char*, function pointers) to every
+    // pointer-array macro; the same .c file as C and as C++.
+    Program {
+        name: "winport_pointer_arrays",
+        pedantic: true,
+        sources: &["c-tests/windows-port/wp_pointer_arrays.c"],
+        include_dirs: WINPORT_INCLUDE,
+        standards: &[
+            std("c11", "c++17"),
+            std("gnu11", "c++17"),
+            std("c++11", "c++11"),
+            std("c++17", "c++17"),
+            std("c++20", "c++20"),
+        ],
+        runs: &[RUN],
+        ..BASE
+    },
     // samples/activity, run by main.rs.
     // Windows code with activities (TraceLoggingActivity.h), built with
     // include/windows-compat, C++14 and C++17.

@@ -78,7 +78,8 @@ remaining differences from the Windows header:
   TraceLoggingRegisterEx registers, and its callback is never called (no enable
   notifications on Linux). TraceLoggingWriteEx ignores its filter and flags.
 - Levels are 1..255: WINEVENT_LEVEL_LOG_ALWAYS (0) is not a valid
-  TraceLoggingLevel. Event tags and field tags are 16-bit (ETW: 28-bit).
+  TraceLoggingLevel. Event tags and field tags are 16-bit (ETW: 28-bit): a
+  wider one does not compile (it is not truncated).
 - TraceLoggingProviderEnabled answers for one tracepoint, i.e. the exact level
   and keyword; level 0 means any level (and then keyword 0 any keyword, another
   keyword any tracepoint sharing a bit with it).
@@ -420,7 +421,8 @@ Every field macro takes optional trailing arguments [, "name" [, "description" [
 - "name": field name, a string literal without ';'. Default: the value
   expression, macro-expanded and stringized (TraceLoggingInt32(x) is named "x").
 - "description": accepted and ignored.
-- tag: provider-defined 16-bit field tag (a constant). Default: none.
+- tag: provider-defined 16-bit field tag (a constant 0..65535; a wider one does not
+  compile). Default: none.
 */
 
 /*
@@ -715,9 +717,11 @@ WideString, any other pointer -> Pointer. Other types do not compile.
 /* TraceLoggingWCharFixedArray / TraceLoggingWCharArray: wchar_t elements. */
 #define TraceLoggingWCharFixedArray(...)      _tlgCARR(wchar_t, sizeof(wchar_t), event_field_encoding_value_wchar, 1, event_field_format_string_utf, __VA_ARGS__)
 #define TraceLoggingWCharArray(...)           _tlgVARR(wchar_t, sizeof(wchar_t), event_field_encoding_value_wchar, 1, event_field_format_string_utf, __VA_ARGS__)
-/* TraceLoggingPointerFixedArray / TraceLoggingPointerArray: void const* elements (pointer values, hex). */
-#define TraceLoggingPointerFixedArray(...)    _tlgCARR(void const*, sizeof(void*), event_field_encoding_value_ptr, 1, event_field_format_hex_int, __VA_ARGS__)
-#define TraceLoggingPointerArray(...)         _tlgVARR(void const*, sizeof(void*), event_field_encoding_value_ptr, 1, event_field_format_hex_int, __VA_ARGS__)
+/* TraceLoggingPointerFixedArray / TraceLoggingPointerArray: pointer elements (their values, hex):
+   pValues is an array of any pointer type (void*, void const*, void* const, char*, a function
+   pointer, ...), written as it is in memory; an array of anything else does not compile. */
+#define TraceLoggingPointerFixedArray(...)    _tlgPTRARR(_tlgCARR_, 0, __VA_ARGS__)
+#define TraceLoggingPointerArray(...)         _tlgPTRARR(_tlgCOUNTED_, event_field_encoding_varray_flag, __VA_ARGS__)
 /* TraceLoggingPidFixedArray / TraceLoggingPidArray: int32_t process/thread id elements. */
 #define TraceLoggingPidFixedArray(...)        _tlgCARR(int32_t, sizeof(int32_t), event_field_encoding_value32, 1, event_field_format_pid, __VA_ARGS__)
 #define TraceLoggingPidArray(...)             _tlgVARR(int32_t, sizeof(int32_t), event_field_encoding_value32, 1, event_field_format_pid, __VA_ARGS__)
@@ -741,9 +745,10 @@ WideString, any other pointer -> Pointer. Other types do not compile.
    converted as for TraceLoggingGuid). */
 #define TraceLoggingGuidFixedArray(...)       _tlgGUIDARR(1, __VA_ARGS__)
 #define TraceLoggingGuidArray(...)            _tlgGUIDARR(0, __VA_ARGS__)
-/* TraceLoggingCodePointerFixedArray / TraceLoggingCodePointerArray: code addresses (hex). */
-#define TraceLoggingCodePointerFixedArray(...) _tlgCARR(void const*, sizeof(void*), event_field_encoding_value_ptr, 1, event_field_format_hex_int, __VA_ARGS__)
-#define TraceLoggingCodePointerArray(...)     _tlgVARR(void const*, sizeof(void*), event_field_encoding_value_ptr, 1, event_field_format_hex_int, __VA_ARGS__)
+/* TraceLoggingCodePointerFixedArray / TraceLoggingCodePointerArray: code addresses (hex), from an
+   array of any pointer type as for TraceLoggingPointerArray (PVOID, a function pointer, ...). */
+#define TraceLoggingCodePointerFixedArray(...) _tlgPTRARR(_tlgCARR_, 0, __VA_ARGS__)
+#define TraceLoggingCodePointerArray(...)     _tlgPTRARR(_tlgCOUNTED_, event_field_encoding_varray_flag, __VA_ARGS__)
 /* TraceLoggingFileTime[Utc]FixedArray / TraceLoggingFileTime[Utc]Array: FILETIME elements,
    each written as TraceLoggingFileTime does. */
 #define TraceLoggingFileTimeFixedArray(...)   _tlgCONVARR(int64_t, _tlgFileTimeToTime, 8, 1, event_field_encoding_value64, 1, event_field_format_time, __VA_ARGS__)
@@ -1376,6 +1381,14 @@ The builders below take the fixed items, then the field macro's arguments.
 #define _tlgPFLDX(p, size, enc, fmt, name, hastag, tag) (_tlgK_PFLD, p, size, enc, 1, fmt, name, hastag, tag)
 #define _tlgPMETA(enc, name, hastag, tag) (_tlgK_PMETA, enc, 0, 0, name, hastag, tag)
 #define _tlgPMETAX(enc, fmt, name, hastag, tag) (_tlgK_PMETA, enc, 1, fmt, name, hastag, tag)
+/* Pointer arrays: the elements are written as they are in memory, whatever the pointer
+   type (a T* array does not convert to void const* const* in C), so the array is passed
+   on as void const* (elemtype void, the element size sizeof(void*)), once _tlgPTRS has
+   checked that its elements are pointers (or it is a null or void pointer). */
+#define _tlgPTRARR(builder, flag, ...) _tlgAPPLY(_tlgPTRARR_, builder, flag, _tlgNDT2(__VA_ARGS__))
+#define _tlgPTRARR_(builder, flag, p, count, name, hastag, tag) \
+    builder(void, sizeof(void*), event_field_encoding_value_ptr | (flag), 1, event_field_format_hex_int, \
+        _tlgPTRS(p), count, name, hastag, tag)
 #define _tlgSTRUCT(enc, ...) _tlgAPPLY(_tlgSTRUCT_, enc, _tlgNDTN1(__VA_ARGS__))
 #define _tlgSTRUCT_(enc, count, name, hastag, tag) (_tlgK_STRUCT, count, enc, name, hastag, tag)
 #define _tlgGUIDF(...) (_tlgK_GUID, _tlgNDT1(__VA_ARGS__))
@@ -1513,15 +1526,22 @@ The format byte is present when the field has a format or a tag (the encoding
 then has its chain bit); the tag is present when given (the format then has its
 chain bit); the count is present for constant-length arrays.
 */
-#define _tlgFD_DECL(i, name, hasfmt, hastag, hascount) \
+#define _tlgFD_DECL(i, name, hasfmt, hastag, tag, hascount) \
     char _tlgN##i[sizeof("" name)]; \
     uint8_t _tlgE##i; \
-    _tlgFD_DECLF##hasfmt##hastag(i) \
+    _tlgFD_DECLF##hasfmt##hastag(i, tag) \
     _tlgFD_DECLC##hascount(i)
-#define _tlgFD_DECLF00(i)
-#define _tlgFD_DECLF10(i) uint8_t _tlgF##i;
-#define _tlgFD_DECLF01(i) uint8_t _tlgF##i; uint16_t _tlgT##i __attribute__((packed));
-#define _tlgFD_DECLF11(i) uint8_t _tlgF##i; uint16_t _tlgT##i __attribute__((packed));
+#define _tlgFD_DECLF00(i, tag)
+#define _tlgFD_DECLF10(i, tag) uint8_t _tlgF##i;
+#define _tlgFD_DECLF01(i, tag) uint8_t _tlgF##i; _tlgFD_DECLT(i, tag)
+#define _tlgFD_DECLF11(i, tag) uint8_t _tlgF##i; _tlgFD_DECLT(i, tag)
+/* A field tag is 16 bits in the format (ETW's are 28): a wider one is refused at
+   compile time, not truncated. The check stands beside the tag's member of the
+   metadata struct (_tlgFD_DECLT: every field kind, and TraceLoggingValue in C;
+   _tlgAUTO_DECL1: TraceLoggingValue in C++). */
+#define _tlgFD_DECLT(i, tag) _tlgTAG_CHECK(tag) uint16_t _tlgT##i __attribute__((packed));
+#define _tlgTAG_CHECK(tag) \
+    _tlgSTATIC_ASSERT((unsigned long long)(tag) <= 65535u, "TraceLogging field tag must be a constant 0..65535");
 #define _tlgFD_DECLC0(i)
 #define _tlgFD_DECLC1(i) uint16_t _tlgC##i __attribute__((packed));
 #define _tlgFD_INIT(name, enc, hasfmt, fmt, hastag, tag, hascount, count) \
@@ -1548,35 +1568,35 @@ chain bit); the count is present for constant-length arrays.
 #define _tlgD_DECL_tlgK_NONE(i, p, ...)
 #define _tlgD_DECL_tlgK_PDATA(i, p, ...)
 #define _tlgD_DECL_tlgK_VAL(i, p, type, value, enc, hasfmt, fmt, name, hastag, tag) \
-    _tlgFD_DECL(i, name, hasfmt, hastag, 0)
+    _tlgFD_DECL(i, name, hasfmt, hastag, tag, 0)
 #define _tlgD_DECL_tlgK_ZSTR(i, p, chartype, lenfn, psz, enc, hasfmt, fmt, name, hastag, tag) \
-    _tlgFD_DECL(i, name, hasfmt, hastag, 0)
+    _tlgFD_DECL(i, name, hasfmt, hastag, tag, 0)
 #define _tlgD_DECL_tlgK_VARR(i, p, elemtype, elemsize, ptr, count, enc, hasfmt, fmt, name, hastag, tag) \
-    _tlgFD_DECL(i, name, hasfmt, hastag, 0)
+    _tlgFD_DECL(i, name, hasfmt, hastag, tag, 0)
 #define _tlgD_DECL_tlgK_CARR(i, p, elemtype, elemsize, ptr, count, enc, hasfmt, fmt, name, hastag, tag) \
-    _tlgFD_DECL(i, name, hasfmt, hastag, 1)
+    _tlgFD_DECL(i, name, hasfmt, hastag, tag, 1)
 #define _tlgD_DECL_tlgK_PFLD(i, p, ptr, size, enc, hasfmt, fmt, name, hastag, tag) \
-    _tlgFD_DECL(i, name, hasfmt, hastag, 0)
+    _tlgFD_DECL(i, name, hasfmt, hastag, tag, 0)
 #define _tlgD_DECL_tlgK_PMETA(i, p, enc, hasfmt, fmt, name, hastag, tag) \
-    _tlgFD_DECL(i, name, hasfmt, hastag, 0)
+    _tlgFD_DECL(i, name, hasfmt, hastag, tag, 0)
 #define _tlgD_DECL_tlgK_STRUCT(i, p, count, enc, name, hastag, tag) \
-    _tlgFD_DECL(i, name, 1, hastag, 0)
+    _tlgFD_DECL(i, name, 1, hastag, tag, 0)
 #define _tlgD_DECL_tlgK_AUTO(i, p, value, name, hastag, tag) \
-    _tlgAUTO_DECL##hastag(i, value, name)
+    _tlgAUTO_DECL##hastag(i, value, name, tag)
 #define _tlgD_DECL_tlgK_CATTR(i, p, ...)
 #define _tlgD_DECL_tlgK_CHANNEL(i, p, ...)
 #define _tlgD_DECL_tlgK_GUID(i, p, value, name, hastag, tag) \
-    _tlgFD_DECL(i, name, 1, hastag, 0)
+    _tlgFD_DECL(i, name, 1, hastag, tag, 0)
 #define _tlgD_DECL_tlgK_GUIDA(i, p, ptr, count, fixed, name, hastag, tag) \
-    _tlgFD_DECL(i, name, 1, hastag, fixed)
+    _tlgFD_DECL(i, name, 1, hastag, tag, fixed)
 #define _tlgD_DECL_tlgK_CONV(i, p, ltype, convfn, srcsize, value, enc, hasfmt, fmt, name, hastag, tag) \
-    _tlgFD_DECL(i, name, hasfmt, hastag, 0)
+    _tlgFD_DECL(i, name, hasfmt, hastag, tag, 0)
 #define _tlgD_DECL_tlgK_CONVA(i, p, ltype, convfn, srcsize, ptr, count, fixed, enc, hasfmt, fmt, name, hastag, tag) \
-    _tlgFD_DECL(i, name, hasfmt, hastag, fixed)
+    _tlgFD_DECL(i, name, hasfmt, hastag, tag, fixed)
 #define _tlgD_DECL_tlgK_BUF(i, p, ptr, elemsize, enc, hasfmt, fmt, name, hastag, tag) \
-    _tlgFD_DECL(i, name, hasfmt, hastag, 0)
+    _tlgFD_DECL(i, name, hasfmt, hastag, tag, 0)
 #define _tlgD_DECL_tlgK_SID(i, p, ptr, name, hastag, tag) \
-    _tlgFD_DECL(i, name, 1, hastag, 0)
+    _tlgFD_DECL(i, name, 1, hastag, tag, 0)
 #define _tlgD_DECL_tlgK_BAD(i, p, ...)
 
 #define _tlgD_INIT_tlgK_LEVEL(i, p, ...)
@@ -2092,6 +2112,15 @@ static inline void _tlgGuidData(struct iovec* vec, uint8_t* buf, GUID* p) noexce
 #define _tlgGUIDS_DATA(vec, buf, p, count) \
     (_tlgIS_GUIDPTR(p) ? _tlgGuidsConv(vec, buf, p, count) : _tlgGuidsRaw(vec, buf, p, count))
 #define _tlgACTIVITY_ID(p, buf) (_tlgIS_GUIDPTR(p) ? _tlgActivityConv(p, buf) : _tlgActivityRaw(p, buf))
+/* _tlgPtrs(p): a pointer array of any element type (T* const*, function pointers
+   included, or a null pointer) as void const*; anything else does not match. */
+template<class T>
+static inline void const* _tlgPtrs(T* const* p) noexcept
+{
+    return p;
+}
+static inline void const* _tlgPtrs(decltype(nullptr)) noexcept { return nullptr; }
+#define _tlgPTRS(p) ::_tlgPtrs(p)
 constexpr bool _tlgAttrOk(char const* s, bool isKey) noexcept
 {
     return *s == 0 ? true : (*s != ';' && !(isKey && *s == '=') && _tlgAttrOk(s + 1, isKey));
@@ -2101,6 +2130,14 @@ constexpr bool _tlgAttrOk(char const* s, bool isKey) noexcept
         "TraceLoggingCustomAttribute: key and value must not contain ';' (nor the key '=')");
 #else
 #define _tlgADDR(value) (&(value))
+/* _tlgPTRS(p): a pointer array of any element type (void*, char const*, a function
+   pointer, ...), or a void pointer, as void const*; an array of anything that is not
+   a pointer is refused. (__builtin_classify_type 5: a pointer.) */
+#define _tlgPTRS(p) __extension__ ({ \
+    _tlgSTATIC_ASSERT(__builtin_classify_type(*_tlgPTRS_ELEM(p)) == 5 && sizeof(*_tlgPTRS_ELEM(p)) == sizeof(void*), \
+        "TraceLogging*PointerArray: the elements must be pointers"); \
+    (void const*)(p); })
+#define _tlgPTRS_ELEM(p) _Generic((p), void*: (void* const*)0, void const*: (void* const*)0, default: (p))
 #ifdef GUID_DEFINED
 #define _tlgGUID_DATA(vec, buf, value) \
     _Generic((value), GUID: _tlgGuidConvValue, GUID*: _tlgGuidConvP, GUID const*: _tlgGuidConvP, \
@@ -2344,15 +2381,16 @@ struct _tlgAutoEFT
 };
 
 #define _tlgAUTO_INFO(value) decltype(::_tlgAutoPick(value))
-#define _tlgAUTO_DECL0(i, value, name) \
+#define _tlgAUTO_DECL0(i, value, name, tag) \
     char _tlgN##i[sizeof("" name)]; \
     _tlgAutoEF<(_tlgAUTO_INFO(value)::format != 0)> _tlgE##i;
 #define _tlgAUTO_INIT0(value, name, tag) \
     "" name, \
     _tlgAutoEF<(_tlgAUTO_INFO(value)::format != 0)>::make( \
         _tlgAUTO_INFO(value)::encoding, _tlgAUTO_INFO(value)::format),
-#define _tlgAUTO_DECL1(i, value, name) \
+#define _tlgAUTO_DECL1(i, value, name, tag) \
     char _tlgN##i[sizeof("" name)]; \
+    _tlgTAG_CHECK(tag) \
     _tlgAutoEFT _tlgE##i;
 #define _tlgAUTO_INIT1(value, name, tag) \
     "" name, \
@@ -2428,15 +2466,15 @@ static inline void _tlgAutoSystemTime(struct iovec* v, union _tlgAutoStore* s, S
         7, 8, 9, _tlgENC_ZWCHAR, _tlgENC_PTR, 6, 5, 5)
 #define _tlgAUTO_FMT(value) \
     _tlgAUTO_GENERIC(value, 7, 10, 2, 0, 2, 0, 2, 0, 2, 0, 2, 0, 8, 8, 10, 0, 0, 0, 3, 15, 6, 6)
-#define _tlgAUTO_DECL0(i, value, name) \
+#define _tlgAUTO_DECL0(i, value, name, tag) \
     char _tlgN##i[sizeof(_tlgAUTO_META_STR(value, "" name)) - 1];
 #define _tlgAUTO_INIT0(value, name, tag) \
     _tlgAUTO_META_STR(value, "" name),
-#define _tlgAUTO_DECL1(i, value, name) \
+#define _tlgAUTO_DECL1(i, value, name, tag) \
     char _tlgN##i[sizeof("" name)]; \
     uint8_t _tlgE##i; \
     uint8_t _tlgF##i; \
-    uint16_t _tlgT##i __attribute__((packed));
+    _tlgFD_DECLT(i, tag)
 #define _tlgAUTO_INIT1(value, name, tag) \
     "" name, \
     (uint8_t)(_tlgAUTO_ENC(value) | 0x80), \

@@ -4,8 +4,9 @@ code written for Windows commonly uses, for compiling it on Linux unchanged:
 add -I<prefix>/include/windows-compat (after -I<prefix>/include) and the
 Windows sources' #include <windows.h>, <winmeta.h>, <evntprov.h>,
 <winternl.h>, <MicrosoftTelemetry.h> and <TraceLoggingProvider.h> find these
-headers. This is not a Windows API: no functions, only the data types and
-constants TraceLogging code passes to the TraceLogging macros.
+headers. This is not a Windows API: no functions (but evntprov.h's
+EventActivityIdControl), only the data types and constants TraceLogging code
+passes to the TraceLogging macros.
 
 Every type is defined only if the program has not defined it already. The
 program says so with the Windows header's own guard macro, defined together
