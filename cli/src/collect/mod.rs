@@ -168,6 +168,12 @@ NAME.0001.ext, NAME.0002.ext, ... (from -o NAME.ext) on SIGUSR1, on an event
 passing --snapshot-on, and when it stops; each snapshot holds the events
 written since the previous one (none twice), as far back as the buffers go.
 
+Output files are created new, never through a link: an existing -o FILE (a
+file or a link) is renamed FILE.old; a snapshot skips any name that is taken.
+A snapshot that cannot be written (a full disk) is reported, its partial file
+removed, and recording goes on (status 1 at the end). An error that ends
+collect ends its command too.
+
 Events the kernel drops because a ring buffer was full are reported on
 stderr and make the exit status 6 (the file is still complete otherwise);
 a larger --buffer-size helps. With a command, its failure (a non-zero exit, a

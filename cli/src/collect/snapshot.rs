@@ -279,6 +279,14 @@ mod tests {
         assert!(files.remove_partial(&new).unwrap());
         assert!(!Path::new(&new.path).exists());
         assert!(!files.remove_partial(&new).unwrap());
+        // Two recorders with one -o never share a file: the second finds
+        // the first one's name taken.
+        let other = format!("{}/two.data", dir.path().display());
+        let mut a = Files::new(&other, None).unwrap();
+        let mut b = Files::new(&other, None).unwrap();
+        assert_eq!(a.create_next().unwrap().path, numbered(&other, 1));
+        assert_eq!(b.create_next().unwrap().path, numbered(&other, 2));
+        assert_eq!(a.create_next().unwrap().path, numbered(&other, 3));
         // No directory: refused at once.
         let e = Files::new("/nonexistent-dir/x.data", None).err().unwrap();
         assert!(
