@@ -72,7 +72,13 @@ impl Recorder {
         // reaches this very file (its truncation of it, empty, is nothing).
         writer
             .create_file(&outdir::reopen_path(&file))
-            .map_err(|e| Error::io(&e, format!("creating {path}")))?;
+            .map_err(|e| match e.raw_os_error() {
+                Some(libc::ENOENT) => Error::io(
+                    &e,
+                    format!("creating {path} (through /proc/self/fd: is /proc mounted?)"),
+                ),
+                _ => Error::io(&e, format!("creating {path}")),
+            })?;
         for e in events {
             if !writer.add_tracepoint_event_desc(&e.info.ids, &e.info.attr, &e.info.name, &e.format)
             {
