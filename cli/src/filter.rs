@@ -32,19 +32,42 @@ pub struct FilterArgs {
     pub event: Vec<String>,
 
     /// Only EventHeader events of level N or lower (1 critical .. 5 verbose).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..), help_heading = "Filters")]
+    #[arg(long, value_name = "N", value_parser = parse_level, allow_negative_numbers = true,
+          help_heading = "Filters")]
     pub level: Option<u8>,
 
     /// Only EventHeader events with a keyword bit of MASK (hex, 0x optional).
-    #[arg(long, value_name = "MASK", value_parser = parse_mask, help_heading = "Filters")]
+    #[arg(long, value_name = "MASK", value_parser = parse_mask, allow_negative_numbers = true,
+          help_heading = "Filters")]
     pub keyword: Option<u64>,
 
     /// Only events of this process id. May be repeated.
-    #[arg(long, value_name = "PID", help_heading = "Filters")]
+    #[arg(long, value_name = "PID", value_parser = parse_pid, allow_negative_numbers = true,
+          help_heading = "Filters")]
     pub pid: Vec<u32>,
 }
 
-fn parse_mask(s: &str) -> Result<u64, String> {
+/// The largest process id a kernel can give (PID_MAX_LIMIT).
+const PID_MAX_LIMIT: u32 = 1 << 22;
+
+/// A process id: 0 (the idle task) to PID_MAX_LIMIT, in decimal.
+pub fn parse_pid(s: &str) -> Result<u32, String> {
+    s.parse::<u32>()
+        .ok()
+        .filter(|p| *p <= PID_MAX_LIMIT && s.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| format!("'{s}' is not a process id (0 to {PID_MAX_LIMIT}, decimal)"))
+}
+
+/// A level: 1 (critical) to 255.
+pub fn parse_level(s: &str) -> Result<u8, String> {
+    s.parse::<u8>()
+        .ok()
+        .filter(|l| *l >= 1 && s.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| format!("'{s}' is not a level (1 critical .. 5 verbose, up to 255)"))
+}
+
+/// A keyword mask: hexadecimal, `0x` optional, not 0.
+pub fn parse_mask(s: &str) -> Result<u64, String> {
     let hex = s
         .strip_prefix("0x")
         .or_else(|| s.strip_prefix("0X"))
@@ -228,5 +251,31 @@ mod tests {
                 "{args:?}"
             );
         }
+        // A negative number is a bad value of its option, not an unknown
+        // option, and the message names the option and the value.
+        for (args, says) in [
+            (
+                &["x", "--pid", "-1"][..],
+                "for '--pid <PID>': '-1' is not a process id",
+            ),
+            (
+                &["x", "--level", "-1"],
+                "for '--level <N>': '-1' is not a level",
+            ),
+            (
+                &["x", "--keyword", "-1"],
+                "for '--keyword <MASK>': not a hexadecimal",
+            ),
+            (&["x", "--pid", "+5"], "'+5' is not a process id"),
+        ] {
+            let e = <Cli as clap::Parser>::try_parse_from(args)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(says), "{args:?}: {e}");
+        }
+        assert_eq!(parse_pid("0"), Ok(0));
+        assert_eq!(parse_pid("4194304"), Ok(4194304));
+        assert!(parse_pid("4194305").is_err());
+        assert_eq!(parse_level("5"), Ok(5));
     }
 }

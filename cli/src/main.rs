@@ -60,10 +60,26 @@ fn print_to_stdout(e: &clap::Error) -> std::io::Result<()> {
     std::io::stdout().flush()
 }
 
+/// Blocks the signals `collect` handles before anything else runs
+/// (`collect::signals`): a SIGUSR1 or SIGINT sent while it starts waits for
+/// its handler. Every other subcommand unblocks them at the start of `main`.
+#[used]
+#[link_section = ".init_array"]
+static BLOCK_SIGNALS: extern "C" fn() = block_signals;
+
+extern "C" fn block_signals() {
+    collect::signals::block_at_start();
+}
+
 fn main() -> ExitCode {
+    if !matches!(std::env::args_os().nth(1), Some(a) if a == "collect") {
+        collect::signals::unblock();
+    }
     let cli = match Cli::try_parse_from(args()) {
         Ok(cli) => cli,
         Err(e) => {
+            // Nothing is collected: the signals' default actions apply.
+            collect::signals::unblock();
             // --help and --version exit 0 once their text is out (1 with a
             // message if standard output refused it, as decode does; a reader
             // that closed the pipe early is no error); usage errors 2

@@ -6,6 +6,7 @@ use clap::Args;
 use crate::exit::{Error, Status};
 use crate::ffi::{Provider, USER_EVENT_REG_PERSIST};
 use crate::spec::{self, Registration};
+use crate::tracefs::Tracefs;
 
 #[derive(Args, Debug)]
 #[command(after_help = REGISTER_AFTER_HELP)]
@@ -70,19 +71,58 @@ pub fn collect_definitions(args: &RegisterArgs) -> Result<Vec<Registration>, Err
     )
 }
 
-/// Explains why the library could not open `user_events_data`.
+/// What to do on a machine without user_events: a program's events can
+/// still be recorded in capture mode.
+pub const CAPTURE_MODE_HINT: &str = "programs can still record their events without the kernel in capture mode: TRACEPOINT_CAPTURE_FILE=events.dat ./program, then eventheader decode events.dat";
+
+/// What the machine has, for explaining a failed open of `user_events_data`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// No tracefs mounted.
+    NoTracefs,
+    /// tracefs mounted without `user_events_data`: the kernel has no
+    /// user_events.
+    NoUserEventsData,
+    /// tracefs with `user_events_data` (or tracefs not readable).
+    Other,
+}
+
+/// Looks at tracefs: is it there, and has it `user_events_data`?
+fn look() -> Found {
+    match Tracefs::find() {
+        Ok(t) if !t.has_user_events() => Found::NoUserEventsData,
+        Ok(_) => Found::Other,
+        Err(e) if e.status == Status::NoUserEvents => Found::NoTracefs,
+        Err(_) => Found::Other,
+    }
+}
+
+/// Explains why the library could not open `user_events_data`. The library
+/// says `EOPNOTSUPP` when `/sys/kernel/tracing/user_events_data` is missing
+/// and no other tracefs or debugfs mount has one, which is both "tracefs
+/// not mounted" and "tracefs without user_events": tracefs itself tells
+/// them apart.
 pub fn open_error(errno: i32) -> Error {
-    let why = match errno {
-        libc::EOPNOTSUPP => {
-            "user_events is not available: tracefs is not mounted (no /sys/kernel/tracing)"
+    explain(errno, look())
+}
+
+/// [`open_error`] on a machine where tracefs is as `found` says.
+pub fn explain(errno: i32, found: Found) -> Error {
+    let missing = matches!(errno, libc::EOPNOTSUPP | libc::ENOENT);
+    let why = match (errno, found) {
+        (_, Found::NoUserEventsData) if missing => format!(
+            "user_events is not available: this kernel has no user_events (CONFIG_USER_EVENTS): tracefs is mounted but has no user_events_data; {CAPTURE_MODE_HINT}"
+        ),
+        (_, Found::NoTracefs) if missing => format!(
+            "user_events is not available: tracefs is not mounted (no /sys/kernel/tracing; as root: mount -t tracefs nodev /sys/kernel/tracing); {CAPTURE_MODE_HINT}"
+        ),
+        (libc::EOPNOTSUPP | libc::ENOENT, Found::Other) => format!(
+            "user_events is not available: user_events_data cannot be opened; {CAPTURE_MODE_HINT}"
+        ),
+        (libc::EACCES | libc::EPERM, _) => {
+            "permission denied opening user_events_data (needs write access: root, or a group given access to tracefs)".to_string()
         }
-        libc::ENOENT => {
-            "user_events is not available: tracefs has no user_events_data (kernel without CONFIG_USER_EVENTS)"
-        }
-        libc::EACCES | libc::EPERM => {
-            "permission denied opening user_events_data (needs write access: root, or a group given access to tracefs)"
-        }
-        _ => "cannot open user_events_data",
+        _ => "cannot open user_events_data".to_string(),
     };
     Error::new(
         Status::from_errno(errno),
@@ -226,13 +266,36 @@ mod tests {
 
     #[test]
     fn open_errors_name_the_cause() {
-        let e = open_error(libc::EOPNOTSUPP);
-        assert_eq!(e.status, Status::NoUserEvents);
-        assert!(e.message.contains("tracefs is not mounted"));
-        let e = open_error(libc::ENOENT);
-        assert_eq!(e.status, Status::NoUserEvents);
-        assert!(e.message.contains("CONFIG_USER_EVENTS"));
-        let e = open_error(libc::EACCES);
+        // The library's EOPNOTSUPP (or ENOENT) with tracefs and without.
+        for errno in [libc::EOPNOTSUPP, libc::ENOENT] {
+            let e = explain(errno, Found::NoTracefs);
+            assert_eq!(e.status, Status::NoUserEvents);
+            assert!(
+                e.message.contains("tracefs is not mounted"),
+                "{}",
+                e.message
+            );
+            assert!(
+                e.message.contains("TRACEPOINT_CAPTURE_FILE"),
+                "{}",
+                e.message
+            );
+            let e = explain(errno, Found::NoUserEventsData);
+            assert_eq!(e.status, Status::NoUserEvents);
+            assert!(
+                e.message
+                    .contains("this kernel has no user_events (CONFIG_USER_EVENTS)")
+                    && !e.message.contains("not mounted"),
+                "{}",
+                e.message
+            );
+            assert!(
+                e.message.contains("TRACEPOINT_CAPTURE_FILE"),
+                "{}",
+                e.message
+            );
+        }
+        let e = explain(libc::EACCES, Found::Other);
         assert_eq!(e.status, Status::PermissionDenied);
         assert!(e.message.contains("permission denied"));
     }

@@ -363,3 +363,42 @@ fn help_of_help() {
     let (_, out, _) = code(&["help", "decode", "--help"]);
     assert!(out.contains("Usage: eventheader decode"), "{out}");
 }
+
+/// A negative filter value is a bad value of its option or field, named in
+/// the message (status 2), not an unknown option "-1".
+#[test]
+fn negative_filter_values_name_the_field() {
+    for (args, says) in [
+        (
+            &["collect", "-c", "--snapshot-on", "pid=-1", "X_L5K1"][..],
+            "field 'pid': '-1' is not a process id",
+        ),
+        (
+            &[
+                "collect",
+                "-c",
+                "--snapshot-on",
+                "level=1,level=-2",
+                "X_L5K1",
+            ],
+            "field 'level': given twice",
+        ),
+        (
+            &["collect", "-c", "--snapshot-on", "keyword=0", "X_L5K1"],
+            "field 'keyword': a keyword mask of 0 matches nothing",
+        ),
+        (
+            &["decode", "--pid", "-1", "x"],
+            "invalid value '-1' for '--pid <PID>': '-1' is not a process id",
+        ),
+        (
+            &["collect", "--level", "-1", "X_L5K1"],
+            "invalid value '-1' for '--level <N>': '-1' is not a level",
+        ),
+    ] {
+        let (rc, _, err) = code(args);
+        assert_eq!(rc, 2, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
+    }
+}

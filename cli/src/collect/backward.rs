@@ -169,6 +169,21 @@ impl BackwardRing {
     }
 }
 
+impl BackwardRing {
+    /// Where the next [`take_new`](Self::take_new) starts (the head at the
+    /// previous copy).
+    pub fn mark(&self) -> u64 {
+        self.last_head
+    }
+
+    /// Starts the next copy at `mark` again (a copy that could not be
+    /// saved: its records are taken again, as far as the ring still holds
+    /// them).
+    pub fn reset_mark(&mut self, mark: u64) {
+        self.last_head = mark;
+    }
+}
+
 impl Drop for BackwardRing {
     fn drop(&mut self) {
         // SAFETY: `base` and `map_len` are the mapping made in `map`, not

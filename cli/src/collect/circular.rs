@@ -19,8 +19,7 @@
 //! (at most the rings' size) and 24 bytes of index per record, freed once
 //! the file is written.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use perf_event::{Counter, ReadFormat};
@@ -126,9 +125,11 @@ impl Rings {
 
     /// Copies the records new since the previous snapshot, every ring
     /// paused during the copy (so that the copies end at one instant).
-    /// Returns the CPUs whose ring wrapped.
-    fn take(&mut self) -> Result<Vec<usize>, Error> {
+    /// Returns the CPUs whose ring wrapped, and each ring's mark before the
+    /// copy (for [`Rings::untake`]).
+    fn take(&mut self) -> Result<(Vec<usize>, Vec<u64>), Error> {
         self.copy.clear();
+        let marks = self.rings.iter().map(|r| r.mark()).collect();
         for r in &self.rings {
             r.pause(true)?;
         }
@@ -141,7 +142,16 @@ impl Rings {
         for r in &self.rings {
             r.pause(false)?;
         }
-        Ok(wrapped)
+        Ok((wrapped, marks))
+    }
+
+    /// Forgets the copy of [`Rings::take`] (it could not be saved): the next
+    /// snapshot starts where that one did.
+    fn untake(&mut self, marks: &[u64]) {
+        for (r, &m) in self.rings.iter_mut().zip(marks) {
+            r.reset_mark(m);
+        }
+        self.copy = Vec::new();
     }
 }
 
@@ -151,6 +161,8 @@ struct Totals {
     snapshots: u64,
     samples: u64,
     lost: u64,
+    /// Snapshots that could not be written.
+    failed: u64,
 }
 
 struct Writer<'a> {
@@ -158,18 +170,59 @@ struct Writer<'a> {
     meta: &'a Metadata,
     recorded: &'a [Recorded],
     totals: Totals,
+    /// The last snapshot (recording has stopped).
+    last: bool,
 }
 
 impl Writer<'_> {
+    /// Reports a snapshot that could not be written.
+    fn failed(&mut self, what: &str) {
+        self.totals.failed += 1;
+        let next = if self.last {
+            "its events are not saved"
+        } else {
+            "its events stay in the buffers for the next snapshot (as far back as they hold them); recording goes on"
+        };
+        eprintln!("eventheader: collect: snapshot failed: {what}; {next}");
+    }
+
     /// Takes a snapshot for `why` and writes it (none if nothing is new).
+    /// A snapshot that cannot be written (a full disk) is reported, its
+    /// partial file removed, and its records stay for the next snapshot:
+    /// recording goes on.
     fn snapshot(&mut self, rings: &mut Rings, why: &str) -> Result<Option<Summary>, Error> {
-        let wrapped = rings.take()?;
+        let (wrapped, marks) = rings.take()?;
         if rings.copy.is_empty() {
             eprintln!("eventheader: collect: nothing new to save ({why})");
             return Ok(None);
         }
-        let path = self.files.next_path();
-        let summary = snapshot::write(&path, self.meta, self.recorded, &rings.copy)?;
+        let new = match self.files.create_next() {
+            Ok(new) => new,
+            Err(e) => {
+                rings.untake(&marks);
+                self.failed(&e.message);
+                return Ok(None);
+            }
+        };
+        let path = new.path.clone();
+        let written = new
+            .file
+            .try_clone()
+            .map_err(|e| Error::io(&e, format!("writing {path}")))
+            .and_then(|f| snapshot::write(f, &path, self.meta, self.recorded, &rings.copy));
+        let summary = match written {
+            Ok(s) => s,
+            Err(e) => {
+                rings.untake(&marks);
+                let partial = match self.files.remove_partial(&new) {
+                    Ok(true) => "the partial file was removed".to_string(),
+                    Ok(false) => format!("{path} is no longer this snapshot's file: left alone"),
+                    Err(r) => format!("{path} is INCOMPLETE: it could not be removed ({r})"),
+                };
+                self.failed(&format!("{e}; {partial}"));
+                return Ok(None);
+            }
+        };
         // Free the copy: between snapshots only the rings take memory.
         rings.copy = Vec::new();
         let span = summary
@@ -201,21 +254,13 @@ impl Writer<'_> {
     }
 }
 
-pub fn run(args: &CollectArgs) -> Result<Status, Error> {
+pub fn run(args: &CollectArgs, flags: super::signals::Flags) -> Result<Status, Error> {
     let specs = super::collect_specs(args)?;
     let filter = Filter::new(&args.filter);
     let output = args.output.clone().unwrap_or_else(|| "perf.data".into());
-    snapshot::check_dir(&output)?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let usr1 = Arc::new(AtomicBool::new(false));
-    for (sig, flag) in [
-        (libc::SIGINT, &stop),
-        (libc::SIGTERM, &stop),
-        (libc::SIGUSR1, &usr1),
-    ] {
-        signal_hook::flag::register(sig, Arc::clone(flag))
-            .map_err(|e| Error::io(&e, "installing signal handlers"))?;
-    }
+    // Refused at once where no snapshot file can be created.
+    let files = Files::new(&output, args.max_snapshots.map(|n| n as usize))?;
+    let (stop, usr1) = (flags.stop, flags.usr1);
     let tracefs = Tracefs::find()?;
     let (tracepoints, registrations) = resolve::resolve(&tracefs, &specs, &filter, args.verbose)?;
     let cpus = session::online_cpus();
@@ -252,10 +297,11 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
         );
     }
     let mut writer = Writer {
-        files: Files::new(&output, args.max_snapshots.map(|n| n as usize)),
+        files,
         meta: &meta,
         recorded: &recorded,
         totals: Totals::default(),
+        last: false,
     };
     rings.enable()?;
     if let Some(t) = trigger.as_mut() {
@@ -264,11 +310,12 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
     let started = Instant::now();
     let deadline = args.duration.map(|d| started + d);
     let after = args.after.unwrap_or(TRIGGER_SETTLE).max(TRIGGER_SETTLE);
-    let mut child = if args.command.is_empty() {
+    // Ended when an error ends collect too (command::Running).
+    let mut child = super::command::Running(if args.command.is_empty() {
         None
     } else {
         Some(super::spawn(&args.command, false, nofile)?)
-    };
+    });
     let mut child_status = None;
     // A trigger event seen: its snapshot's time and what it was.
     let mut pending: Option<(Instant, String)> = None;
@@ -326,12 +373,13 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
         Some((_, event)) => format!("{stop_reason}, on {event}"),
         None => stop_reason.to_string(),
     };
+    writer.last = true;
     writer.snapshot(&mut rings, &why)?;
     drop(registrations);
     // Stopped by a signal or the duration while the command still runs:
     // collect's doing, not the command's failure.
     let collect_stopped = child_status.is_none() || stop.load(Ordering::Relaxed);
-    if let (Some(mut c), None) = (child, child_status) {
+    if let (Some(mut c), None) = (child.take(), child_status) {
         child_status = super::command::end(&mut c, super::command::GRACE);
     }
     let t = &writer.totals;
@@ -343,6 +391,14 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
         started.elapsed().as_secs_f64()
     );
     let mut status = Status::Success;
+    if t.failed > 0 {
+        eprintln!(
+            "eventheader: collect: {} snapshot{} could not be written",
+            t.failed,
+            if t.failed == 1 { "" } else { "s" }
+        );
+        status = status.worst(Status::Failure);
+    }
     if t.lost > 0 {
         eprintln!(
             "eventheader: collect: the kernel lost {} events while the buffers were paused for snapshots",

@@ -5,6 +5,7 @@
 //! collect's signals, or by the SIGINT or SIGTERM that stopped collect too
 //! (a Ctrl-C reaches the whole process group), is not the command failing.
 
+use std::ops::{Deref, DerefMut};
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Child, ExitStatus};
 use std::time::{Duration, Instant};
@@ -30,6 +31,32 @@ pub fn end(child: &mut Child, grace: Duration) -> Option<ExitStatus> {
     // Still running: Child::kill sends SIGKILL.
     let _ = child.kill();
     child.wait().ok()
+}
+
+/// The command collect runs (if any). Dropped while the command still
+/// runs, as when an error ends collect (a failed write, a full disk), it
+/// ends the command as [`end`] does: collect never leaves it orphaned.
+pub struct Running(pub Option<Child>);
+
+impl Deref for Running {
+    type Target = Option<Child>;
+    fn deref(&self) -> &Option<Child> {
+        &self.0
+    }
+}
+
+impl DerefMut for Running {
+    fn deref_mut(&mut self) -> &mut Option<Child> {
+        &mut self.0
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(c) = self.0.as_mut() {
+            end(c, GRACE);
+        }
+    }
 }
 
 fn signal(child: &Child, sig: libc::c_int) {
@@ -97,6 +124,18 @@ mod tests {
         assert_eq!(st.signal(), Some(libc::SIGTERM), "{st:?}");
         // Before, this was reported as "sleep signal: 15", status 7.
         assert!(!failed(st, true));
+    }
+
+    #[test]
+    fn a_running_command_is_ended_when_collect_gives_up() {
+        let child = Command::new("sleep").arg("20").spawn().expect("sleep");
+        let pid = child.id() as libc::pid_t;
+        let started = Instant::now();
+        drop(Running(Some(child)));
+        assert!(started.elapsed() < Duration::from_secs(1));
+        // Reaped: no such process any more.
+        // SAFETY: kill with signal 0 only checks that the process exists.
+        assert_eq!(unsafe { libc::kill(pid, 0) }, -1);
     }
 
     #[test]

@@ -11,9 +11,11 @@ mod command;
 mod fd_limit;
 mod live;
 mod metadata;
+mod outdir;
 mod output;
 mod resolve;
 mod session;
+pub mod signals;
 mod snapshot;
 mod trigger;
 
@@ -28,7 +30,7 @@ pub mod fuzzing {
 
 use std::os::fd::AsFd;
 use std::process::{Child, Command};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -165,6 +167,12 @@ anywhere: eventheader decode trace.data, perf script -i trace.data.
 NAME.0001.ext, NAME.0002.ext, ... (from -o NAME.ext) on SIGUSR1, on an event
 passing --snapshot-on, and when it stops; each snapshot holds the events
 written since the previous one (none twice), as far back as the buffers go.
+
+Output files are created new, never through a link: an existing -o FILE (a
+file or a link) is renamed FILE.old; a snapshot skips any name that is taken.
+A snapshot that cannot be written (a full disk) is reported, its partial file
+removed, and recording goes on (status 1 at the end). An error that ends
+collect ends its command too.
 
 Events the kernel drops because a ring buffer was full are reported on
 stderr and make the exit status 6 (the file is still complete otherwise);
@@ -312,9 +320,11 @@ fn recorded(tracepoints: &[resolve::Tracepoint], descs: Vec<session::EventIds>) 
 }
 
 pub fn run(args: &CollectArgs) -> Result<Status, Error> {
+    // First: a signal that arrived since the start is handled now.
+    let flags = signals::install(args.circular)?;
     check_args(args)?;
     if args.circular {
-        return circular::run(args);
+        return circular::run(args, flags);
     }
     let specs = collect_specs(args)?;
     let filter = Filter::new(&args.filter);
@@ -323,11 +333,7 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
         None if args.live => None,
         None => Some("perf.data".to_string()),
     };
-    let stop = Arc::new(AtomicBool::new(false));
-    for sig in [libc::SIGINT, libc::SIGTERM] {
-        signal_hook::flag::register(sig, Arc::clone(&stop))
-            .map_err(|e| Error::io(&e, "installing signal handlers"))?;
-    }
+    let stop = flags.stop;
     let tracefs = Tracefs::find()?;
     let (tracepoints, registrations) = resolve::resolve(&tracefs, &specs, &filter, args.verbose)?;
     let cpus = session::online_cpus();
@@ -373,7 +379,8 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
     session.enable()?;
     let started = Instant::now();
     let deadline = args.duration.map(|d| started + d);
-    let mut child = if args.command.is_empty() {
+    // Ended when an error ends collect too (command::Running).
+    let mut child = command::Running(if args.command.is_empty() {
         None
     } else {
         let stdout_is_data = args.live || output.as_deref() == Some("-");
@@ -387,7 +394,7 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
                 return Err(e);
             }
         }
-    };
+    });
     let mut child_status = None;
     let mut more = false;
     // Standard output closed (a reader of -o - or --live went away).
@@ -448,7 +455,7 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
     // Stopped by a signal, the duration or a closed output while the
     // command still runs (or a Ctrl-C ended both): collect's doing.
     let collect_stopped = child_status.is_none() || stop.load(Ordering::Relaxed);
-    if let (Some(mut c), None) = (child, child_status) {
+    if let (Some(mut c), None) = (child.take(), child_status) {
         child_status = command::end(&mut c, command::GRACE);
     }
 

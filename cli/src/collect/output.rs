@@ -2,12 +2,14 @@
 //! headers, attributes, EVENT_DESC and TRACING_DATA with the tracefs
 //! formats), or with `-o -` a pipe-mode stream on standard output.
 
+use std::fs::File;
 use std::io::{self, BufWriter};
 use std::sync::Arc;
 
 use tracepoint_decode as td;
 use tracepoint_perf as tp;
 
+use super::outdir::{self, OutDir};
 use crate::exit::Error;
 use crate::perfdata::writer::{EventInfo, Metadata, PipeWriter};
 
@@ -36,7 +38,9 @@ pub enum Recorder {
 
 impl Recorder {
     /// Creates `path` (`-`: standard output, pipe mode) and writes what is
-    /// known before the data.
+    /// known before the data. A file or link already at `path` is renamed
+    /// to `path.old` ([`OutDir::replace`]): nothing is written through a
+    /// link or into an existing file.
     pub fn create(path: &str, meta: &Metadata, events: &[Recorded]) -> Result<Recorder, Error> {
         if path == "-" {
             let infos: Vec<EventInfo> = events.iter().map(|e| e.info.clone()).collect();
@@ -45,11 +49,36 @@ impl Recorder {
                 .map(Recorder::Pipe)
                 .map_err(|e| Error::io(&e, "writing standard output"));
         }
+        let creating = |e: io::Error| Error::io(&e, format!("creating {path}"));
+        let dir = OutDir::open(path).map_err(creating)?;
+        let (file, old) = dir.replace(outdir::split_dir(path).1).map_err(creating)?;
+        if let Some(old) = old {
+            eprintln!("eventheader: collect: {path} existed: renamed to {old}");
+        }
+        Recorder::in_file(file, path, meta, events)
+    }
+
+    /// Writes what is known before the data into `file`, new and empty,
+    /// created as `path`.
+    pub fn in_file(
+        file: File,
+        path: &str,
+        meta: &Metadata,
+        events: &[Recorded],
+    ) -> Result<Recorder, Error> {
         let io_error = |e: io::Error| Error::io(&e, format!("writing {path}"));
         let mut writer = Box::new(tp::PerfDataFileWriter::new());
+        // The writer opens by name: the kernel's link to the open file
+        // reaches this very file (its truncation of it, empty, is nothing).
         writer
-            .create_file(path)
-            .map_err(|e| Error::io(&e, format!("creating {path}")))?;
+            .create_file(&outdir::reopen_path(&file))
+            .map_err(|e| match e.raw_os_error() {
+                Some(libc::ENOENT) => Error::io(
+                    &e,
+                    format!("creating {path} (through /proc/self/fd: is /proc mounted?)"),
+                ),
+                _ => Error::io(&e, format!("creating {path}")),
+            })?;
         for e in events {
             if !writer.add_tracepoint_event_desc(&e.info.ids, &e.info.attr, &e.info.name, &e.format)
             {
@@ -68,6 +97,8 @@ impl Recorder {
         writer.set_clockid_header(meta.clockid);
         writer.set_clock_data_header(meta.clockid, meta.clock_at.0, meta.clock_at.1);
         writer.write_finished_init().map_err(io_error)?;
+        // The writer has its own descriptor of the file now.
+        drop(file);
         Ok(Recorder::File {
             writer,
             path: path.to_string(),

@@ -32,7 +32,10 @@ impl Tracepoint {
 fn no_user_events() -> Error {
     Error::new(
         Status::NoUserEvents,
-        "user_events is not available: tracefs has no user_events_data (kernel without CONFIG_USER_EVENTS)",
+        format!(
+            "user_events is not available: tracefs has no user_events_data (kernel without CONFIG_USER_EVENTS); {}",
+            register::CAPTURE_MODE_HINT
+        ),
     )
 }
 

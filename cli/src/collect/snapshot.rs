@@ -6,8 +6,9 @@
 //! time across CPUs.
 
 use std::collections::VecDeque;
-use std::path::{Path, PathBuf};
+use std::fs::File;
 
+use super::outdir::{split_dir, OutDir};
 use super::output::{push_finished_round, Recorded, Recorder};
 use super::session::record_time;
 use crate::exit::Error;
@@ -25,14 +26,6 @@ pub fn numbered(output: &str, n: u64) -> String {
     match file.rfind('.').filter(|&i| i > 0) {
         Some(i) => format!("{dir}{}.{n:04}{}", &file[..i], &file[i..]),
         None => format!("{dir}{file}.{n:04}"),
-    }
-}
-
-/// (directory part with its '/', file name).
-fn split_dir(output: &str) -> (&str, &str) {
-    match output.rfind('/') {
-        Some(i) => output.split_at(i + 1),
-        None => ("", output),
     }
 }
 
@@ -54,44 +47,86 @@ pub fn number_of(output: &str, file: &str) -> Option<u64> {
     digits.parse().ok()
 }
 
-/// The snapshot files of one run.
+/// The snapshot files of one run, created new in the directory of `-o`
+/// opened once ([`OutDir`]): a name someone else holds (a file, a link,
+/// dangling or not, made before or at the same moment) is skipped, never
+/// followed or truncated.
 pub struct Files {
     output: String,
+    dir: OutDir,
     next: u64,
     max: Option<usize>,
     written: VecDeque<String>,
 }
 
+/// A snapshot file just created: its path as shown, its name in the
+/// directory, and the file.
+pub struct NewFile {
+    pub path: String,
+    pub name: String,
+    pub file: File,
+}
+
 impl Files {
-    /// Numbers after the highest of `output`'s numbered names already in
-    /// its directory; keeps at most `max` of the files it writes.
-    pub fn new(output: &str, max: Option<usize>) -> Files {
-        let (dir, _) = split_dir(output);
-        let dir = if dir.is_empty() { "." } else { dir };
-        let highest = std::fs::read_dir(dir)
+    /// Opens `output`'s directory and checks that a file can be created in
+    /// it (a probe file, created and removed); numbers after the highest of
+    /// `output`'s numbered names already there; keeps at most `max` of the
+    /// files it writes.
+    pub fn new(output: &str, max: Option<usize>) -> Result<Files, Error> {
+        let (dir_part, name) = split_dir(output);
+        let shown = if dir_part.is_empty() { "." } else { dir_part };
+        let refuse = |e: std::io::Error| {
+            Error::io(
+                &e,
+                format!(
+                    "cannot create the snapshot files {} in {shown}",
+                    numbered(output, 1)
+                ),
+            )
+        };
+        let dir = OutDir::open(output).map_err(refuse)?;
+        dir.probe(name).map_err(refuse)?;
+        let highest = std::fs::read_dir(shown)
             .into_iter()
             .flatten()
             .flatten()
             .filter_map(|e| number_of(output, e.file_name().to_str()?))
             .max()
             .unwrap_or(0);
-        Files {
+        Ok(Files {
             output: output.to_string(),
+            dir,
             next: highest + 1,
             max,
             written: VecDeque::new(),
+        })
+    }
+
+    /// Creates the next numbered file, new: a name that exists is skipped.
+    /// An error names the file that could not be created.
+    pub fn create_next(&mut self) -> Result<NewFile, Error> {
+        let mut tries = 0;
+        loop {
+            let path = numbered(&self.output, self.next);
+            let name = split_dir(&path).1.to_string();
+            match self.dir.create_new(&name) {
+                Ok(file) => {
+                    self.next += 1;
+                    return Ok(NewFile { path, name, file });
+                }
+                Err(e) if e.raw_os_error() == Some(libc::EEXIST) && tries < 100_000 => {
+                    self.next += 1;
+                    tries += 1;
+                }
+                Err(e) => return Err(Error::io(&e, format!("creating {path}"))),
+            }
         }
     }
 
-    /// The next file's name (not yet taken: a name that exists is skipped).
-    pub fn next_path(&mut self) -> String {
-        loop {
-            let path = numbered(&self.output, self.next);
-            self.next += 1;
-            if std::fs::symlink_metadata(&path).is_err() {
-                return path;
-            }
-        }
+    /// Removes a file of this run that could not be written completely
+    /// (if the name is still that file's). True if removed.
+    pub fn remove_partial(&self, new: &NewFile) -> std::io::Result<bool> {
+        self.dir.remove_if_same(&new.name, &new.file)
     }
 
     /// Notes that `path` was written; returns the files deleted to keep
@@ -157,15 +192,16 @@ fn count(s: &mut Summary, time: u64, rec: &[u8]) {
 }
 
 /// Writes `records` (whole records of every CPU's ring, each CPU's in any
-/// order) to a new perf.data file at `path`, in time order.
+/// order) to `file`, new and empty, created as `path`, in time order.
 pub fn write(
+    file: File,
     path: &str,
     meta: &Metadata,
     recorded: &[Recorded],
     records: &[u8],
 ) -> Result<Summary, Error> {
     let index = time_order(records);
-    let mut recorder = Recorder::create(path, meta, recorded)?;
+    let mut recorder = Recorder::in_file(file, path, meta, recorded)?;
     let mut summary = Summary::default();
     let mut batch = Vec::with_capacity(1 << 20);
     for (time, start, len) in index {
@@ -183,24 +219,10 @@ pub fn write(
     Ok(summary)
 }
 
-/// Whether `path`'s directory exists (checked before recording starts).
-pub fn check_dir(output: &str) -> Result<(), Error> {
-    let (dir, _) = split_dir(output);
-    if dir.is_empty() || Path::new(dir).is_dir() {
-        return Ok(());
-    }
-    Err(Error::new(
-        crate::exit::Status::Failure,
-        format!(
-            "cannot write snapshots to {}: no such directory",
-            PathBuf::from(dir).display()
-        ),
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     #[test]
     fn names() {
@@ -226,14 +248,14 @@ mod tests {
         let out = format!("{}/trace.data", dir.path().display());
         std::fs::write(numbered(&out, 3), b"older run").unwrap();
         std::fs::write(&out, b"not numbered").unwrap();
-        let mut files = Files::new(&out, Some(2));
+        let mut files = Files::new(&out, Some(2)).unwrap();
         let mut deleted = Vec::new();
         let mut names = Vec::new();
         for _ in 0..4 {
-            let p = files.next_path();
-            std::fs::write(&p, b"x").unwrap();
-            names.push(p.clone());
-            deleted.extend(files.written(p));
+            let new = files.create_next().unwrap();
+            std::io::Write::write_all(&mut &new.file, b"x").unwrap();
+            names.push(new.path.clone());
+            deleted.extend(files.written(new.path));
         }
         assert_eq!(names, (4..8).map(|n| numbered(&out, n)).collect::<Vec<_>>());
         assert_eq!(deleted, names[..2].to_vec());
@@ -241,11 +263,38 @@ mod tests {
             assert_eq!(Path::new(&numbered(&out, n)).exists(), exists, "{n}");
         }
         assert!(Path::new(&out).exists());
-        // A name taken meanwhile is skipped, never overwritten.
+        // A name taken meanwhile is skipped, never overwritten: a file,
+        // a link to a file, a dangling link.
+        let target = dir.path().join("target");
+        std::fs::write(&target, b"precious").unwrap();
         std::fs::write(numbered(&out, 8), b"taken").unwrap();
-        assert_eq!(files.next_path(), numbered(&out, 9));
-        assert!(check_dir(&out).is_ok());
-        assert!(check_dir("/nonexistent-dir/x.data").is_err());
+        std::os::unix::fs::symlink(&target, numbered(&out, 9)).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("none"), numbered(&out, 10)).unwrap();
+        let new = files.create_next().unwrap();
+        assert_eq!(new.path, numbered(&out, 11));
+        assert_eq!(std::fs::read(numbered(&out, 8)).unwrap(), b"taken");
+        assert_eq!(std::fs::read(&target).unwrap(), b"precious");
+        assert!(!dir.path().join("none").exists());
+        // A partial file is removed, and only while the name is still its.
+        assert!(files.remove_partial(&new).unwrap());
+        assert!(!Path::new(&new.path).exists());
+        assert!(!files.remove_partial(&new).unwrap());
+        // Two recorders with one -o never share a file: the second finds
+        // the first one's name taken.
+        let other = format!("{}/two.data", dir.path().display());
+        let mut a = Files::new(&other, None).unwrap();
+        let mut b = Files::new(&other, None).unwrap();
+        assert_eq!(a.create_next().unwrap().path, numbered(&other, 1));
+        assert_eq!(b.create_next().unwrap().path, numbered(&other, 2));
+        assert_eq!(a.create_next().unwrap().path, numbered(&other, 3));
+        // No directory: refused at once.
+        let e = Files::new("/nonexistent-dir/x.data", None).err().unwrap();
+        assert!(
+            e.message.contains("/nonexistent-dir/x.0001.data")
+                && e.message.contains("No such file or directory"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

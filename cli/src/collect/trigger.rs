@@ -10,14 +10,13 @@
 //! Memory stays bounded: these rings are fixed and small, and a pass holds
 //! at most one ring's worth of records.
 
-use clap::Parser;
 use tracepoint_decode as td;
 
 use super::resolve::Tracepoint;
 use super::session::Session;
 use crate::decode::{Formatter, Outcome};
 use crate::exit::{Error, Status};
-use crate::filter::{Filter, FilterArgs};
+use crate::filter::{self, Filter, FilterArgs};
 use crate::perfdata::writer::Metadata;
 use crate::perfdata::Events;
 
@@ -32,15 +31,10 @@ const KEYS: &[&str] = &["provider", "event", "level", "keyword", "pid"];
 /// Parses `--snapshot-on`'s value: `NAME=VALUE` pairs separated by commas
 /// (or spaces), NAME one of provider, event, level, keyword, pid, each
 /// with decode's rules for its option; a name given twice matches either
-/// value (provider, event, pid).
+/// value (provider, event, pid). An error names the field.
 pub fn parse_spec(spec: &str) -> Result<FilterArgs, String> {
-    #[derive(Parser)]
-    #[command(no_binary_name = true)]
-    struct Spec {
-        #[command(flatten)]
-        filter: FilterArgs,
-    }
-    let mut args = Vec::new();
+    let mut f = FilterArgs::default();
+    let mut any = false;
     for pair in spec
         .split(|c: char| c == ',' || c.is_ascii_whitespace())
         .filter(|p| !p.is_empty())
@@ -54,27 +48,39 @@ pub fn parse_spec(spec: &str) -> Result<FilterArgs, String> {
                 KEYS.join(", ")
             ));
         }
+        let field = |e: String| format!("field '{key}': {e}");
         if value.is_empty() {
-            return Err(format!("\"{pair}\" has no value"));
+            return Err(field("no value".into()));
         }
-        args.push(format!("--{key}"));
-        args.push(value.to_string());
+        let once = |given: bool| {
+            if given {
+                Err(field("given twice (one value only)".into()))
+            } else {
+                Ok(())
+            }
+        };
+        match key {
+            "provider" => f.provider.push(value.to_string()),
+            "event" => f.event.push(value.to_string()),
+            "level" => {
+                once(f.level.is_some())?;
+                f.level = Some(filter::parse_level(value).map_err(field)?);
+            }
+            "keyword" => {
+                once(f.keyword.is_some())?;
+                f.keyword = Some(filter::parse_mask(value).map_err(field)?);
+            }
+            _ => f.pid.push(filter::parse_pid(value).map_err(field)?),
+        }
+        any = true;
     }
-    if args.is_empty() {
+    if !any {
         return Err(format!(
             "no filter given (NAME=VALUE pairs, NAME one of {})",
             KEYS.join(", ")
         ));
     }
-    match Spec::try_parse_from(&args) {
-        Ok(s) => Ok(s.filter),
-        Err(e) => {
-            // clap's first line says what is wrong ("invalid value ...").
-            let text = e.to_string();
-            let line = text.lines().next().unwrap_or("").trim();
-            Err(line.strip_prefix("error: ").unwrap_or(line).to_string())
-        }
-    }
+    Ok(f)
 }
 
 /// The trigger events and what decodes their samples.
@@ -205,11 +211,24 @@ mod tests {
             (" , ", "no filter given"),
             ("level", "is not NAME=VALUE"),
             ("lvl=1", "unknown filter \"lvl\""),
-            ("level=", "has no value"),
-            ("level=0", "invalid value"),
-            ("level=1,level=2", "cannot be used multiple times"),
-            ("keyword=0", "matches nothing"),
-            ("pid=x", "invalid value"),
+            ("level=", "field 'level': no value"),
+            ("level=0", "field 'level': '0' is not a level"),
+            ("level=-1", "field 'level': '-1' is not a level"),
+            ("level=1,level=2", "field 'level': given twice"),
+            (
+                "keyword=0",
+                "field 'keyword': a keyword mask of 0 matches nothing",
+            ),
+            (
+                "keyword=-3",
+                "field 'keyword': not a hexadecimal keyword mask: -3",
+            ),
+            ("pid=x", "field 'pid': 'x' is not a process id"),
+            ("pid=-1", "field 'pid': '-1' is not a process id"),
+            (
+                "level=1,pid=99999999",
+                "field 'pid': '99999999' is not a process id",
+            ),
             ("--level=1", "unknown filter"),
         ] {
             let e = parse_spec(bad).unwrap_err();
