@@ -20,6 +20,7 @@ use libc::iovec;
 
 use crate::abi::{TracepointListNode, TracepointProviderState, TracepointState};
 use crate::backend::{self, Backend};
+use crate::diagnostics::{self, Part};
 use crate::lock::{lock, Guard};
 use crate::tracepoint_name::Command;
 
@@ -122,7 +123,15 @@ pub unsafe fn connect(
                         let ref_count = unsafe { TracepointProviderState::ref_count(provider) };
                         ref_count.fetch_add(1, Ordering::Relaxed);
                     }
-                    Err(e) => err = e,
+                    Err(e) => {
+                        diagnostics::report(&[
+                            Part::Text("cannot register tracepoint "),
+                            Part::Quoted(command.name),
+                            Part::Text(": "),
+                            Part::Errno(e),
+                        ]);
+                        err = e;
+                    }
                 }
             }
             None => {

@@ -1174,3 +1174,34 @@ fn installed_library_is_a_glibc_citizen_and_unloads_cleanly() {
         );
     }
 }
+
+/// Capture writes cut off (`c-tests/hardening/capcut.c`) against the
+/// installed Release library, which aborts on panic and so runs no Rust
+/// destructor when `pthread_cancel` unwinds a thread out of its `writev`:
+/// a cancelled writer, and a `siglongjmp` out of a handler that interrupted
+/// a capture write, leave later writes of every thread working (the
+/// program's watchdog turns a hang into a failure).
+#[test]
+fn capture_writes_cut_off_leave_the_installed_library_working() {
+    let install = install();
+    let lib = install.prefix.join("lib");
+    let out = install.run_dir.join("capcut");
+    let program = manifest::program("capcut");
+    let config = Config::first(program, Toolchain::GCC, Flavour::Plain);
+    let exe = testkit::build::build(program, &config, &lib, &out).unwrap_or_else(|e| panic!("{e}"));
+    let build = Build {
+        program,
+        config,
+        label: format!("capcut ({}) against the install", config.label(program)),
+        exe,
+    };
+    for mode in ["cancel", "longjmp"] {
+        let ran = build.run(mode);
+        assert_eq!(
+            ran.words(&format!("{mode}-errno")),
+            ["0"; 4],
+            "{}",
+            ran.stdout
+        );
+    }
+}
