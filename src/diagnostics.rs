@@ -10,222 +10,65 @@
 //! (no allocation) and written with one `write(2)` to descriptor 2:
 //! async-signal-safe, so capture write errors of signal handlers are
 //! reported too. Capture write errors are reported for the first
-//! [`WRITE_REPORTS`] of them in the process, the last saying that it is.
+//! [`report::WRITE_REPORTS`] of them in the process, the last saying so.
+//!
+//! The reports are [`report`], reached from here through one weak
+//! reference, as the capture backend is (`backend::capture_link`): in the
+//! shared library they are always there; in the static library they are a
+//! member of their own, linked by programs with capture mode (the capture
+//! backend calls them directly) or linked with
+//! `-Wl,-u,_eventheader_diagnostics`, so that other static programs carry
+//! none of their bytes.
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::c_int;
-use core::sync::atomic::{AtomicU32, AtomicU8, Ordering};
+use core::hint::black_box;
+use core::ptr;
 
-use crate::sys::secure_getenv;
+pub mod report;
 
-/// How many capture write errors a process reports at most.
-pub const WRITE_REPORTS: u32 = 8;
-
-/// 0: not read yet; 1: off; 2: on.
-static SWITCH: AtomicU8 = AtomicU8::new(0);
-/// Capture write errors reported so far.
-static WRITE_ERRORS: AtomicU32 = AtomicU32::new(0);
-
-/// Whether `EVENTHEADER_DEBUG=1` is set (read once; never in a setuid or
-/// setgid process).
-pub fn enabled() -> bool {
-    match SWITCH.load(Ordering::Relaxed) {
-        0 => {
-            // SAFETY: a valid C string.
-            let value = unsafe { secure_getenv(c"EVENTHEADER_DEBUG".as_ptr()) };
-            // SAFETY: NULL or a C string of the environment, read at once.
-            let on = !value.is_null() && unsafe { core::ffi::CStr::from_ptr(value) } == c"1";
-            SWITCH.store(if on { 2 } else { 1 }, Ordering::Relaxed);
-            on
-        }
-        state => state == 2,
-    }
+/// A failure outside the capture backend, to report.
+pub enum Failure<'a> {
+    /// Opening a provider failed with this errno (ENOSYS: a static program
+    /// without capture mode and TRACEPOINT_CAPTURE_FILE set); whether the
+    /// program has capture mode.
+    ProviderOpen { errno: c_int, has_capture: bool },
+    /// Registering the tracepoint with this name failed with this errno.
+    Registration { name: &'a [u8], errno: c_int },
 }
 
-/// One piece of a report line.
-pub enum Part<'a> {
-    /// Text of the library's own.
-    Text(&'a str),
-    /// Bytes from outside (a path, a name): quoted, control bytes as `?`.
-    Quoted(&'a [u8]),
-    /// An errno value: its name and meaning.
-    Errno(c_int),
+/// The reports the library outside the capture backend makes.
+pub struct Diagnostics {
+    /// Reports a failure (see [`report::failed`]).
+    pub failed: fn(Failure<'_>),
 }
 
-/// Writes one report line made of `parts`, if the switch is on.
+// A weak, hidden reference: see the module documentation. Loaded through
+// `black_box`: the compiler does not know the reference is weak.
+core::arch::global_asm!(
+    ".weak _eventheader_diagnostics",
+    ".hidden _eventheader_diagnostics",
+);
+
+extern "C" {
+    /// The reports' table (a `Diagnostics`), or nothing.
+    static _eventheader_diagnostics: u8;
+}
+
+/// The reports, if the program has them (inlined only into this module's
+/// [`failed`]: the reference stays in the object with the `.weak`).
+#[inline(always)]
+fn table() -> Option<&'static Diagnostics> {
+    let table = black_box(ptr::addr_of!(_eventheader_diagnostics));
+    // SAFETY: NULL, or the address of the reports' table, a static.
+    unsafe { table.cast::<Diagnostics>().as_ref() }
+}
+
+/// Reports `failure`, if the program has the reports and the switch is on.
 #[cold]
 #[inline(never)]
-pub fn report(parts: &[Part<'_>]) {
-    if !enabled() {
-        return;
-    }
-    let mut line = Line {
-        buf: [0; 1024],
-        len: 0,
-    };
-    line.push(b"eventheader-tracepoint: ");
-    for part in parts {
-        match *part {
-            Part::Text(text) => line.push(text.as_bytes()),
-            Part::Quoted(bytes) => {
-                line.push(b"\"");
-                for &b in bytes {
-                    line.push(&[if b < 0x20 || b == 0x7f { b'?' } else { b }]);
-                }
-                line.push(b"\"");
-            }
-            Part::Errno(e) => line.errno(e),
-        }
-    }
-    line.finish();
-}
-
-/// Reports a failed capture write, for the first [`WRITE_REPORTS`] of them.
-/// Async-signal-safe. Returns `e`.
-#[cold]
-#[inline(never)]
-pub fn capture_write_failed(e: c_int) -> c_int {
-    if !enabled() {
-        return e;
-    }
-    let n = WRITE_ERRORS.fetch_add(1, Ordering::Relaxed);
-    if n < WRITE_REPORTS {
-        let last = if n + 1 == WRITE_REPORTS {
-            " (the last capture write error reported)"
-        } else {
-            ""
-        };
-        report(&[
-            Part::Text("a capture write failed: "),
-            Part::Errno(e),
-            Part::Text(last),
-        ]);
-    }
-    e
-}
-
-/// A report line on the stack; what does not fit is cut, and ends in "...".
-struct Line {
-    buf: [u8; 1024],
-    len: usize,
-}
-
-impl Line {
-    fn push(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            if let Some(slot) = self.buf.get_mut(self.len) {
-                *slot = b;
-                self.len += 1;
-            }
-        }
-    }
-
-    fn number(&mut self, n: c_int) {
-        let mut digits = [0u8; 12];
-        let mut at = digits.len();
-        let mut rest = n.unsigned_abs();
-        loop {
-            at -= 1;
-            if let Some(d) = digits.get_mut(at) {
-                *d = b'0' + (rest % 10) as u8;
-            }
-            rest /= 10;
-            if rest == 0 || at == 1 {
-                break;
-            }
-        }
-        if n < 0 {
-            self.push(b"-");
-        }
-        self.push(digits.get(at..).unwrap_or_default());
-    }
-
-    fn errno(&mut self, e: c_int) {
-        match errno_text(e) {
-            Some((name, meaning)) => {
-                self.push(name.as_bytes());
-                self.push(b" (");
-                self.push(meaning.as_bytes());
-                self.push(b")");
-            }
-            None => {
-                self.push(b"errno ");
-                self.number(e);
-            }
-        }
-    }
-
-    /// Ends the line and writes it.
-    fn finish(&mut self) {
-        const CUT: &[u8] = b"...\n";
-        if self.len + 1 > self.buf.len() {
-            self.len = self.buf.len() - CUT.len();
-            self.push(CUT);
-        } else {
-            self.push(b"\n");
-        }
-        let line = self.buf.get(..self.len).unwrap_or_default();
-        // SAFETY: `line` is readable for its length; one write to stderr
-        // (a short or failed write is not retried: diagnostics only).
-        unsafe { libc::write(2, line.as_ptr().cast(), line.len()) };
-    }
-}
-
-/// The name and meaning of the errno values the library reports.
-fn errno_text(e: c_int) -> Option<(&'static str, &'static str)> {
-    Some(match e {
-        libc::EPERM => ("EPERM", "Operation not permitted"),
-        libc::ENOENT => ("ENOENT", "No such file or directory"),
-        libc::EINTR => ("EINTR", "Interrupted system call"),
-        libc::EIO => ("EIO", "Input/output error"),
-        libc::ENXIO => ("ENXIO", "No such device or address"),
-        libc::E2BIG => ("E2BIG", "Argument list too long"),
-        libc::EBADF => ("EBADF", "Bad file descriptor"),
-        libc::EAGAIN => ("EAGAIN", "Resource temporarily unavailable"),
-        libc::ENOMEM => ("ENOMEM", "Cannot allocate memory"),
-        libc::EACCES => ("EACCES", "Permission denied"),
-        libc::EFAULT => ("EFAULT", "Bad address"),
-        libc::EBUSY => ("EBUSY", "Device or resource busy"),
-        libc::EEXIST => ("EEXIST", "File exists"),
-        libc::ENOTDIR => ("ENOTDIR", "Not a directory"),
-        libc::EISDIR => ("EISDIR", "Is a directory"),
-        libc::EINVAL => ("EINVAL", "Invalid argument"),
-        libc::ENFILE => ("ENFILE", "Too many open files in system"),
-        libc::EMFILE => ("EMFILE", "Too many open files"),
-        libc::EFBIG => ("EFBIG", "File too large"),
-        libc::ENOSPC => ("ENOSPC", "No space left on device"),
-        libc::EROFS => ("EROFS", "Read-only file system"),
-        libc::EPIPE => ("EPIPE", "Broken pipe"),
-        libc::ENAMETOOLONG => ("ENAMETOOLONG", "File name too long"),
-        libc::ENOSYS => ("ENOSYS", "Function not implemented"),
-        libc::ELOOP => ("ELOOP", "Too many levels of symbolic links"),
-        libc::EOPNOTSUPP => ("EOPNOTSUPP", "Operation not supported"),
-        libc::EALREADY => ("EALREADY", "Operation already in progress"),
-        libc::EDQUOT => ("EDQUOT", "Disk quota exceeded"),
-        _ => return None,
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_and_errnos_format_without_allocation() {
-        let mut line = Line {
-            buf: [0; 1024],
-            len: 0,
-        };
-        line.number(0);
-        line.push(b" ");
-        line.number(-2_147_483_648);
-        line.push(b" ");
-        line.errno(libc::ENOENT);
-        line.push(b" ");
-        line.errno(4000);
-        assert_eq!(
-            &line.buf[..line.len],
-            b"0 -2147483648 ENOENT (No such file or directory) errno 4000"
-        );
+pub fn failed(failure: Failure<'_>) {
+    if let Some(t) = table() {
+        (t.failed)(failure);
     }
 }

@@ -20,7 +20,7 @@ use libc::iovec;
 
 use crate::abi::{TracepointListNode, TracepointProviderState, TracepointState};
 use crate::backend::{self, Backend};
-use crate::diagnostics::{self, Part};
+use crate::diagnostics::{self, Failure};
 use crate::lock::{lock, Guard};
 use crate::tracepoint_name::Command;
 
@@ -124,12 +124,10 @@ pub unsafe fn connect(
                         ref_count.fetch_add(1, Ordering::Relaxed);
                     }
                     Err(e) => {
-                        diagnostics::report(&[
-                            Part::Text("cannot register tracepoint "),
-                            Part::Quoted(command.name),
-                            Part::Text(": "),
-                            Part::Errno(e),
-                        ]);
+                        diagnostics::failed(Failure::Registration {
+                            name: command.name,
+                            errno: e,
+                        });
                         err = e;
                     }
                 }

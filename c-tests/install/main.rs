@@ -456,6 +456,7 @@ fn installs_headers_libraries_and_package_files() {
             "tracepoint-core.o",
             "tracepoint.o",
             "tracepoint-capture.o",
+            "tracepoint-diagnostics.o",
             "eventheader.o",
             "eventheader-activity.o",
             "eventheader-dynamic.o"
@@ -1057,6 +1058,20 @@ fn a_static_program_without_capture_mode_refuses_the_capture_file() {
         "stdout:\n{stdout}"
     );
     assert!(!capture.exists(), "{} was created", capture.display());
+
+    // EVENTHEADER_DEBUG=1: the reports are a member of their own, which a
+    // static program without capture mode links only when asked
+    // (-Wl,-u,_eventheader_diagnostics): this one stays silent.
+    let output = run(command(&program)
+        .env("TRACEPOINT_CAPTURE_FILE", &capture)
+        .env("EVENTHEADER_DEBUG", "1"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("eventheader-tracepoint: "), "{stderr}");
+    let nm = stdout_of(command("nm").arg(&program));
+    assert!(
+        !nm.contains("_eventheader_diagnostics"),
+        "the program links the diagnostics:\n{nm}"
+    );
 }
 
 /// The interposition test (c-tests/interpose/main.rs) on the installed

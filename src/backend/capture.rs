@@ -69,7 +69,7 @@ use libc::iovec;
 use super::capture_link::{environment_path, CaptureBackend};
 use super::capture_names;
 use crate::cstr_buf::CStrBuf;
-use crate::diagnostics::{self, Part};
+use crate::diagnostics::report as diagnostics;
 use crate::lock::{lock, Guard, Locked};
 use crate::sys::errno;
 use file::Kind;
@@ -139,10 +139,7 @@ pub fn selected_fd(guard: &mut Guard) -> Result<Option<c_int>, c_int> {
         Selection::EnvUnread | Selection::Kernel => Ok(None),
         Selection::Open => Ok(Some(fd())),
         Selection::TooLong => {
-            diagnostics::report(&[
-                Part::Text("TRACEPOINT_CAPTURE_FILE is longer than any path: "),
-                Part::Errno(libc::ENAMETOOLONG),
-            ]);
+            diagnostics::capture_path_too_long();
             Err(libc::ENAMETOOLONG)
         }
         Selection::Pending(path) => {
@@ -201,12 +198,7 @@ fn install(path: &CStr) -> Result<(), c_int> {
     diagnostics::enabled();
     let opened = open_capture_file(path);
     if let Err(e) = opened {
-        diagnostics::report(&[
-            Part::Text("cannot open the capture file "),
-            Part::Quoted(path.to_bytes()),
-            Part::Text(": "),
-            Part::Errno(e),
-        ]);
+        diagnostics::capture_file_failed(path.to_bytes(), e);
     }
     let (new, kind) = opened?;
     let current = FD.load(Ordering::Relaxed);

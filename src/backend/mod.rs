@@ -24,7 +24,7 @@ use core::sync::atomic::AtomicU32;
 
 use libc::iovec;
 
-use crate::diagnostics::{self, Part};
+use crate::diagnostics::{self, Failure};
 use crate::lock::Guard;
 use crate::tracepoint_name::Command;
 use capture_link::capture;
@@ -155,46 +155,20 @@ pub fn open_for_provider(guard: &mut Guard) -> Result<c_int, c_int> {
             }
         }
         None if capture_link::environment_path(guard).is_some() => {
-            diagnostics::report(&[
-                Part::Text("cannot open a provider: "),
-                Part::Errno(libc::ENOSYS),
-                Part::Text(
-                    ": TRACEPOINT_CAPTURE_FILE is set, but this statically linked program has no \
-                     capture mode (link it with -Wl,-u,tracepoint_set_capture_file)",
-                ),
-            ]);
+            diagnostics::failed(Failure::ProviderOpen {
+                errno: libc::ENOSYS,
+                has_capture: false,
+            });
             return Err(libc::ENOSYS);
         }
         None => {}
     }
-    user_events::user_events_data(guard).inspect_err(|&e| user_events_unavailable(e))
-}
-
-/// Reports why user_events_data could not be opened (EVENTHEADER_DEBUG).
-#[cold]
-fn user_events_unavailable(e: c_int) {
-    let why = match e {
-        libc::EOPNOTSUPP => ": tracefs is not mounted (no /sys/kernel/tracing)",
-        libc::ENOENT => ": the kernel has no user_events (no user_events_data in tracefs)",
-        libc::EACCES | libc::EPERM => ": no permission to write user_events_data",
-        _ => "",
-    };
-    let capture = match (e, capture()) {
-        (libc::EOPNOTSUPP | libc::ENOENT | libc::EACCES | libc::EPERM, Some(_)) => {
-            "; set TRACEPOINT_CAPTURE_FILE to capture events to a file instead"
-        }
-        (libc::EOPNOTSUPP | libc::ENOENT | libc::EACCES | libc::EPERM, None) => {
-            "; to capture events to a file (TRACEPOINT_CAPTURE_FILE), link this static \
-             program with -Wl,-u,tracepoint_set_capture_file"
-        }
-        _ => "",
-    };
-    diagnostics::report(&[
-        Part::Text("cannot open a provider: user_events is not available: "),
-        Part::Errno(e),
-        Part::Text(why),
-        Part::Text(capture),
-    ]);
+    user_events::user_events_data(guard).inspect_err(|&errno| {
+        diagnostics::failed(Failure::ProviderOpen {
+            errno,
+            has_capture: capture().is_some(),
+        })
+    })
 }
 
 /// Writes one event for the tracepoint registered as `index` (-1: not
