@@ -4,13 +4,13 @@
 
 # bench_backend SCRIPT BACKEND: sets up the backend the programs write to and
 # sets BENCH_EXTRA, the programs' extra arguments. capture:
-# TRACEPOINT_CAPTURE_FILE=/dev/null. user_events: the kernel's (needs root,
+# TRACEPOINT_CAPTURE_FILE=$BENCH_CAPTURE_FILE (default /dev/null). user_events: the kernel's (needs root,
 # tracefs and CONFIG_USER_EVENTS); each program enables its tracepoint through
 # tracefs (--tracefs-enable) so that enabled events have a listener.
 bench_backend() {
     BENCH_EXTRA=()
     if [ "$2" = capture ]; then
-        export TRACEPOINT_CAPTURE_FILE=/dev/null
+        export TRACEPOINT_CAPTURE_FILE=${BENCH_CAPTURE_FILE:-/dev/null}
     else
         unset TRACEPOINT_CAPTURE_FILE
         [ -w /sys/kernel/tracing/user_events_data ] || {

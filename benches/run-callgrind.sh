@@ -12,6 +12,9 @@
 #                     CONFIG_USER_EVENTS; each benchmark enables its tracepoint
 #                     through tracefs so enabled events have a listener).
 #                     Default: capture mode, TRACEPOINT_CAPTURE_FILE=/dev/null.
+#   --capture-file P  capture mode into P instead of /dev/null (a regular file
+#                     appended to by every run: its writes need no signal
+#                     guard unless RLIMIT_FSIZE is finite)
 #   --modes "M ..."   subset of: loop disabled enabled5 empty fields64 string4k register
 #                     dynamic5cpp dynamic5 dynamic5exports dynamic5array dynamic5calls dynamic_disabled
 #                     dynamic20cpp dynamic4kcpp (runtime-defined events,
@@ -55,6 +58,7 @@ while [ $# -gt 0 ]; do
     case $1 in
     --user-events) BACKEND=user_events ;;
     --capture) BACKEND=capture ;;
+    --capture-file) BACKEND=capture; export BENCH_CAPTURE_FILE=$2; shift ;;
     --modes) MODES=$2; shift ;;
     -n) N1=$2; shift ;;
     --no-build) BUILD=0 ;;
@@ -113,7 +117,7 @@ per_iter() { # prog mode
 }
 
 [ -z "$TSV" ] || : >"$TSV"
-echo "callgrind Ir per iteration, backend: $BACKEND, N = $N1 vs $((2 * N1)) (register: cycles of register + unregister)"
+echo "callgrind Ir per iteration, backend: $BACKEND${TRACEPOINT_CAPTURE_FILE:+ ($TRACEPOINT_CAPTURE_FILE)}, N = $N1 vs $((2 * N1)) (register: cycles of register + unregister)"
 printf '%-16s %12s %12s %12s\n' mode library floor overhead
 for m in $MODES; do
     # handles.c's modes are "handle-MODE" / "symbol-MODE", with floor.c's MODE as floor.

@@ -17,6 +17,10 @@
 #   tracepoint-capture.o   the capture backend and tracepoint_set_capture_file
 #                          (linked by programs that call it, or link with
 #                          -Wl,-u,tracepoint_set_capture_file).
+#   tracepoint-diagnostics.o  the reports of EVENTHEADER_DEBUG (linked by
+#                          the capture backend, or with
+#                          -Wl,-u,_eventheader_diagnostics; the rest of the
+#                          library reaches it through a weak reference).
 #   eventheader.o          the EventHeader layer and TraceLogging's write
 #                          entry points.
 #   eventheader-activity.o the activity ids of TraceLoggingActivity.h (a new
@@ -33,7 +37,8 @@
 #
 # Checks that fail the build: every symbol a member needs from rustc's archive
 # is defined by a member; no member references tracepoint.o or
-# tracepoint-capture.o (weak references aside: they pull nothing), nor a layer
+# tracepoint-capture.o or tracepoint-diagnostics.o (weak references aside:
+# they pull nothing; the capture backend may reference the diagnostics), nor a layer
 # above its own (core < eventheader < eventheader-activity, eventheader-dynamic); tracepoint.o
 # defines the six tracepoint.h functions.
 #
@@ -52,6 +57,8 @@ function(_split_archive_member defined out_var)
     elseif(sym STREQUAL "tracepoint_set_capture_file"
            OR sym MATCHES "${crate}3ffi11capture_api|${crate}7backend7capture|${crate}7backend13capture_names")
       set(this tracepoint-capture)
+    elseif(sym MATCHES "${crate}11diagnostics6report")
+      set(this tracepoint-diagnostics)
     elseif(sym MATCHES "^tracepoint_|${crate}3ffi14tracepoint_api|${crate}8provider11definitions")
       set(this tracepoint)
     elseif(sym MATCHES "^_?ehd_|${crate}7dynamic|${crate}3ffi11dynamic_api")
@@ -116,11 +123,12 @@ function(split_archive archive output work)
       message(FATAL_ERROR "split_archive: ${var} is not set")
     endif()
   endforeach()
-  set(members tracepoint-core tracepoint tracepoint-capture eventheader eventheader-activity eventheader-dynamic)
+  set(members tracepoint-core tracepoint tracepoint-capture tracepoint-diagnostics eventheader eventheader-activity eventheader-dynamic)
   # Which member may reference which (strongly): a layer only those below it.
   set(allowed_tracepoint-core tracepoint-core)
   set(allowed_tracepoint tracepoint-core)
-  set(allowed_tracepoint-capture tracepoint-core)
+  set(allowed_tracepoint-capture tracepoint-core tracepoint-diagnostics)
+  set(allowed_tracepoint-diagnostics tracepoint-core)
   set(allowed_eventheader tracepoint-core)
   set(allowed_eventheader-activity tracepoint-core eventheader)
   set(allowed_eventheader-dynamic tracepoint-core eventheader)

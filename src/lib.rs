@@ -46,6 +46,7 @@ pub mod abi;
 pub mod backend;
 pub mod bytes;
 pub mod cstr_buf;
+mod diagnostics;
 pub mod dynamic;
 pub mod eventheader;
 pub mod ffi;

@@ -6,11 +6,6 @@
 //! another thread was registering tracepoints can still register its own
 //! instead of deadlocking on a lock whose owner does not exist in the child.
 //!
-//! Beside it, the capture backend's write lock (`backend::capture`): the
-//! fork handlers take it after the library lock, as capture-file selection
-//! does, once the capture backend has handed them its handlers (so that a
-//! static program without capture mode links none of it).
-//!
 //! Data that only the lock's holder may touch is a [`Locked`], reached
 //! through the [`Guard`].
 //!
@@ -23,7 +18,7 @@
 
 use core::cell::UnsafeCell;
 use core::marker::PhantomData;
-use core::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+use core::sync::atomic::{AtomicBool, Ordering};
 
 /// A pthread object in a static: used only through its pthread functions,
 /// which are thread-safe.
@@ -51,47 +46,15 @@ fn raw_unlock(mutex: &PthreadCell<libc::pthread_mutex_t>) {
     unsafe { libc::pthread_mutex_unlock(mutex.0.get()) };
 }
 
-/// The capture write lock's fork handlers (`backend::capture`), once the
-/// capture backend is in use: null before. Set under the library lock,
-/// which the fork handlers take first.
-static CAPTURE_FORK: AtomicPtr<ForkHandlers> = AtomicPtr::new(core::ptr::null_mut());
-
-/// Fork handlers of a lock taken after the library lock.
-pub struct ForkHandlers {
-    pub prepare: fn(),
-    pub parent: fn(),
-    pub child: fn(),
-}
-
-/// Makes the fork handlers take the capture write lock too, through
-/// `handlers` (called by the capture backend, under the library lock).
-pub fn set_capture_fork_handlers(_guard: &Guard, handlers: &'static ForkHandlers) {
-    CAPTURE_FORK.store(core::ptr::from_ref(handlers).cast_mut(), Ordering::Release);
-}
-
-fn capture_fork() -> Option<&'static ForkHandlers> {
-    // SAFETY: null, or set from a &'static ForkHandlers.
-    unsafe { CAPTURE_FORK.load(Ordering::Acquire).as_ref() }
-}
-
 extern "C" fn before_fork() {
     raw_lock(&LOCK);
-    if let Some(capture) = capture_fork() {
-        (capture.prepare)();
-    }
 }
 
 extern "C" fn after_fork_parent() {
-    if let Some(capture) = capture_fork() {
-        (capture.parent)();
-    }
     raw_unlock(&LOCK);
 }
 
 extern "C" fn after_fork_child() {
-    if let Some(capture) = capture_fork() {
-        (capture.child)();
-    }
     raw_unlock(&LOCK);
 }
 

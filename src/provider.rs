@@ -20,6 +20,7 @@ use libc::iovec;
 
 use crate::abi::{TracepointListNode, TracepointProviderState, TracepointState};
 use crate::backend::{self, Backend};
+use crate::diagnostics::{self, Failure};
 use crate::lock::{lock, Guard};
 use crate::tracepoint_name::Command;
 
@@ -122,7 +123,13 @@ pub unsafe fn connect(
                         let ref_count = unsafe { TracepointProviderState::ref_count(provider) };
                         ref_count.fetch_add(1, Ordering::Relaxed);
                     }
-                    Err(e) => err = e,
+                    Err(e) => {
+                        diagnostics::failed(Failure::Registration {
+                            name: command.name,
+                            errno: e,
+                        });
+                        err = e;
+                    }
                 }
             }
             None => {

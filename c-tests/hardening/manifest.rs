@@ -1,5 +1,6 @@
 //! The hardening suite's programs (stress, fork, dlopen/dlclose, bad input,
-//! capture files at their limits), part of the test-program manifest
+//! capture files at their limits, capture writes cut off, the diagnostic
+//! switch), part of the test-program manifest
 //! (`tests/testkit/src/manifest.rs`); driven by `main.rs` and `capture.rs`.
 
 use super::*;
@@ -232,6 +233,68 @@ pub(super) static PROGRAMS: &[Program] = &[
             Run {
                 name: "handler",
                 args: &["handler", "{dir}/fifo"],
+                ..PLAIN_RUN
+            },
+        ],
+        ..BASE
+    },
+    // Capture writes cut off by pthread_cancel and by siglongjmp out of a
+    // signal handler (capture.rs). Not under TSan (`threads: false`), which
+    // does not follow a thread cancelled inside a system call.
+    Program {
+        name: "capcut",
+        sources: &["c-tests/hardening/capcut.c"],
+        runs: &[
+            Run {
+                name: "cancel",
+                args: &["cancel", "{dir}/fifo"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "longjmp",
+                args: &["longjmp", "{dir}/fifo"],
+                ..PLAIN_RUN
+            },
+        ],
+        ..BASE
+    },
+    // The capture path's system calls (capture.rs runs the `records` modes
+    // under strace) and the diagnostic switch EVENTHEADER_DEBUG.
+    Program {
+        name: "capdiag",
+        sources: &["c-tests/hardening/capdiag.c"],
+        runs: &[
+            Run {
+                name: "records",
+                args: &["records", "1000", "{dir}/cap.dat"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "records-limited",
+                args: &["records-limited", "1000", "{dir}/cap.dat"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "debug-missing-dir",
+                args: &["open", "{dir}/nonexistent/ev.dat"],
+                env: &[("EVENTHEADER_DEBUG", "1")],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "quiet-missing-dir",
+                args: &["open", "{dir}/nonexistent/ev.dat"],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "debug-kernel",
+                args: &["open", "-"],
+                env: &[("EVENTHEADER_DEBUG", "1")],
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "debug-write-errors",
+                args: &["write-errors", "10"],
+                env: &[("EVENTHEADER_DEBUG", "1")],
                 ..PLAIN_RUN
             },
         ],

@@ -457,6 +457,7 @@ fn installs_headers_libraries_and_package_files() {
             "tracepoint-core.o",
             "tracepoint.o",
             "tracepoint-capture.o",
+            "tracepoint-diagnostics.o",
             "eventheader.o",
             "eventheader-activity.o",
             "eventheader-dynamic.o"
@@ -1058,6 +1059,20 @@ fn a_static_program_without_capture_mode_refuses_the_capture_file() {
         "stdout:\n{stdout}"
     );
     assert!(!capture.exists(), "{} was created", capture.display());
+
+    // EVENTHEADER_DEBUG=1: the reports are a member of their own, which a
+    // static program without capture mode links only when asked
+    // (-Wl,-u,_eventheader_diagnostics): this one stays silent.
+    let output = run(command(&program)
+        .env("TRACEPOINT_CAPTURE_FILE", &capture)
+        .env("EVENTHEADER_DEBUG", "1"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("eventheader-tracepoint: "), "{stderr}");
+    let nm = stdout_of(command("nm").arg(&program));
+    assert!(
+        !nm.contains("_eventheader_diagnostics"),
+        "the program links the diagnostics:\n{nm}"
+    );
 }
 
 /// The interposition test (c-tests/interpose/main.rs) on the installed
@@ -1172,6 +1187,37 @@ fn installed_library_is_a_glibc_citizen_and_unloads_cleanly() {
             records.len(),
             if mode == "plugin" { 3 } else { 200 },
             "{mode}: {stdout}"
+        );
+    }
+}
+
+/// Capture writes cut off (`c-tests/hardening/capcut.c`) against the
+/// installed Release library, which aborts on panic and so runs no Rust
+/// destructor when `pthread_cancel` unwinds a thread out of its `writev`:
+/// a cancelled writer, and a `siglongjmp` out of a handler that interrupted
+/// a capture write, leave later writes of every thread working (the
+/// program's watchdog turns a hang into a failure).
+#[test]
+fn capture_writes_cut_off_leave_the_installed_library_working() {
+    let install = install();
+    let lib = install.prefix.join("lib");
+    let out = install.run_dir.join("capcut");
+    let program = manifest::program("capcut");
+    let config = Config::first(program, Toolchain::GCC, Flavour::Plain);
+    let exe = testkit::build::build(program, &config, &lib, &out).unwrap_or_else(|e| panic!("{e}"));
+    let build = Build {
+        program,
+        config,
+        label: format!("capcut ({}) against the install", config.label(program)),
+        exe,
+    };
+    for mode in ["cancel", "longjmp"] {
+        let ran = build.run(mode);
+        assert_eq!(
+            ran.words(&format!("{mode}-errno")),
+            ["0"; 4],
+            "{}",
+            ran.stdout
         );
     }
 }

@@ -16,22 +16,44 @@
 //! 64 MiB, what `eventheader decode` reads: larger ones are refused with E2BIG
 //! ([`file`], which also keeps SIGPIPE and SIGXFSZ from the host).
 //!
+//! Capture writes take no lock: a thread cancelled inside its capture
+//! `writev` (a cancellation point), or a signal handler that interrupted a
+//! capture write and leaves it with `siglongjmp`, leaves nothing held, and
+//! a signal handler's capture write is an ordinary one (it may block where
+//! the write it interrupted blocked, on a full FIFO). What a write needs to
+//! know about the file is one word, read once per write ([`file`]); the
+//! kernel keeps records whole: one `writev` with O_APPEND on a regular file
+//! appends all its bytes at once (the inode is locked for the write), and a
+//! pipe writes up to `PIPE_BUF` bytes at once.
+//!
 //! A short write (the file system filled up, RLIMIT_FSIZE) leaves a partial
 //! record at the end of the file, and nothing after it could be read: its
 //! size field claims bytes that the next record would provide. The file can
 //! neither take the partial record back (other writers append to it too)
 //! nor be resynchronised by a reader, so the process stops writing to it:
-//! the short write returns ENOSPC, and every later capture write returns
-//! ENOSPC without writing, until a capture file is selected again
-//! (`tracepoint_set_capture_file`). Capture writes take the capture write
-//! lock around their `writev` ([`write_lock`]), so no write of this
-//! process lands after a partial record: a write that returned 0 is a whole
-//! record any reader can read. (Another process appending to the same file,
-//! such as a child after fork, knows only its own short writes.) A write
-//! that writes nothing (EFBIG at the file size limit, EPIPE) leaves the file
-//! whole and returns its errno. A signal handler that interrupted its
-//! thread's capture write and writes a capture event itself gets EDEADLK
-//! (the lock is its thread's already) instead of waiting for itself.
+//! the short write returns ENOSPC, and every capture write that starts
+//! after it returned (in any thread) returns ENOSPC without writing, until
+//! a capture file is selected again (`tracepoint_set_capture_file`). A
+//! write of another thread that had already started when the short write
+//! happened may still land after the partial record and return 0: its
+//! record is whole but unreachable for a reader. (Another process appending
+//! to the same file, such as a child after fork, knows only its own short
+//! writes.) A write that writes nothing (EFBIG at the file size limit,
+//! EPIPE) leaves the file whole and returns its errno.
+//!
+//! Selecting another file while other threads write: a write reads the
+//! file's limit and whether to block SIGPIPE and SIGXFSZ once, before its
+//! `writev`. The switch first narrows that word to what both files take
+//! (the smaller limit; blocking if either file needs it), then changes the
+//! file, then sets the new file's word, so a write that starts during the
+//! switch suits both files. A write that read the word before the switch
+//! started and reaches its `writev` only after the file changed (a window of
+//! a few instructions, unless the thread is descheduled or interrupted
+//! right there) writes to the new file as the old one allowed: into a FIFO
+//! after a regular file, that is a record over `PIPE_BUF` (possibly
+//! interleaved) or a write without the signal guard. A program that
+//! switches to a FIFO or socket while other threads write capture events
+//! and wants none of that selects the FIFO before the writes start.
 //!
 //! The capture descriptor number never changes once allocated: selecting
 //! another file `dup3`s the new file onto it, which redirects every
@@ -47,13 +69,12 @@ use libc::iovec;
 use super::capture_link::{environment_path, CaptureBackend};
 use super::capture_names;
 use crate::cstr_buf::CStrBuf;
-use crate::lock::{lock, set_capture_fork_handlers, Guard, Locked};
+use crate::diagnostics::report as diagnostics;
+use crate::lock::{lock, Guard, Locked};
 use crate::sys::errno;
 use file::Kind;
-use write_lock::capture_write;
 
 mod file;
-mod write_lock;
 
 /// Longest tracepoint name (without the NUL) a capture record may carry.
 pub const MAX_NAME: usize = crate::tracepoint_name::MAX;
@@ -64,11 +85,6 @@ const PATH_MAX: usize = libc::PATH_MAX as usize;
 
 /// The capture descriptor, or -1 before the first capture file is opened.
 static FD: AtomicI32 = AtomicI32::new(-1);
-
-/// 0 while the capture file is whole; after a short write left a partial
-/// record at its end, the errno every later capture write returns. Read and
-/// written under the capture write lock.
-static BROKEN: AtomicI32 = AtomicI32::new(0);
 
 /// What providers opened from now on write to.
 #[allow(clippy::large_enum_variant)] // one instance, a static
@@ -114,9 +130,6 @@ pub fn fd() -> c_int {
 /// The descriptor a provider opened now should capture to, or None for the
 /// kernel. Opens the selected file if it is not open yet.
 pub fn selected_fd(guard: &mut Guard) -> Result<Option<c_int>, c_int> {
-    // Before any capture file opens, the fork handlers learn the capture
-    // write lock.
-    set_capture_fork_handlers(guard, &write_lock::FORK_HANDLERS);
     if let Selection::EnvUnread = SELECTION.get(guard) {
         let selection = from_environment(guard);
         *SELECTION.get(guard) = selection;
@@ -125,7 +138,10 @@ pub fn selected_fd(guard: &mut Guard) -> Result<Option<c_int>, c_int> {
     match selection {
         Selection::EnvUnread | Selection::Kernel => Ok(None),
         Selection::Open => Ok(Some(fd())),
-        Selection::TooLong => Err(libc::ENAMETOOLONG),
+        Selection::TooLong => {
+            diagnostics::capture_path_too_long();
+            Err(libc::ENAMETOOLONG)
+        }
         Selection::Pending(path) => {
             install(path.as_c_str())?;
             *selection = Selection::Open;
@@ -154,7 +170,6 @@ fn from_environment(guard: &Guard) -> Selection {
 /// capture and kernel. Takes the library lock.
 pub fn select_file(path: Option<&CStr>) -> Result<(), c_int> {
     let mut guard = lock();
-    set_capture_fork_handlers(&guard, &write_lock::FORK_HANDLERS);
     let selection = SELECTION.get(&mut guard);
     // An explicit choice overrides the environment, even a failed one.
     if let Selection::EnvUnread = selection {
@@ -179,6 +194,44 @@ pub fn select_file(path: Option<&CStr>) -> Result<(), c_int> {
 /// must not block: it is non-blocking (a FIFO without a reader fails with
 /// ENXIO instead of waiting), and writes are made blocking again afterwards.
 fn install(path: &CStr) -> Result<(), c_int> {
+    // The switch is read now, so that a later write error finds it read.
+    diagnostics::enabled();
+    let opened = open_capture_file(path);
+    if let Err(e) = opened {
+        diagnostics::capture_file_failed(path.to_bytes(), e);
+    }
+    let (new, kind) = opened?;
+    let current = FD.load(Ordering::Relaxed);
+    if current < 0 {
+        // The first capture file: no write is in flight.
+        let switch = file::begin_switch(kind);
+        file::end_switch(switch, kind);
+        FD.store(new, Ordering::Release);
+        return Ok(());
+    }
+    // Writes in flight: see the module documentation.
+    let switch = file::begin_switch(kind);
+    // SAFETY: both are descriptors we own; dup3 atomically replaces the file
+    // behind `current`, which stays open for concurrent writers.
+    let ret = unsafe { libc::dup3(new, current, libc::O_CLOEXEC) };
+    let err = if ret < 0 { Some(errno()) } else { None };
+    // SAFETY: `new` is ours and no longer needed.
+    unsafe { libc::close(new) };
+    match err {
+        Some(e) => {
+            file::abandon_switch(switch);
+            Err(e)
+        }
+        None => {
+            // The new file starts whole.
+            file::end_switch(switch, kind);
+            Ok(())
+        }
+    }
+}
+
+/// Opens `path` for capture writes: its descriptor and kind.
+fn open_capture_file(path: &CStr) -> Result<(c_int, Kind), c_int> {
     // SAFETY: `path` is a valid C string.
     let new = unsafe {
         libc::open(
@@ -196,38 +249,12 @@ fn install(path: &CStr) -> Result<(), c_int> {
         (false, _) => Err(errno()),
         (true, kind) => kind,
     };
-    // No write is in flight while the file changes (EDEADLK: a signal
-    // handler that interrupted its thread's capture write).
-    let writes = ready.and_then(|kind| Ok((kind, capture_write()?)));
-    let (kind, _writes) = match writes {
-        Ok(ready) => ready,
+    match ready {
+        Ok(kind) => Ok((new, kind)),
         Err(e) => {
             // SAFETY: `new` is ours, closed once.
             unsafe { libc::close(new) };
-            return Err(e);
-        }
-    };
-    let current = FD.load(Ordering::Relaxed);
-    if current < 0 {
-        // The new file starts whole.
-        BROKEN.store(0, Ordering::Relaxed);
-        kind.install();
-        FD.store(new, Ordering::Release);
-        return Ok(());
-    }
-    // SAFETY: both are descriptors we own; dup3 atomically replaces the file
-    // behind `current`, which stays open for concurrent writers.
-    let ret = unsafe { libc::dup3(new, current, libc::O_CLOEXEC) };
-    let err = if ret < 0 { Some(errno()) } else { None };
-    // SAFETY: `new` is ours and no longer needed.
-    unsafe { libc::close(new) };
-    match err {
-        Some(e) => Err(e),
-        None => {
-            // The new file starts whole.
-            BROKEN.store(0, Ordering::Relaxed);
-            kind.install();
-            Ok(())
+            Err(e)
         }
     }
 }
@@ -241,7 +268,7 @@ pub(super) fn release(guard: &mut Guard) {
         unsafe { libc::close(fd) };
     }
     *SELECTION.get(guard) = Selection::EnvUnread;
-    BROKEN.store(0, Ordering::Relaxed);
+    file::reset();
     capture_names::release(guard);
 }
 
@@ -278,13 +305,13 @@ unsafe fn write_to(fd: c_int, index: c_int, vecs: &mut [iovec], pad: bool) -> c_
     };
     let head_len = 4 + name.len() + usize::from(pad);
     // Over u32 (the size field) is refused here; over what the file takes
-    // (file::limit, which the capture write lock keeps) under it.
+    // (file::limit) under it.
     let record_len = payload
         .iter()
         .try_fold(head_len as u64, |sum, v| sum.checked_add(v.iov_len as u64))
         .and_then(|n| u32::try_from(n).ok());
     let Some(record_len) = record_len else {
-        return libc::E2BIG;
+        return diagnostics::capture_write_failed(libc::E2BIG);
     };
     // Most names are short: a small head buffer keeps the zeroing cheap.
     if head_len <= SHORT_HEAD {
@@ -321,28 +348,21 @@ unsafe fn write_record<const N: usize>(
         iov_base: head.as_mut_ptr().cast(),
         iov_len: head_len.min(N),
     };
-    let _writes = match capture_write() {
-        Ok(guard) => guard,
-        Err(e) => return e,
-    };
-    let broken = BROKEN.load(Ordering::Relaxed);
-    if broken != 0 {
-        return broken;
-    }
-    if record_len > file::limit() {
-        return libc::E2BIG;
+    let state = file::state();
+    if record_len > file::limit(state) {
+        return diagnostics::capture_write_failed(file::refusal(state));
     }
     // SAFETY: the caller guarantees the payload buffers; vecs[0] points at
     // `head`, live until writev returns.
-    match unsafe { file::writev(fd, vecs) } {
-        Err(e) => e,
+    match unsafe { file::writev(fd, vecs, state) } {
+        Err(e) => diagnostics::capture_write_failed(e),
         Ok(written) if written as u64 != u64::from(record_len) => {
             // A short append (e.g. the disk filled up mid-record): a partial
             // record now ends the file, unless nothing was written.
             if written > 0 {
-                BROKEN.store(libc::ENOSPC, Ordering::Relaxed);
+                file::mark_broken(state);
             }
-            libc::ENOSPC
+            diagnostics::capture_write_failed(libc::ENOSPC)
         }
         Ok(_) => 0,
     }

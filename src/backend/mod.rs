@@ -24,6 +24,7 @@ use core::sync::atomic::AtomicU32;
 
 use libc::iovec;
 
+use crate::diagnostics::{self, Failure};
 use crate::lock::Guard;
 use crate::tracepoint_name::Command;
 use capture_link::capture;
@@ -153,10 +154,21 @@ pub fn open_for_provider(guard: &mut Guard) -> Result<c_int, c_int> {
                 return Ok(fd);
             }
         }
-        None if capture_link::environment_path(guard).is_some() => return Err(libc::ENOSYS),
+        None if capture_link::environment_path(guard).is_some() => {
+            diagnostics::failed(Failure::ProviderOpen {
+                errno: libc::ENOSYS,
+                has_capture: false,
+            });
+            return Err(libc::ENOSYS);
+        }
         None => {}
     }
-    user_events::user_events_data(guard)
+    user_events::user_events_data(guard).inspect_err(|&errno| {
+        diagnostics::failed(Failure::ProviderOpen {
+            errno,
+            has_capture: capture().is_some(),
+        })
+    })
 }
 
 /// Writes one event for the tracepoint registered as `index` (-1: not

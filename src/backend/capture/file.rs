@@ -1,10 +1,10 @@
-//! What the capture file is, and one record's `writev` to it without a
-//! signal that could kill the host.
+//! What the capture file is, the one word a write reads about it, and one
+//! record's `writev` to it without a signal that could kill the host.
 //!
 //! The record size each kind of file takes (see docs/capture-mode.md):
-//! - a FIFO or pipe: up to `PIPE_BUF` bytes, the most a pipe writes at once
-//!   (larger writes from several threads or processes interleave, and the
-//!   records would be unreadable);
+//! - a FIFO, pipe or socket: up to `PIPE_BUF` bytes, the most a pipe writes
+//!   at once (larger writes from several threads or processes interleave,
+//!   and the records would be unreadable);
 //! - anything else: up to [`MAX_RECORD`] bytes, the largest record
 //!   `eventheader decode` reads (`MAX_RECORD` in
 //!   `cli/src/perfdata/buffered_input.rs`). Larger records could not be read back,
@@ -13,19 +13,28 @@
 //!
 //! Larger records are refused with E2BIG before anything is written.
 //!
-//! A write to a pipe whose reader is gone raises SIGPIPE, and a write at the
-//! file size limit (`RLIMIT_FSIZE`) raises SIGXFSZ: by default each kills
-//! the process. A tracing library must never kill its host, so while a
-//! capture write to a regular file or a FIFO is in progress those two
+//! A write to a pipe or socket whose reader is gone raises SIGPIPE, and a
+//! write at the file size limit (`RLIMIT_FSIZE`) raises SIGXFSZ: by default
+//! each kills the process. A tracing library must never kill its host, so
+//! while a capture write that could raise one is in progress those two
 //! signals are blocked on the writing thread, the one the write raised
 //! (EPIPE, EFBIG) is taken back unless it was pending already, and the
-//! write returns the errno. Other files (`/dev/null`, a terminal) raise
-//! neither, and their writes skip the two mask changes.
+//! write returns the errno. Which writes could is decided when the file is
+//! selected ([`Kind::of`]): a FIFO, pipe or socket's; a regular file's only
+//! if `RLIMIT_FSIZE` is finite at that moment. Other writes (a regular file
+//! without a size limit, `/dev/null`, a terminal) are one `writev` and no
+//! mask change. A program that lowers `RLIMIT_FSIZE` after selecting its
+//! capture file selects it again to be guarded (see docs/capture-mode.md).
+//!
+//! Everything a write needs to know about the file is one word, [`STATE`],
+//! read once per write with no lock (see [`super`] for what that promises):
+//! the record limit, whether the write is guarded, whether a short write
+//! broke the file, and the file's generation.
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::c_int;
 use core::ptr;
-use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use core::sync::atomic::{AtomicU32, Ordering};
 
 use libc::iovec;
 
@@ -35,12 +44,28 @@ use crate::sys::errno;
 /// `eventheader decode` reads.
 pub const MAX_RECORD: u32 = 64 << 20;
 
-/// The largest record the current capture file takes. Written under the
-/// capture write lock, read under it.
-static LIMIT: AtomicU32 = AtomicU32::new(MAX_RECORD);
-/// Whether writes to the current capture file may raise SIGPIPE or SIGXFSZ.
-/// Written and read under the capture write lock.
-static GUARDED: AtomicBool = AtomicBool::new(true);
+/// The largest record a FIFO, pipe or socket takes.
+const PIPE_LIMIT: u32 = libc::PIPE_BUF as u32;
+
+/// [`STATE`]'s low bits; the limit, a multiple of 4096, is the rest.
+const FLAGS: u32 = 0xfff;
+/// Writes may raise SIGPIPE or SIGXFSZ: they are guarded.
+const GUARDED: u32 = 1;
+/// A short write left a partial record at the end of the file (the limit
+/// is 0 then, so every write takes the refusal branch).
+const BROKEN: u32 = 2;
+/// The generation: counts file switches, so a short write to one file never
+/// marks the next one broken.
+const GENERATION: u32 = FLAGS & !(GUARDED | BROKEN);
+const ONE_GENERATION: u32 = 4;
+
+const _: () = assert!(PIPE_LIMIT & FLAGS == 0 && MAX_RECORD & FLAGS == 0 && PIPE_LIMIT != 0);
+
+/// The current capture file, as a write sees it: the largest record it
+/// takes (0 when [`BROKEN`]) | [`GUARDED`] | [`BROKEN`] | the generation.
+/// Changed only by file selection (under the library lock) and by a short
+/// write ([`mark_broken`]); read once per write.
+static STATE: AtomicU32 = AtomicU32::new(MAX_RECORD | GUARDED);
 
 /// What a capture file is: its record limit, and whether its writes may
 /// raise a signal.
@@ -51,7 +76,8 @@ pub struct Kind {
 }
 
 impl Kind {
-    /// The kind of the file open on `fd`.
+    /// The kind of the file open on `fd`. For a regular file, whether its
+    /// writes are guarded depends on `RLIMIT_FSIZE` now.
     pub fn of(fd: c_int) -> Result<Kind, c_int> {
         // SAFETY: an all-zero stat is a valid value, overwritten by fstat.
         let mut st: libc::stat = unsafe { core::mem::zeroed() };
@@ -60,13 +86,13 @@ impl Kind {
             return Err(errno());
         }
         Ok(match st.st_mode & libc::S_IFMT {
-            libc::S_IFIFO => Kind {
-                limit: libc::PIPE_BUF as u32,
+            libc::S_IFIFO | libc::S_IFSOCK => Kind {
+                limit: PIPE_LIMIT,
                 guarded: true,
             },
             libc::S_IFREG => Kind {
                 limit: MAX_RECORD,
-                guarded: true,
+                guarded: file_size_limited(),
             },
             _ => Kind {
                 limit: MAX_RECORD,
@@ -75,30 +101,118 @@ impl Kind {
         })
     }
 
-    /// Makes this the current capture file's kind (under the capture write
-    /// lock).
-    pub fn install(self) {
-        LIMIT.store(self.limit, Ordering::Relaxed);
-        GUARDED.store(self.guarded, Ordering::Relaxed);
+    fn bits(self) -> u32 {
+        self.limit | u32::from(self.guarded)
     }
 }
 
-/// The largest record the current capture file takes (under the capture
-/// write lock).
-#[inline(always)]
-pub fn limit() -> u32 {
-    LIMIT.load(Ordering::Relaxed)
+/// Whether this process has a finite file size limit (a write at it raises
+/// SIGXFSZ). An unreadable limit counts as finite.
+fn file_size_limited() -> bool {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `limit` is a writable rlimit.
+    let read = unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, &mut limit) } == 0;
+    !read || limit.rlim_cur != libc::RLIM_INFINITY
 }
 
-/// `writev(fd, vecs)`, with SIGPIPE and SIGXFSZ kept from the process (see
-/// the module documentation): the bytes written, or the errno. Under the
-/// capture write lock.
+/// The state a write reads, once.
+#[inline(always)]
+pub fn state() -> u32 {
+    STATE.load(Ordering::Acquire)
+}
+
+/// The largest record a write that read `state` may write (0: the file is
+/// broken, every record is refused).
+#[inline(always)]
+pub fn limit(state: u32) -> u32 {
+    state & !FLAGS
+}
+
+/// Why a record within the u32 size range was refused by [`limit`]: ENOSPC
+/// for a broken file (see [`super`]), else E2BIG.
+#[cold]
+pub fn refusal(state: u32) -> c_int {
+    if state & BROKEN != 0 {
+        libc::ENOSPC
+    } else {
+        libc::E2BIG
+    }
+}
+
+/// Notes that a write that read `state` left a partial record: the file is
+/// broken, unless it was switched since (the partial record is then the
+/// old file's). Async-signal-safe.
+#[cold]
+pub fn mark_broken(state: u32) {
+    let broken = BROKEN | (state & GENERATION);
+    let _ = STATE.compare_exchange(state, broken, Ordering::AcqRel, Ordering::Relaxed);
+}
+
+/// A switch of the capture file in progress (see [`begin_switch`]).
+pub struct Switch {
+    /// The state before the switch.
+    old: u32,
+    generation: u32,
+}
+
+/// Starts a switch to a file of kind `next` (under the library lock): the
+/// state becomes what both the current file and the next one take (the
+/// smaller limit, guarded if either is, broken if the current file is),
+/// under a new generation, which the switch ends with ([`end_switch`] or
+/// [`abandon_switch`]).
+pub fn begin_switch(next: Kind) -> Switch {
+    let old = STATE.load(Ordering::Acquire);
+    let narrowed = narrowed(old, next);
+    STATE.store(narrowed, Ordering::Release);
+    Switch {
+        old,
+        generation: narrowed & GENERATION,
+    }
+}
+
+/// The state during a switch from a file whose state is `old` to one of
+/// kind `next`, under the next generation.
+fn narrowed(old: u32, next: Kind) -> u32 {
+    let generation = old.wrapping_add(ONE_GENERATION) & GENERATION;
+    let both = if old & BROKEN != 0 {
+        BROKEN
+    } else {
+        limit(old).min(next.limit) | ((old | next.bits()) & GUARDED)
+    };
+    both | generation
+}
+
+/// Ends a switch: the new file, whole, of kind `next`.
+pub fn end_switch(switch: Switch, next: Kind) {
+    STATE.store(next.bits() | switch.generation, Ordering::Release);
+}
+
+/// Ends a switch that did not happen: the current file stays, as it was
+/// (broken if a short write broke it meanwhile).
+pub fn abandon_switch(switch: Switch) {
+    let was = (switch.old & !GENERATION) | switch.generation;
+    let _ = STATE.fetch_update(Ordering::AcqRel, Ordering::Acquire, |now| {
+        (now & BROKEN == 0).then_some(was)
+    });
+}
+
+/// Back to the state before any capture file (the library is unloaded).
+pub fn reset() {
+    STATE.store(MAX_RECORD | GUARDED, Ordering::Relaxed);
+}
+
+/// `writev(fd, vecs)` to the file a write read `state` of, with SIGPIPE and
+/// SIGXFSZ kept from the process if that file could raise them (see the
+/// module documentation): the bytes written, or the errno.
 ///
 /// # Safety
 /// Every buffer of `vecs` must be readable for its length.
 #[inline(always)]
-pub unsafe fn writev(fd: c_int, vecs: &[iovec]) -> Result<usize, c_int> {
-    if !GUARDED.load(Ordering::Relaxed) {
+pub unsafe fn writev(fd: c_int, vecs: &[iovec], state: u32) -> Result<usize, c_int> {
+    if state & GUARDED == 0 {
         // SAFETY: the caller guarantees the buffers.
         return unsafe { plain_writev(fd, vecs) };
     }
@@ -170,4 +284,39 @@ unsafe fn guarded_writev(fd: c_int, vecs: &[iovec]) -> Result<usize, c_int> {
     // SAFETY: `old` is the mask saved above.
     unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &old, ptr::null_mut()) };
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIFO: Kind = Kind {
+        limit: PIPE_LIMIT,
+        guarded: true,
+    };
+    const UNLIMITED_FILE: Kind = Kind {
+        limit: MAX_RECORD,
+        guarded: false,
+    };
+
+    #[test]
+    fn a_switch_narrows_to_what_both_files_take() {
+        let file = UNLIMITED_FILE.bits() | 8;
+        let during = narrowed(file, FIFO);
+        assert_eq!(limit(during), PIPE_LIMIT);
+        assert_eq!(during & GUARDED, GUARDED);
+        assert_eq!(during & GENERATION, 12);
+        // From a FIFO to a file: still the FIFO's limit and guard.
+        let during = narrowed(FIFO.bits(), UNLIMITED_FILE);
+        assert_eq!((limit(during), during & GUARDED), (PIPE_LIMIT, GUARDED));
+        // A broken file refuses everything until the switch ends.
+        let during = narrowed(BROKEN | 8, UNLIMITED_FILE);
+        assert_eq!(limit(during), 0);
+        assert_eq!(refusal(during), libc::ENOSPC);
+        assert_eq!(refusal(FIFO.bits()), libc::E2BIG);
+        // The generation wraps within its bits.
+        let during = narrowed(UNLIMITED_FILE.bits() | GENERATION, FIFO);
+        assert_eq!(during & GENERATION, 0);
+        assert_eq!(limit(during), PIPE_LIMIT);
+    }
 }
