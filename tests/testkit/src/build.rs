@@ -178,6 +178,7 @@ pub fn build_with(
     if program.output == Output::SharedLibrary {
         link.push("-shared".into());
     }
+    link.extend(program.link_flags.iter().map(OsString::from));
     match program.link {
         Link::Shared => {
             lib_file("so")?;
