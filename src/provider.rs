@@ -341,7 +341,6 @@ unsafe fn for_each_tracepoint(
 mod tests {
     use super::*;
     use std::boxed::Box;
-    use std::vec;
 
     fn new_provider() -> Box<TracepointProviderState> {
         Box::new(TracepointProviderState {

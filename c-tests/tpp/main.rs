@@ -157,7 +157,7 @@ fn oracle_records_match_the_reference_in_capture_mode() {
     // collection (its tracepoints must all survive).
     let builds = ["tpp_all", "tpp_all_gc_lld", "tpp_all_gc_bfd"]
         .into_iter()
-        .flat_map(|name| support::builds(name));
+        .flat_map(support::builds);
     for b in builds {
         let label = &b.label;
         let got = b.run("capture").records;
