@@ -64,14 +64,17 @@ pub unsafe fn open_with_events(
     if err != 0 {
         return err;
     }
-    events.for_each(|event| {
+    for i in 0..events.count() {
+        let Some(event) = events.get(i) else {
+            break;
+        };
         // SAFETY: a non-NULL entry is a valid event.
         let event = unsafe { &*event };
         if !event.state.is_null() {
             // SAFETY: the state is valid; the provider was validated by open.
             unsafe { connect_validated(event, Some(provider)) };
         }
-    });
+    }
     0
 }
 

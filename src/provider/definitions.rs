@@ -33,17 +33,20 @@ pub unsafe fn open_with_tracepoints(
     if err != 0 {
         return err;
     }
-    definitions.for_each(|definition| {
+    for i in 0..definitions.count() {
+        let Some(definition) = definitions.get(i) else {
+            break;
+        };
         // SAFETY: a non-NULL entry is a valid definition.
         let definition = unsafe { &*definition };
         if definition.state.is_null() {
-            return;
+            continue;
         }
         // SAFETY: a non-NULL name is a C string (the caller's guarantee).
         let name_args = (!definition.tp_name_args.is_null())
             .then(|| unsafe { CStr::from_ptr(definition.tp_name_args) });
         // SAFETY: a non-NULL state is valid (the caller's guarantee).
         unsafe { connect(definition.state, provider, name_args, 0) };
-    });
+    }
     0
 }

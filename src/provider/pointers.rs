@@ -81,18 +81,33 @@ impl<'a, T> UniquePointers<'a, T> {
         Ok(this)
     }
 
-    /// Calls `f` with each distinct non-NULL pointer, highest address first.
-    pub fn for_each(&self, mut f: impl FnMut(*const T)) {
+    /// The number of distinct non-NULL pointers.
+    pub fn count(&self) -> usize {
         match self.view {
-            View::Descending(n) => self.items.iter().take(n).for_each(|&p| f(p)),
-            View::Ascending(start) => self.items.iter().skip(start).rev().for_each(|&p| f(p)),
-            View::Stack(n) => self.stack.iter().take(n).for_each(|&p| f(p)),
-            View::Heap(n) => {
-                // SAFETY: `heap` holds `items.len()` >= n initialized
-                // pointers (`new`), freed only by `drop`.
-                let copy = unsafe { core::slice::from_raw_parts(self.heap, n) };
-                copy.iter().for_each(|&p| f(p));
-            }
+            View::Descending(n) | View::Stack(n) | View::Heap(n) => n,
+            View::Ascending(start) => self.items.len().saturating_sub(start),
+        }
+    }
+
+    /// The `i`th distinct non-NULL pointer, highest address first; None
+    /// from [`Self::count`] on. (An index, not a callback: the caller's loop
+    /// stays in the caller's module, which keeps the static library's
+    /// members apart, see `cmake/split-archive.cmake`.)
+    pub fn get(&self, i: usize) -> Option<*const T> {
+        if i >= self.count() {
+            return None;
+        }
+        match self.view {
+            View::Descending(_) => self.items.get(i).copied(),
+            View::Ascending(_) => self
+                .items
+                .len()
+                .checked_sub(i + 1)
+                .and_then(|j| self.items.get(j).copied()),
+            View::Stack(_) => self.stack.get(i).copied(),
+            // SAFETY: `heap` holds `items.len()` >= n > i initialized
+            // pointers (`new`), freed only by `drop`.
+            View::Heap(_) => Some(unsafe { *self.heap.add(i) }),
         }
     }
 }
@@ -221,8 +236,10 @@ mod tests {
     /// What [`UniquePointers`] hands out, in order.
     fn walk(items: &[*const u8]) -> Vec<*const u8> {
         let unique = UniquePointers::new(items).expect("no allocation failure");
-        let mut out = Vec::new();
-        unique.for_each(|p| out.push(p));
+        let out: Vec<_> = (0..unique.count())
+            .map(|i| unique.get(i).unwrap())
+            .collect();
+        assert_eq!(unique.get(unique.count()), None);
         out
     }
 
