@@ -67,6 +67,7 @@ need python3 python3 --version
 need cargo cargo --version
 need clang clang "$tmp/t.c" -o "$tmp/c"
 need clang++ clang++ "$tmp/t.cpp" -o "$tmp/d"
+need ld.lld gcc -fuse-ld=lld "$tmp/t.c" -o "$tmp/l"
 need riscv64-linux-gnu-g++ riscv64-linux-gnu-g++ -c "$tmp/t.cpp" -o "$tmp/r.o"
 need powerpc64le-linux-gnu-g++ powerpc64le-linux-gnu-g++ -c "$tmp/t.cpp" -o "$tmp/p.o"
 need mips64el-linux-gnuabi64-g++ mips64el-linux-gnuabi64-g++ -c "$tmp/t.cpp" -o "$tmp/m.o"

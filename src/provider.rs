@@ -25,7 +25,9 @@ use crate::lock::{lock, Guard};
 use crate::tracepoint_name::Command;
 
 mod definitions;
+mod pointers;
 pub use definitions::open_with_tracepoints;
+pub use pointers::UniquePointers;
 
 /// Opens `provider` on the current backend (the capture file if one is
 /// selected, else the kernel's user_events_data file).
@@ -342,148 +344,10 @@ unsafe fn for_each_tracepoint(
     }
 }
 
-/// Sorts a caller's array of pointers in place, removes duplicates, and moves
-/// NULLs to the end. Returns the number of distinct non-NULL pointers, which
-/// now occupy the front of the array. Does not allocate.
-pub fn sort_unique_pointers<T>(items: &mut [*const T]) -> usize {
-    // Descending order puts NULL (the lowest address) last.
-    sort_descending(items);
-    let mut kept = 0;
-    for i in 0..items.len() {
-        let Some(&item) = items.get(i) else {
-            break;
-        };
-        if item.is_null() {
-            break;
-        }
-        if kept == 0 || items.get(kept - 1) != Some(&item) {
-            if let Some(slot) = items.get_mut(kept) {
-                *slot = item;
-            }
-            kept += 1;
-        }
-    }
-    for slot in items.iter_mut().skip(kept) {
-        *slot = ptr::null();
-    }
-    kept
-}
-
-/// Sorts by address, highest first: a linear pass when the array is
-/// already in order either way (arrays of definitions from a linker section
-/// usually are), else heapsort (no allocation, no recursion). Every access
-/// is checked with `get`, so no bounds-check panic can be compiled in.
-fn sort_descending<T>(items: &mut [*const T]) {
-    let pairs = || items.iter().zip(items.iter().skip(1));
-    if pairs().all(|(a, b)| a >= b) {
-        return;
-    }
-    if pairs().all(|(a, b)| a <= b) {
-        items.reverse();
-        return;
-    }
-    // A min-heap, whose minimum goes to the end each round.
-    for start in (0..items.len() / 2).rev() {
-        sift_down(items, start);
-    }
-    for end in (1..items.len()).rev() {
-        swap(items, 0, end);
-        if let Some(heap) = items.get_mut(..end) {
-            sift_down(heap, 0);
-        }
-    }
-}
-
-/// Moves `heap[node]` down until neither child is smaller.
-fn sift_down<T>(heap: &mut [*const T], mut node: usize) {
-    loop {
-        let left = node.wrapping_mul(2).wrapping_add(1);
-        let Some(&left_value) = heap.get(left) else {
-            return;
-        };
-        let (child, child_value) = match heap.get(left.wrapping_add(1)) {
-            Some(&right_value) if right_value < left_value => (left + 1, right_value),
-            _ => (left, left_value),
-        };
-        let Some(&value) = heap.get(node) else {
-            return;
-        };
-        if value <= child_value {
-            return;
-        }
-        swap(heap, node, child);
-        node = child;
-    }
-}
-
-/// Swaps two elements; out-of-range indexes leave the slice alone.
-fn swap<T: Copy>(items: &mut [T], a: usize, b: usize) {
-    if let (Some(&x), Some(&y)) = (items.get(a), items.get(b)) {
-        if let Some(slot) = items.get_mut(a) {
-            *slot = y;
-        }
-        if let Some(slot) = items.get_mut(b) {
-            *slot = x;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::boxed::Box;
-    use std::vec;
-
-    #[test]
-    fn sort_unique_moves_nulls_last_and_drops_duplicates() {
-        let a = 1u8;
-        let b = 2u8;
-        let c = 3u8;
-        let (pa, pb, pc) = (&a as *const u8, &b as *const u8, &c as *const u8);
-        let mut items = [pb, ptr::null(), pa, pb, pc, ptr::null(), pa, pa];
-        let n = sort_unique_pointers(&mut items);
-        assert_eq!(n, 3);
-        let mut front = items[..3].to_vec();
-        front.sort();
-        let mut expected = vec![pa, pb, pc];
-        expected.sort();
-        assert_eq!(front, expected);
-        assert!(items[3..].iter().all(|p| p.is_null()));
-    }
-
-    #[test]
-    fn sort_descending_matches_a_reference_sort() {
-        // Ascending, descending, and scrambled arrays of addresses (with
-        // duplicates), against the standard library's sort.
-        let base = 0x1000usize;
-        let mut seed = 12345u32;
-        for len in [0, 1, 2, 3, 7, 64, 1000] {
-            let ascending: std::vec::Vec<*const u8> =
-                (0..len).map(|i| (base + 8 * i) as *const u8).collect();
-            let descending: std::vec::Vec<_> = ascending.iter().rev().copied().collect();
-            let scrambled: std::vec::Vec<_> = (0..len)
-                .map(|_| {
-                    seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
-                    (base + 8 * (seed as usize >> 8) % (len + 1)) as *const u8
-                })
-                .collect();
-            for input in [ascending, descending, scrambled] {
-                let mut ours = input.clone();
-                sort_descending(&mut ours);
-                let mut expected = input;
-                expected.sort_by(|a, b| b.cmp(a));
-                assert_eq!(ours, expected, "len {len}");
-            }
-        }
-    }
-
-    #[test]
-    fn sort_unique_handles_empty_and_all_null() {
-        let mut empty: [*const u8; 0] = [];
-        assert_eq!(sort_unique_pointers(&mut empty), 0);
-        let mut nulls = [ptr::null::<u8>(); 4];
-        assert_eq!(sort_unique_pointers(&mut nulls), 0);
-    }
 
     fn new_provider() -> Box<TracepointProviderState> {
         Box::new(TracepointProviderState {

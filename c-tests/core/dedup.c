@@ -2,8 +2,8 @@
  * tracepoint_open_provider_with_tracepoints and
  * eventheader_open_provider_with_events with arrays holding duplicates and
  * NULLs, plus plain tracepoint_connect/tracepoint_write (no EventHeader), in
- * capture mode. Checks the state blocks here (array sorted + de-duplicated
- * in place with NULLs last, ref_count, the provider's tracepoint list, each
+ * capture mode. Checks the state blocks here (the array left unchanged: the
+ * library only reads it; ref_count, the provider's tracepoint list, each
  * state enabled and linked once) and writes one event per tracepoint; the
  * capture is checked by dedup.rs:
  *
@@ -94,18 +94,13 @@ static void tracepoint_layer(void)
     unsigned const ndefs = sizeof(defs) / sizeof(defs[0]);
     tracepoint_state* const states[] = { &a, &b, &c };
 
+    tracepoint_definition const* before[sizeof(defs) / sizeof(defs[0])];
+    memcpy(before, defs, sizeof(defs));
+
     CHECK_EQ_INT(0, tracepoint_open_provider_with_tracepoints(&prov, defs, defs + ndefs));
 
-    /* Sorted and de-duplicated in place: 3 distinct pointers, then NULLs. */
-    for (unsigned i = 0; i < 3; i += 1) {
-        CHECK(defs[i] == &def_a || defs[i] == &def_b || defs[i] == &def_c);
-        for (unsigned j = 0; j < i; j += 1) {
-            CHECK(defs[i] != defs[j]);
-        }
-    }
-    for (unsigned i = 3; i < ndefs; i += 1) {
-        CHECK(defs[i] == NULL);
-    }
+    /* The array is only read (it may be in read-only memory): unchanged. */
+    CHECK(memcmp(before, defs, sizeof(defs)) == 0);
     CHECK_EQ_INT(3, prov.ref_count);
     CHECK_EQ_INT(3, list_count(&prov, states, 3));
     check_connected(&a, &prov);
@@ -235,16 +230,10 @@ static void eventheader_layer(void)
     {
         eventheader_tracepoint const* events[] = { &e3, &e1, NULL, &e1, &e2, &e3, NULL, &e2, &e1 };
         unsigned const n = sizeof(events) / sizeof(events[0]);
+        eventheader_tracepoint const* before[sizeof(events) / sizeof(events[0])];
+        memcpy(before, events, sizeof(events));
         CHECK_EQ_INT(0, eventheader_open_provider_with_events(&prov, events, events + n));
-        for (unsigned i = 0; i < 3; i += 1) {
-            CHECK(events[i] == &e1 || events[i] == &e2 || events[i] == &e3);
-            for (unsigned j = 0; j < i; j += 1) {
-                CHECK(events[i] != events[j]);
-            }
-        }
-        for (unsigned i = 3; i < n; i += 1) {
-            CHECK(events[i] == NULL);
-        }
+        CHECK(memcmp(before, events, sizeof(events)) == 0); /* only read */
     }
     CHECK_EQ_INT(3, state.ref_count);
     CHECK_EQ_INT(3, list_count(&state, states, 3));

@@ -16,4 +16,5 @@ mod encodings;
 mod errors;
 mod format;
 mod oracle;
+mod rodata;
 mod threads;

@@ -35,6 +35,41 @@ pub(super) static PROGRAMS: &[Program] = &[
         runs: &[RUN],
         ..BASE
     },
+    // Arrays of event and definition pointers in read-only memory: PIE
+    // (RELRO) and non-PIE (.rodata), with gcc and clang.
+    Program {
+        name: "rodata",
+        sources: &["c-tests/core/rodata.c"],
+        flags: &["-fPIE"],
+        link_flags: &["-pie"],
+        runs: &[RUN],
+        ..BASE
+    },
+    Program {
+        name: "rodata_nopie",
+        sources: &["c-tests/core/rodata.c"],
+        flags: &["-fno-pic"],
+        link_flags: &["-no-pie"],
+        runs: &[RUN],
+        ..BASE
+    },
+    // With a malloc that can be made to fail (c-tests/dynamic/alloc_hook.h).
+    Program {
+        name: "rodata_nomem",
+        sources: &["c-tests/core/rodata.c"],
+        flags: &["-DRODATA_NOMEM"],
+        runs: &[Run {
+            name: "nomem",
+            args: &["nomem"],
+            not_under: &[
+                (Flavour::Asan, "replaces malloc itself (alloc_hook.h)"),
+                (Flavour::Tsan, "single-threaded"),
+                (Flavour::Valgrind, "replaces malloc itself (alloc_hook.h)"),
+            ],
+            ..RUN
+        }],
+        ..BASE
+    },
     Program {
         name: "oracle",
         sources: &["c-tests/core/oracle.c"],

@@ -280,6 +280,25 @@ fn dlopen_dlclose_1000_times_with_the_tracepoint_enabled() {
     }
 }
 
+/// dlprov linked with section garbage collection (lld's --gc-sections, GNU
+/// ld's -z start-stop-gc): its call sites survive, so every round's event is
+/// written.
+#[test]
+fn a_provider_library_linked_with_section_gc_writes_every_event() {
+    for build in support::builds("dlclose_loop") {
+        for mode in ["gc_lld", "gc_bfd"] {
+            let ran = build.run(mode);
+            let loops = ran
+                .records
+                .iter()
+                .filter(|r| r.name == "HardDl_L5K1")
+                .count();
+            assert_eq!(loops, 100, "{} {mode}: one event per round", build.label);
+            println!("dlprov ({}, {mode}): {loops}/100 events", build.label);
+        }
+    }
+}
+
 /// The slack the dlopen/dlclose programs allow VmRSS from round 10 to the
 /// last (their default; a leak of 8 KiB per round grows it by 7.9 MiB).
 const RSS_SLACK_KIB: i64 = 1024;

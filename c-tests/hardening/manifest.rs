@@ -85,6 +85,24 @@ pub(super) static PROGRAMS: &[Program] = &[
         output: Output::SharedLibrary,
         ..BASE
     },
+    // dlprov linked with section garbage collection (as tl_gc_lld and
+    // tl_gc_bfd), loaded by dlclose_loop's runs gc_lld and gc_bfd.
+    Program {
+        name: "dlprov_gc_lld",
+        sources: &["c-tests/hardening/dlprov.c"],
+        output: Output::SharedLibrary,
+        flags: super::tracelogging::GC_COMPILE,
+        link_flags: &["-fuse-ld=lld", "-Wl,--gc-sections"],
+        ..BASE
+    },
+    Program {
+        name: "dlprov_gc_bfd",
+        sources: &["c-tests/hardening/dlprov.c"],
+        output: Output::SharedLibrary,
+        flags: super::tracelogging::GC_COMPILE,
+        link_flags: &["-Wl,--gc-sections", "-Wl,-z,start-stop-gc"],
+        ..BASE
+    },
     Program {
         name: "dlforget",
         sources: &["c-tests/hardening/dlprov.c"],
@@ -103,6 +121,18 @@ pub(super) static PROGRAMS: &[Program] = &[
             Run {
                 name: "forget",
                 args: &["{path:dlforget}", "{dl_loops}", "capture", "forget"],
+                ..RUN
+            },
+            Run {
+                name: "gc_lld",
+                args: &["{path:dlprov_gc_lld}", "100", "capture"],
+                not_under: super::tracelogging::VARIANT_NOT_UNDER,
+                ..RUN
+            },
+            Run {
+                name: "gc_bfd",
+                args: &["{path:dlprov_gc_bfd}", "100", "capture"],
+                not_under: super::tracelogging::VARIANT_NOT_UNDER,
                 ..RUN
             },
         ],

@@ -153,7 +153,12 @@ fn oracle_records_match_the_reference_in_capture_mode() {
     let registrations = ok(tpp::oracle_registrations());
     let layouts = layouts_of(registrations.iter().map(String::as_str));
     let mut failures = Vec::new();
-    for b in support::builds("tpp_all") {
+    // tpp_all as built by default, and linked with section garbage
+    // collection (its tracepoints must all survive).
+    let builds = ["tpp_all", "tpp_all_gc_lld", "tpp_all_gc_bfd"]
+        .into_iter()
+        .flat_map(support::builds);
+    for b in builds {
         let label = &b.label;
         let got = b.run("capture").records;
         let mut identical = 0;

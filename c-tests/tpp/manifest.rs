@@ -64,6 +64,32 @@ pub(super) static PROGRAMS: &[Program] = &[
         }],
         ..TPP
     },
+    // The same, linked with section garbage collection (as tl_gc_lld and
+    // tl_gc_bfd): every tracepoint must still be registered and written.
+    Program {
+        name: "tpp_all_gc_lld",
+        sources: TPP_ALL,
+        standards: C11,
+        flags: super::tracelogging::GC_COMPILE,
+        link_flags: &["-fuse-ld=lld", "-Wl,--gc-sections"],
+        runs: &[Run {
+            not_under: super::tracelogging::VARIANT_NOT_UNDER,
+            ..RUN
+        }],
+        ..BASE
+    },
+    Program {
+        name: "tpp_all_gc_bfd",
+        sources: TPP_ALL,
+        standards: C11,
+        flags: super::tracelogging::GC_COMPILE,
+        link_flags: &["-Wl,--gc-sections", "-Wl,-z,start-stop-gc"],
+        runs: &[Run {
+            not_under: super::tracelogging::VARIANT_NOT_UNDER,
+            ..RUN
+        }],
+        ..BASE
+    },
     // The same sources linked with the test-only recorder instead of the
     // library: what the header hands to tracepoint.h ({dir}/rec.cmd, .dat).
     Program {

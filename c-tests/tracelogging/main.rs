@@ -35,6 +35,27 @@ fn test_programs() -> &'static [Build] {
     PROGRAMS.get_or_init(|| support::builds("tl_test"))
 }
 
+/// tl_test's build variants on this architecture (the manifest's
+/// tl_large_*, tl_gc_*): the large code model with and without PIE (with PIE
+/// on x86_64 only: aarch64 has no large PIC model), and linked with section
+/// garbage collection by lld and by GNU ld.
+fn variants() -> Vec<&'static str> {
+    let arch = match testkit::cross::target() {
+        Some(cross) => cross
+            .triple
+            .split('-')
+            .next()
+            .unwrap_or_default()
+            .to_string(),
+        None => std::env::consts::ARCH.to_string(),
+    };
+    let mut names = vec!["tl_large_nopie", "tl_gc_lld", "tl_gc_bfd"];
+    if arch == "x86_64" {
+        names.insert(0, "tl_large_pie");
+    }
+    names
+}
+
 /// A readable summary of a record for failure messages.
 fn describe(record: &Record) -> String {
     format!(
@@ -91,6 +112,109 @@ fn reference_events_are_byte_identical() {
                     .collect::<Vec<_>>()
                     .join("\n  ")
             ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The call-site entries (section `_tlgSites`) of a build's C++ object: each
+/// must be an absolute 8-byte relocation (`reloc`) of a symbol the object
+/// defines, what g++'s asm statement must print in every code model (a
+/// register name would assemble into an undefined symbol). Returns their
+/// number.
+fn site_entries(build: &Build, reloc: &str) -> Result<usize, String> {
+    let obj = build
+        .exe
+        .parent()
+        .expect("build directory")
+        .join(format!(".obj-{}", build.program.name))
+        .join("tl_cpp.cpp.o");
+    let tool = |name: &str, args: &[&str]| -> String {
+        let out = std::process::Command::new(name)
+            .args(args)
+            .arg(&obj)
+            .output()
+            .unwrap_or_else(|e| panic!("running {name}: {e}"));
+        assert!(out.status.success(), "{name} {}: {:?}", obj.display(), out);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let defined: Vec<String> = tool("nm", &["--defined-only"])
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(2).map(str::to_string))
+        .collect();
+    let mut entries = 0;
+    let mut in_sites = false;
+    for line in tool("readelf", &["-rW"]).lines() {
+        if line.starts_with("Relocation section") {
+            in_sites = line.contains("_tlgSites'");
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if !in_sites || words.len() < 5 || u64::from_str_radix(words[0], 16).is_err() {
+            continue;
+        }
+        let (kind, symbol) = (words[2], words[4]);
+        if kind != reloc {
+            return Err(format!(
+                "{}: an entry with {kind}, not {reloc}: {line}",
+                obj.display()
+            ));
+        }
+        if !symbol.starts_with('.') && !defined.iter().any(|d| d == symbol) {
+            return Err(format!(
+                "{}: an entry names {symbol}, not defined there",
+                obj.display()
+            ));
+        }
+        entries += 1;
+    }
+    if entries == 0 {
+        return Err(format!("{}: no _tlgSites entry", obj.display()));
+    }
+    Ok(entries)
+}
+
+/// The reference events again from tl_test's build variants: the C++
+/// call-site entry in every code and relocation model, and call sites that
+/// survive a linker's section garbage collection.
+#[test]
+fn reference_events_in_other_code_models_and_with_section_gc() {
+    let want = reference_tracelogging();
+    let mut failures = Vec::new();
+    let reloc = match testkit::cross::target() {
+        Some(cross) if cross.triple.starts_with("aarch64") => "R_AARCH64_ABS64",
+        Some(cross) => panic!("no relocation check for {}", cross.triple),
+        None => "R_X86_64_64",
+    };
+    for name in variants() {
+        for program in support::builds(name) {
+            if name.starts_with("tl_large") {
+                match site_entries(&program, reloc) {
+                    Ok(n) => println!("{}: {n} call-site entries, each an {reloc}", program.label),
+                    Err(e) => failures.push(format!("{}: {e}", program.label)),
+                }
+            }
+            let got = program.run("reference").records;
+            let (same, diffs) = compare(&got, &want);
+            println!(
+                "{}: {same}/{} reference events byte-identical",
+                program.label,
+                want.len()
+            );
+            if !diffs.is_empty() {
+                failures.push(format!(
+                    "{}: {same}/{} identical, {} captured\n  {}",
+                    program.label,
+                    want.len(),
+                    got.len(),
+                    diffs
+                        .iter()
+                        .take(5)
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join("\n  ")
+                ));
+            }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

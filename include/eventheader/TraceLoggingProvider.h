@@ -930,6 +930,28 @@ struct _tlgCallSite {
 _tlgEXTERN_C struct _tlgCallSite* const __start__tlgSites[] __attribute__((weak, visibility("hidden")));
 _tlgEXTERN_C struct _tlgCallSite* const __stop__tlgSites[] __attribute__((weak, visibility("hidden")));
 
+/*
+Nothing in the program refers to an entry of "_tlgSites": only the section's
+__start_/__stop_ bounds do, which linkers that collect unused sections do not
+count as a use (lld's --gc-sections, GNU ld's -z start-stop-gc). So every entry
+is marked retain (the section flag SHF_GNU_RETAIN, "R"; gcc 11, clang 13 and
+binutils 2.36 on): the linker keeps it whatever its garbage collection. All
+entries of the section carry the flag, whichever way they are written, since
+one section name with two sets of flags is refused. A compiler without the
+attribute writes them without it; such a program must be linked without
+collecting sections, or with GNU ld's default (-z nostart-stop-gc).
+*/
+#if defined(__has_attribute)
+#if __has_attribute(retain)
+#define _tlgRETAIN retain,
+#define _tlgSITES_FLAGS "awR"
+#endif
+#endif
+#ifndef _tlgRETAIN
+#define _tlgRETAIN
+#define _tlgSITES_FLAGS "aw"
+#endif
+
 #if defined(__cplusplus) && !defined(__clang__)
 /*
 g++ ignores the section attribute of static variables in templates (its bug
@@ -940,15 +962,18 @@ linkage even in inline functions and templates, and its entry in "_tlgSites" is
 emitted by an asm statement, whose operand may then name it even in PIC code.
 An inline function compiled in several translation units thus has one call
 site per unit (each registered; the code the linker keeps uses one of them).
-The operand is a symbol address, a link-time constant: x86_64's "i" accepts it in
-PIC code, aarch64's does not (no symbolic immediates there), its "S" (a
-symbolic address) does. Nor does 32-bit arm's in PIC code (an address there is
-loaded relative to the PC); its "US" (a symbol reference) does. Nor does
-i386's (Debian's default is PIC: an address there is relative to the GOT
-register); "X" takes the operand as it is, and "%p" prints it as a bare
-symbol. riscv64's and mips64's "i" accept it, but their "%c" does not exist:
+The operand is a symbol address, a link-time constant, and the entry must print
+it as a bare symbol in every code model and relocation model. x86 (i386 and
+x86_64): "i" does not hold it in i386's PIC code (an address there is relative
+to the GOT register), nor in x86_64's large code model (no immediate holds a
+64-bit address there, PIC or not); "X" takes the operand as it is, and "%p"
+prints it as a bare symbol, in every model. aarch64's "i" refuses it (no
+symbolic immediates there); its "S" (a symbolic address) takes it, in the tiny,
+small and large models alike. Nor does 32-bit arm's "i" take it in PIC code (an
+address there is loaded relative to the PC); its "US" (a symbol reference)
+does. riscv64's and mips64's "i" accept it, but their "%c" does not exist:
 there "%0" prints it bare, as these assemblers write immediates without a
-prefix. ppc64le and s390x take x86_64's form.
+prefix. ppc64le (small, medium and large models) and s390x take "i" and "%c".
 */
 namespace {
 struct _tlgSiteHolder {
@@ -963,7 +988,7 @@ struct _tlgSiteHolder {
 #elif defined(__arm__)
 #define _tlgSITE_ADDR "US"
 #define _tlgSITE_REF "%c0"
-#elif defined(__i386__)
+#elif defined(__i386__) || defined(__x86_64__)
 #define _tlgSITE_ADDR "X"
 #define _tlgSITE_REF "%p0"
 #elif defined(__riscv) || defined(__mips64)
@@ -974,13 +999,13 @@ struct _tlgSiteHolder {
 #define _tlgSITE_REF "%c0"
 #endif
 #define _tlgSITE_ENTRY() \
-    __asm__ __volatile__(".pushsection _tlgSites,\"aw\"\n\t.balign " _tlgSTR(__SIZEOF_POINTER__) \
+    __asm__ __volatile__(".pushsection _tlgSites,\"" _tlgSITES_FLAGS "\"\n\t.balign " _tlgSTR(__SIZEOF_POINTER__) \
         "\n\t.dc.a " _tlgSITE_REF "\n\t.popsection" : : _tlgSITE_ADDR(_tlgSITE))
 #else
 #define _tlgSITE_DECL(...) static struct _tlgCallSite _tlgSite = { __VA_ARGS__ }
 #define _tlgSITE (&_tlgSite)
 #define _tlgSITE_ENTRY() \
-    static struct _tlgCallSite* const _tlgSiteEntry __attribute__((section("_tlgSites"), used)) = _tlgSITE; \
+    static struct _tlgCallSite* const _tlgSiteEntry __attribute__((section("_tlgSites"), _tlgRETAIN used)) = _tlgSITE; \
     (void)_tlgSiteEntry
 #endif
 

@@ -152,8 +152,24 @@ concurrently with each other.
 The provider's state is _tppProv_<ProviderSymbol>. Each tracepoint puts a
 pointer to its tracepoint_definition in the linker section
 "_tppEvts_<ProviderSymbol>"; the linker's __start_/__stop_ symbols bound that
-section (weak, so they are NULL for a provider without tracepoints).
+section (weak, so they are NULL for a provider without tracepoints). Nothing
+else refers to an entry of the section, and the bounds are no use for linkers
+that collect unused sections (lld's --gc-sections, GNU ld's -z start-stop-gc):
+so every entry is marked retain (SHF_GNU_RETAIN; gcc 11, clang 13 and binutils
+2.36 on), which the linker keeps whatever its garbage collection. A compiler
+without the attribute writes the entries without it; such a program must be
+linked without collecting sections, or with GNU ld's default
+(-z nostart-stop-gc).
 */
+#if defined(__has_attribute)
+#if __has_attribute(retain)
+#define _tppRETAIN retain,
+#endif
+#endif
+#ifndef _tppRETAIN
+#define _tppRETAIN
+#endif
+
 #define TPP_DECLARE_PROVIDER(ProviderSymbol) \
     _tppEXTERN_C tracepoint_definition const* _tppPASTE(__start__tppEvts_, ProviderSymbol)[] \
         __attribute__((weak, visibility("hidden"))); \
@@ -395,7 +411,7 @@ a misspelled macro) has the kind _tppK_BAD, which pass DECL refuses.
 /*
 The static part of a tracepoint: its registration string in a
 tracepoint_definition, and a pointer to that in the provider's section
-(writable: the library sorts the section in place).
+(which the library only reads: it sorts a copy when it must).
 */
 #define _tppDEFINITION(ProviderSymbol, TracepointName, state, n, ...) \
     _tppSTATIC_ASSERT(sizeof("" TracepointName) > 1, "TPP: the tracepoint name must be a non-empty string literal"); \
@@ -404,7 +420,7 @@ tracepoint_definition, and a pointer to that in the provider's section
         "" TracepointName _tppFOREACH(_tppP_NAMEARGS, n, __VA_ARGS__) \
     }; \
     static tracepoint_definition const* _tppDefPtr \
-        __attribute__((section("_tppEvts_" _tppSTR(ProviderSymbol)), used)) = &_tppDef; \
+        __attribute__((section("_tppEvts_" _tppSTR(ProviderSymbol)), _tppRETAIN used)) = &_tppDef; \
     (void)_tppDefPtr;
 
 /*

@@ -51,15 +51,19 @@ void tracepoint_close_provider(tracepoint_provider_state *provider_state);
 // `provider_state` must be NULL or a valid, initialized provider state.
 int tracepoint_open_provider(tracepoint_provider_state *provider_state);
 
-// Opens the provider, then connects every tracepoint of the array
-// [tp_definition_start, tp_definition_stop), which is sorted and
-// de-duplicated in place first (NULLs moved to the end). Registration
-// errors of single tracepoints are ignored (they stay disabled). Returns 0
-// or the errno of opening; EINVAL for NULL or an invalid range.
+// Opens the provider, then connects every distinct tracepoint of the array
+// [tp_definition_start, tp_definition_stop) (NULLs skipped), highest
+// address first. The array is only read, so it may be in read-only memory:
+// one already in order and without duplicates is used as it is, any other
+// is sorted in a copy (on the stack up to 64 entries, else from malloc).
+// Registration errors of single tracepoints are ignored (they stay
+// disabled). Returns 0 or the errno of opening; EINVAL for NULL or an
+// invalid range; ENOMEM (the provider left closed) if the copy could not
+// be allocated.
 //
 // # Safety
 // `provider_state` as for tracepoint_open_provider; the range must be one
-// writable array of NULL or valid definition pointers.
+// readable array of NULL or valid definition pointers.
 int tracepoint_open_provider_with_tracepoints(tracepoint_provider_state *provider_state,
                                               const struct tracepoint_definition **tp_definition_start,
                                               const struct tracepoint_definition **tp_definition_stop);

@@ -7,7 +7,8 @@
 # (scripts/cross/abis.sh: the reference's 374 events, runtime-defined events
 # in C and C++) are compiled, not linked, by each architecture's gcc/g++ and by
 # clang --target, as C11/gnu11 and C++11/17/20, at -O0 and -O2, warnings
-# denied: the builds of scripts/cross/programs.sh. Then every object's
+# denied: the builds of scripts/cross/programs.sh, and gcc's other code
+# models (models_of below). Then every object's
 # call-site list (the section _tlgSites, which TraceLoggingRegister walks)
 # must hold pointer-sized absolute relocations, each to a symbol the object
 # defines: g++'s entries are written by an asm statement whose operand the
@@ -40,24 +41,40 @@ reloc_of() {
     esac
 }
 
+# The code models of each architecture's gcc beyond its default (riscv64:
+# medany; ppc64el: medium; mips64el: the small GOT), built once more each, at
+# -O0 and -O2: the call-site entry must print a bare symbol in every one.
+models_of() {
+    case "$1" in
+    riscv64) echo "-mcmodel=medlow" ;;
+    ppc64el) echo "-mcmodel=small -mcmodel=large" ;;
+    mips64el) echo "-mxgot" ;;
+    esac
+}
+
 . scripts/cross/programs.sh
 out=$root/target/cross/headers
 failed=()
 for arch in "$@"; do
     triple=$(triple_of "$arch") || { echo "headers: unknown architecture $arch" >&2; exit 2; }
     reloc=$(reloc_of "$arch")
+    models=$(models_of "$arch")
     echo "== headers: $arch ($triple)"
     set +e
     (
         set -e
         objects=0 entries=0
-        for v in "$CROSS_BUILD" "${CROSS_MORE_BUILDS[@]}"; do
-            read -r comp cstd xstd opt <<<"$v"
-            dir=$out/$arch/$comp-$cstd-$xstd$opt
+        builds=("$CROSS_BUILD" "${CROSS_MORE_BUILDS[@]}")
+        for model in $(models_of "$arch"); do
+            builds+=("gcc c11 c++17 -O0 $model" "gcc gnu11 c++11 -O2 $model")
+        done
+        for v in "${builds[@]}"; do
+            read -r comp cstd xstd opt model <<<"$v"
+            dir=$out/$arch/$comp-$cstd-$xstd$opt$model
             rm -rf "$dir"
             # PIC code, as Debian's gcc builds by default (clang 14 does not):
             # the code in which an asm operand may not be a plain immediate.
-            cross_programs "$triple" "$comp" "$cstd" "$xstd" "$opt" "$dir" -fPIE
+            cross_programs "$triple" "$comp" "$cstd" "$xstd" "$opt" "$dir" -fPIE $model
             objects=$((objects + $(find "$dir" -name '*.o' | wc -l)))
             # tl_main.o and the runtime-defined events hold no call sites.
             for o in "$dir/tl_c.o" "$dir/tl_cpp.o"; do
@@ -85,7 +102,7 @@ for arch in "$@"; do
                 entries=$((entries + n))
             done
         done
-        echo "headers: $arch: $objects objects compiled, warnings denied; $entries call-site entries, each an $reloc of a symbol its object defines"
+        echo "headers: $arch: $objects objects compiled (also with ${models:-no other code model}), warnings denied; $entries call-site entries, each an $reloc of a symbol its object defines"
     )
     rc=$?
     set -e

@@ -41,26 +41,34 @@ pub unsafe fn close(state: *mut TracepointProviderState) {
     unsafe { tracepoint_layer::close(state) }
 }
 
-/// Opens the provider, then connects the events of `events`, which is
-/// sorted and de-duplicated in place first (NULLs moved to the end).
-/// Connection errors of single events are ignored (those events stay
-/// disabled). Returns 0 or the errno of opening.
+/// Opens the provider, then connects every distinct event of `events`
+/// (NULLs skipped), highest address first; the array is only read (see
+/// [`provider::UniquePointers`]). Connection errors of single events are
+/// ignored (those events stay disabled). Returns 0, the errno of opening, or
+/// ENOMEM (the provider left closed) if a copy to sort could not be
+/// allocated.
 ///
 /// # Safety
 /// As for [`open`]; every non-NULL entry of `events` must point to an event
 /// valid as for [`connect`] (its state may be NULL: it is skipped).
 pub unsafe fn open_with_events(
     provider: &ProviderRef<'_>,
-    events: &mut [*const EventHeaderTracepoint],
+    events: &[*const EventHeaderTracepoint],
 ) -> c_int {
+    let events = match provider::UniquePointers::new(events) {
+        Ok(unique) => unique,
+        Err(e) => return e,
+    };
     // SAFETY: `provider.state` is a valid, initialized provider state (the caller's guarantee).
     let err = unsafe { open(provider) };
     if err != 0 {
         return err;
     }
-    let count = provider::sort_unique_pointers(events);
-    for &event in events.iter().take(count) {
-        // SAFETY: the first `count` entries are non-NULL, valid events.
+    for i in 0..events.count() {
+        let Some(event) = events.get(i) else {
+            break;
+        };
+        // SAFETY: a non-NULL entry is a valid event.
         let event = unsafe { &*event };
         if !event.state.is_null() {
             // SAFETY: the state is valid; the provider was validated by open.

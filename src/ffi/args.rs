@@ -44,19 +44,20 @@ pub(super) unsafe fn optional_c_str<'a>(text: *const c_char) -> Option<&'a CStr>
     Some(unsafe { CStr::from_ptr(text.as_ptr()) })
 }
 
-/// Borrows a C pointer array `[start, stop)` as a mutable slice; None if the
-/// bounds are not a valid range. Both NULL is an empty range.
+/// Borrows a C pointer array `[start, stop)` as a slice, only read (it may
+/// be in read-only memory); None if the bounds are not a valid range. Both
+/// NULL is an empty range.
 ///
 /// # Safety
-/// If both are non-NULL and `start <= stop`, the range must be one writable
+/// If both are non-NULL and `start <= stop`, the range must be one readable
 /// array of pointers that lives for `'a`.
 #[inline]
 pub(super) unsafe fn pointer_range<'a, T>(
     start: *mut *const T,
     stop: *mut *const T,
-) -> Option<&'a mut [*const T]> {
+) -> Option<&'a [*const T]> {
     let (start, stop) = match (non_null(start), non_null(stop)) {
-        (None, None) => return Some(&mut []),
+        (None, None) => return Some(&[]),
         (Some(start), Some(stop)) if start <= stop => (start.as_ptr(), stop.as_ptr()),
         _ => return None,
     };
@@ -64,8 +65,8 @@ pub(super) unsafe fn pointer_range<'a, T>(
     // distance between them is a whole number of elements.
     let len = unsafe { stop.offset_from(start) };
     let len = usize::try_from(len).ok()?;
-    // SAFETY: `start` is the first of `len` writable pointers.
-    Some(unsafe { core::slice::from_raw_parts_mut(start, len) })
+    // SAFETY: `start` is the first of `len` readable pointers.
+    Some(unsafe { core::slice::from_raw_parts(start.cast_const(), len) })
 }
 
 /// A write's iovec array: None for NULL, fewer than `min` vectors or more

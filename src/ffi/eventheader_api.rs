@@ -78,21 +78,25 @@ pub unsafe extern "C" fn eventheader_open_provider(provider: *const EventHeaderP
     unsafe { registration::open(&p) }
 }
 
-/// Opens the provider and connects the events of the array
-/// [events_start, events_stop), which is sorted and de-duplicated in place
-/// first (NULLs moved to the end). Connection errors of single events are
-/// ignored (those events stay disabled). Returns 0 or the errno of opening.
+/// Opens the provider and connects every distinct event of the array
+/// [events_start, events_stop) (NULLs skipped), highest address first. The
+/// array is only read, so it may be in read-only memory: one already in
+/// order and without duplicates is used as it is, any other is sorted in a
+/// copy (on the stack up to 64 entries, else from malloc). Connection errors
+/// of single events are ignored (those events stay disabled). Returns 0 or
+/// the errno of opening; ENOMEM (the provider left closed) if the copy could
+/// not be allocated.
 ///
 /// # Safety
 /// `provider` as for eventheader_open_provider; the range must be one
-/// writable array of NULL or valid event pointers.
+/// readable array of NULL or valid event pointers.
 #[no_mangle]
 pub unsafe extern "C" fn eventheader_open_provider_with_events(
     provider: *const EventHeaderProvider,
     events_start: *mut *const EventHeaderTracepoint,
     events_stop: *mut *const EventHeaderTracepoint,
 ) -> c_int {
-    // SAFETY: a valid range is one writable array (this function's contract).
+    // SAFETY: a valid range is one readable array (this function's contract).
     let Some(events) = (unsafe { pointer_range(events_start, events_stop) }) else {
         return libc::EINVAL;
     };

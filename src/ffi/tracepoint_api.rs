@@ -74,22 +74,26 @@ pub unsafe extern "C" fn tracepoint_open_provider(
     unsafe { provider::open(state.as_ptr()) }
 }
 
-/// Opens the provider, then connects every tracepoint of the array
-/// [tp_definition_start, tp_definition_stop), which is sorted and
-/// de-duplicated in place first (NULLs moved to the end). Registration
-/// errors of single tracepoints are ignored (they stay disabled). Returns 0
-/// or the errno of opening; EINVAL for NULL or an invalid range.
+/// Opens the provider, then connects every distinct tracepoint of the array
+/// [tp_definition_start, tp_definition_stop) (NULLs skipped), highest
+/// address first. The array is only read, so it may be in read-only memory:
+/// one already in order and without duplicates is used as it is, any other
+/// is sorted in a copy (on the stack up to 64 entries, else from malloc).
+/// Registration errors of single tracepoints are ignored (they stay
+/// disabled). Returns 0 or the errno of opening; EINVAL for NULL or an
+/// invalid range; ENOMEM (the provider left closed) if the copy could not
+/// be allocated.
 ///
 /// # Safety
 /// `provider_state` as for tracepoint_open_provider; the range must be one
-/// writable array of NULL or valid definition pointers.
+/// readable array of NULL or valid definition pointers.
 #[no_mangle]
 pub unsafe extern "C" fn tracepoint_open_provider_with_tracepoints(
     provider_state: *mut TracepointProviderState,
     tp_definition_start: *mut *const TracepointDefinition,
     tp_definition_stop: *mut *const TracepointDefinition,
 ) -> c_int {
-    // SAFETY: a valid range is one writable array (this function's contract).
+    // SAFETY: a valid range is one readable array (this function's contract).
     let Some(definitions) = (unsafe { pointer_range(tp_definition_start, tp_definition_stop) })
     else {
         return libc::EINVAL;

@@ -6,13 +6,15 @@
 
 use core::ffi::{c_int, CStr};
 
-use super::{connect, open, sort_unique_pointers};
+use super::{connect, open, UniquePointers};
 use crate::abi::{TracepointDefinition, TracepointProviderState};
 
-/// Opens `provider`, then connects every tracepoint of `definitions`, which
-/// is sorted and de-duplicated in place first (NULLs moved to the end).
-/// Registration errors of single tracepoints are ignored (they stay
-/// disabled). Returns 0 or the errno of opening.
+/// Opens `provider`, then connects every distinct tracepoint of
+/// `definitions` (NULLs skipped), highest address first; the array is only
+/// read (see [`UniquePointers`]). Registration errors of single tracepoints
+/// are ignored (they stay disabled). Returns 0, the errno of opening, or
+/// ENOMEM (the provider left closed) if a copy to sort could not be
+/// allocated.
 ///
 /// # Safety
 /// `provider` as for [`open`]; every non-NULL entry of `definitions` must
@@ -20,16 +22,22 @@ use crate::abi::{TracepointDefinition, TracepointProviderState};
 /// [`connect`] and whose name (if not NULL) is a C string.
 pub unsafe fn open_with_tracepoints(
     provider: *mut TracepointProviderState,
-    definitions: &mut [*const TracepointDefinition],
+    definitions: &[*const TracepointDefinition],
 ) -> c_int {
+    let definitions = match UniquePointers::new(definitions) {
+        Ok(unique) => unique,
+        Err(e) => return e,
+    };
     // SAFETY: `provider` is a valid provider state (the caller's guarantee).
     let err = unsafe { open(provider) };
     if err != 0 {
         return err;
     }
-    let count = sort_unique_pointers(definitions);
-    for &definition in definitions.iter().take(count) {
-        // SAFETY: the first `count` entries are non-NULL, valid definitions.
+    for i in 0..definitions.count() {
+        let Some(definition) = definitions.get(i) else {
+            break;
+        };
+        // SAFETY: a non-NULL entry is a valid definition.
         let definition = unsafe { &*definition };
         if definition.state.is_null() {
             continue;

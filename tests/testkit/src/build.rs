@@ -178,6 +178,13 @@ pub fn build_with(
     if program.output == Output::SharedLibrary {
         link.push("-shared".into());
     }
+    link.extend(program.link_flags.iter().map(OsString::from));
+    if config.toolchain.cc == "gcc"
+        && crate::cross::target().is_some()
+        && program.link_flags.contains(&"-fuse-ld=lld")
+    {
+        link.push(lld_prefix(&label)?);
+    }
     match program.link {
         Link::Shared => {
             lib_file("so")?;
@@ -269,6 +276,24 @@ pub fn build_with(
     args.extend(link);
     compile(if any_cxx { tc.cxx } else { tc.cc }, &args, &label)?;
     Ok(out)
+}
+
+/// `-B` with the directory of the `ld.lld` in `PATH`: a cross gcc looks for
+/// `-fuse-ld=lld`'s linker only among its own tools (`TRIPLE-ld.lld` in
+/// `PATH`, or its program directories), where Debian's lld is not.
+fn lld_prefix(label: &str) -> Result<OsString, String> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|dir| dir.join("ld.lld"))
+        .find(|lld| lld.is_file())
+        .and_then(|lld| std::fs::canonicalize(lld).ok())
+        .and_then(|lld| lld.parent().map(|dir| dir.join("ld.lld")))
+        .filter(|lld| lld.exists())
+        .and_then(|lld| {
+            lld.parent()
+                .map(|dir| format!("-B{}/", dir.display()).into())
+        })
+        .ok_or_else(|| format!("{label}: -fuse-ld=lld needs ld.lld in PATH (package lld)"))
 }
 
 /// The compiler flags of `program`'s sources in `config` for `-std=STD`, with

@@ -29,8 +29,11 @@ pub struct Program {
     pub sources: &'static [&'static str],
     pub output: Output,
     pub link: Link,
-    /// Extra compiler flags (defines).
+    /// Extra compiler flags (defines, code model, relocation model).
     pub flags: &'static [&'static str],
+    /// Extra link flags (the linker, its section garbage collection, PIE or
+    /// not), given after the objects.
+    pub link_flags: &'static [&'static str],
     /// Include directories, relative to the repository root, searched before
     /// `include/` (e.g. `include/windows-compat` for ported Windows code).
     pub include_dirs: &'static [&'static str],
@@ -278,6 +281,7 @@ const BASE: Program = Program {
     output: Output::Executable,
     link: Link::Shared,
     flags: &[],
+    link_flags: &[],
     include_dirs: &[],
     standards: C11,
     compilers: Compilers::All,

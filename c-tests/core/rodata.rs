@@ -1,0 +1,60 @@
+//! Arrays of event and definition pointers in read-only memory
+//! (`rodata.c`): the library only reads them (docs/format.md §2.4).
+
+use crate::format::{cat, hdr, FLAGS_PLAIN};
+use crate::support;
+
+#[test]
+fn pointer_arrays_in_read_only_memory_are_only_read() {
+    for name in ["rodata", "rodata_nopie"] {
+        for build in support::builds(name) {
+            let ran = build.run("capture");
+            assert!(
+                ran.stdout.contains("done"),
+                "{}: {}",
+                build.label,
+                ran.stdout
+            );
+            let mut want: Vec<(String, Vec<u8>)> = Vec::new();
+            for array in ["Descending", "Ascending", "Mixed", "Long"] {
+                for i in 0..3u8 {
+                    want.push((
+                        format!("CoreRo{array}_L4K1"),
+                        cat(&[&hdr(FLAGS_PLAIN, 0, 0, 0, 0, 4), &[i]]),
+                    ));
+                }
+            }
+            for array in ["Descending", "Ascending", "Mixed", "Long"] {
+                for i in 0..3u8 {
+                    want.push((format!("CoreRoTp{array}"), vec![i]));
+                }
+            }
+            let got: Vec<(String, Vec<u8>)> = ran
+                .records
+                .iter()
+                .map(|r| (r.name.clone(), r.event.clone()))
+                .collect();
+            assert_eq!(got, want, "{}", build.label);
+            println!(
+                "{}: {} events from read-only arrays",
+                build.label,
+                got.len()
+            );
+        }
+    }
+}
+
+/// An array that must be sorted, over the library's stack copy, while malloc
+/// fails: ENOMEM, the provider left closed; arrays in order allocate nothing.
+#[test]
+fn a_copy_that_cannot_be_allocated_is_enomem_with_the_provider_closed() {
+    for build in support::builds("rodata_nomem") {
+        let ran = build.run("nomem");
+        assert!(
+            ran.stdout.contains("nomem ok"),
+            "{}: {}",
+            build.label,
+            ran.stdout
+        );
+    }
+}
