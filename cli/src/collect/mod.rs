@@ -9,6 +9,7 @@ mod backward;
 mod circular;
 mod command;
 mod fd_limit;
+mod forward;
 mod live;
 mod metadata;
 mod output;

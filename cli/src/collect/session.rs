@@ -8,9 +8,11 @@ use std::os::fd::AsRawFd;
 use std::ffi::CString;
 
 use perf_event::events::Tracepoint as TracepointEvent;
-use perf_event::{Builder, Clock, Counter, ReadFormat, SampleFlag, Sampler};
+use perf_event::{Builder, Clock, Counter, ReadFormat, SampleFlag};
 use tracepoint_decode as td;
 
+use super::backward::data_bytes;
+use super::forward::ForwardRing;
 use super::metadata::clock_ns;
 use super::resolve::Tracepoint;
 use crate::exit::{Error, Status};
@@ -33,13 +35,8 @@ pub struct Stats {
     pub last_time: u64,
 }
 
-struct Ring {
-    cpu: usize,
-    sampler: Sampler,
-}
-
 pub struct Session {
-    rings: Vec<Ring>,
+    rings: Vec<ForwardRing>,
     /// Events writing into another event's ring (kept open).
     redirected: Vec<Counter>,
     /// The events count their lost samples (PERF_FORMAT_LOST).
@@ -254,7 +251,9 @@ impl Session {
         filter: Option<&str>,
     ) -> Result<(Session, Vec<EventIds>), Error> {
         let wakeup = (buffer_bytes / 4).max(4096);
-        let mut rings: Vec<Ring> = Vec::new();
+        let mut rings: Vec<ForwardRing> = Vec::new();
+        // SAFETY: sysconf has no preconditions.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as usize;
         let mut redirected = Vec::new();
         let mut descs = Vec::new();
         let mut lost_counts = true;
@@ -291,14 +290,15 @@ impl Session {
                 ids.push(counter.id());
                 match rings.iter().find(|r| r.cpu == cpu) {
                     Some(ring) => {
-                        redirect(&counter, &ring.sampler, &tp.full_name(), cpu)?;
+                        redirect(&counter, &ring.counter, &tp.full_name(), cpu)?;
                         redirected.push(counter);
                     }
                     None => {
-                        let sampler = counter.sampled(buffer_bytes).map_err(|e| {
-                            Error::kernel(&e, format!("mapping the ring buffer of CPU {cpu}"))
-                        })?;
-                        rings.push(Ring { cpu, sampler });
+                        rings.push(ForwardRing::map(
+                            cpu,
+                            counter,
+                            data_bytes(buffer_bytes, page),
+                        )?);
                     }
                 }
             }
@@ -308,13 +308,14 @@ impl Session {
             descs.push((ids, file_attr(&b, 1, wakeup as u32)));
         }
 
+        let rings_len = rings.len();
         Ok((
             Session {
                 rings,
                 redirected,
                 lost_counts,
                 pass_bytes,
-                batch: Vec::with_capacity(1 << 20),
+                batch: touched_batch(rings_len, pass_bytes),
                 stats: Stats::default(),
             },
             descs,
@@ -323,7 +324,7 @@ impl Session {
     /// Starts recording.
     pub fn enable(&mut self) -> Result<(), Error> {
         for ring in &mut self.rings {
-            ring.sampler
+            ring.counter
                 .enable()
                 .map_err(|e| Error::kernel(&e, "enabling perf events"))?;
         }
@@ -337,7 +338,7 @@ impl Session {
     /// Stops recording (what is in the rings stays to be drained).
     pub fn disable(&mut self) {
         for ring in &mut self.rings {
-            let _ = ring.sampler.disable();
+            let _ = ring.counter.disable();
         }
         for c in &mut self.redirected {
             let _ = c.disable();
@@ -350,7 +351,7 @@ impl Session {
             .rings
             .iter()
             .map(|r| libc::pollfd {
-                fd: r.sampler.as_raw_fd(),
+                fd: r.counter.as_raw_fd(),
                 events: libc::POLLIN,
                 revents: 0,
             })
@@ -367,30 +368,20 @@ impl Session {
         self.batch.clear();
         let mut complete_before = clock_ns(libc::CLOCK_MONOTONIC);
         let mut any = false;
+        let stats = &mut self.stats;
         for ring in &mut self.rings {
-            let mut taken = 0;
+            let start = self.batch.len();
             let mut last_time = None;
-            while let Some(record) = ring.sampler.next_record() {
-                any = true;
-                let start = self.batch.len();
-                let size = record.len() + 8;
-                taken += size;
-                self.batch.extend_from_slice(&record.ty().to_ne_bytes());
-                self.batch.extend_from_slice(&record.misc().to_ne_bytes());
-                self.batch.extend_from_slice(&(size as u16).to_ne_bytes());
-                for part in record.data() {
-                    self.batch.extend_from_slice(part);
-                }
-                let rec = &self.batch[start..];
-                self.stats.count(record.ty(), rec);
+            any |= ring.take(self.pass_bytes, &mut self.batch, |rec| {
+                let ty = u32::from_ne_bytes(rec[0..4].try_into().expect("4 bytes"));
+                stats.count(ty, rec);
                 last_time = record_time(rec).or(last_time);
-                if taken >= self.pass_bytes {
-                    // Stopped short: what remains in this ring is after its
-                    // last record taken.
-                    if let Some(t) = last_time {
-                        complete_before = complete_before.min(t);
-                    }
-                    break;
+            });
+            if self.batch.len() - start >= self.pass_bytes {
+                // Stopped short: what remains in this ring is after its
+                // last record taken.
+                if let Some(t) = last_time {
+                    complete_before = complete_before.min(t);
                 }
             }
         }
@@ -411,7 +402,7 @@ impl Session {
         for c in self
             .rings
             .iter_mut()
-            .map(|r| &mut *r.sampler)
+            .map(|r| &mut r.counter)
             .chain(self.redirected.iter_mut())
         {
             total += c.read_full().ok()?.lost()?;
@@ -429,7 +420,7 @@ impl Session {
         if counted <= self.stats.lost {
             return None;
         }
-        let id = ring.sampler.id();
+        let id = ring.counter.id();
         let cpu = ring.cpu as u64;
         let missing = counted - self.stats.lost;
         let time = self.stats.last_time;
@@ -444,6 +435,19 @@ impl Session {
         self.stats.lost = counted;
         Some(rec)
     }
+}
+
+/// The buffer of a pass over `rings` rings of at most `pass_bytes` each
+/// (and one record of up to 64 KiB past it), every page touched: a pass
+/// pays no page fault for it, the first burst included.
+fn touched_batch(rings: usize, pass_bytes: usize) -> Vec<u8> {
+    let bytes = rings * (pass_bytes + (64 << 10)) + 64;
+    // Written, not only allocated (an allocation of zeros may map pages
+    // it never touches).
+    let mut batch = Vec::with_capacity(bytes);
+    batch.resize(bytes, 1);
+    batch.clear();
+    batch
 }
 
 /// Sets a kernel tracepoint filter (ftrace syntax) on a perf event.
