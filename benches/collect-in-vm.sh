@@ -52,7 +52,7 @@ if [ "${1:-}" = inner ]; then
         own=$(awk -v a="$(cpu_s "$T/rec.time")" -v b="$(cpu_s "$T/writer.time")" 'BEGIN { printf "%.2f", a - b }')
         cpu_sum[$1]=$(awk -v a="${cpu_sum[$1]:-0}" -v b="$own" 'BEGIN { print a + b }')
         n_sum[$1]=$((${n_sum[$1]:-0} + $2))
-        PE=$(awk -v c="$own" -v n="$2" 'BEGIN { printf "%.1f", n > 0 ? c * 1e6 / n : 0 }')
+        PE=$(awk -v c="$own" -v n="$2" 'BEGIN { printf "%.1f", (n > 0 ? c * 1e6 / n : 0) }')
     }
     writer=(/usr/bin/time -f '%U %S' -o "$T/writer.time" "$W" burst "$N")
     printf '%-6s %-26s %10s %10s %12s\n' round recorder recorded lost 'cpu us/event'
@@ -78,7 +78,7 @@ if [ "${1:-}" = inner ]; then
     echo "recorder CPU time (user + system, less the writer's) per recorded event, all rounds:"
     for rec in collect perf; do
         awk -v rec="$rec" -v c="${cpu_sum[$rec]:-0}" -v n="${n_sum[$rec]:-0}" \
-            'BEGIN { printf "  %-8s %8.2f s for %10d events: %6.2f us per event\n", rec, c, n, n > 0 ? c * 1e6 / n : 0 }'
+            'BEGIN { printf "  %-8s %8.2f s for %10d events: %6.2f us per event\n", rec, c, n, (n > 0 ? c * 1e6 / n : 0) }'
     done
     strace -c -o "$T/strace" "$EH" collect -o "$T/s.data" CliBurst_L5K1 -- "$W" burst "$N" \
         >/dev/null 2>"$T/collect.err" || true

@@ -72,6 +72,46 @@ fn copy_wrapped(ring: &[u8], at: usize, dst: &mut [u8]) {
     dst[first..].copy_from_slice(&ring[..rest]);
 }
 
+/// The records of `ring` from `tail` up to `head`, as `take_records`, but
+/// not copied: `each` sees each record in place (one that wraps around the
+/// ring's end, copied into `scratch`). Returns the position after the last
+/// record.
+pub fn walk_records(
+    ring: &[u8],
+    tail: u64,
+    head: u64,
+    limit: usize,
+    scratch: &mut Vec<u8>,
+    mut each: impl FnMut(&[u8]),
+) -> u64 {
+    let size = ring.len() as u64;
+    if size < 8 {
+        return tail;
+    }
+    let avail = head.wrapping_sub(tail).min(size);
+    let mut taken = 0u64;
+    let mut header = [0u8; 8];
+    while taken + 8 <= avail && taken < limit as u64 {
+        let at = (tail.wrapping_add(taken) % size) as usize;
+        copy_wrapped(ring, at, &mut header);
+        let len = usize::from(u16::from_ne_bytes([header[6], header[7]]));
+        if len < 8 || taken + len as u64 > avail {
+            break;
+        }
+        match ring.get(at..at + len) {
+            Some(rec) => each(rec),
+            None => {
+                scratch.clear();
+                scratch.resize(len, 0);
+                copy_wrapped(ring, at, scratch);
+                each(scratch);
+            }
+        }
+        taken += len as u64;
+    }
+    tail.wrapping_add(taken)
+}
+
 impl ForwardRing {
     /// Maps `data_size` bytes (a power of two of pages) of `counter`'s ring
     /// and touches every page of it.
@@ -121,39 +161,81 @@ impl ForwardRing {
         self.base as *mut _
     }
 
-    /// Appends the records the kernel has written since the last call to
-    /// `out` (at least `limit` bytes of them if there are that many, each
-    /// record whole), calls `each` on each, and gives their room back to
-    /// the kernel. Returns whether it took any.
-    pub fn take(&mut self, limit: usize, out: &mut Vec<u8>, each: impl FnMut(&[u8])) -> bool {
+    /// (data_head, data_tail).
+    fn positions(&self) -> (u64, u64) {
         let meta = self.meta();
         // SAFETY: the first page of the mapping is the kernel's
         // perf_event_mmap_page; data_head (written by the kernel) and
         // data_tail (written only here) are aligned u64s in it. The acquire
         // fence orders the records' reads after data_head's.
-        let (head, tail) = unsafe {
+        unsafe {
             let head = std::ptr::addr_of!((*meta).data_head).read_volatile();
             std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
             (head, std::ptr::addr_of!((*meta).data_tail).read_volatile())
-        };
-        if head == tail {
-            return false;
         }
+    }
+
+    /// The data area.
+    fn data(&self) -> &[u8] {
         // SAFETY: the data area is the `data_size` bytes after the first
         // page of the mapping, readable while it lives; the kernel writes
-        // only beyond data_head there, which this does not read.
-        let ring = unsafe {
+        // there only from data_head to data_tail + size, which is not read
+        // before data_head has passed it.
+        unsafe {
             std::slice::from_raw_parts(
                 (self.base as *const u8).add(self.data_offset),
                 self.data_size,
             )
-        };
-        let new_tail = take_records(ring, tail, head, limit, out, each);
-        // The records are copied: release them (the fence orders their
-        // reads before the store the kernel sees).
+        }
+    }
+
+    /// Gives the ring up to position `tail` back to the kernel (its
+    /// records are read, copied or written out).
+    pub fn release(&mut self, tail: u64) {
+        // The fence orders the records' reads before the store the kernel
+        // sees.
         std::sync::atomic::fence(std::sync::atomic::Ordering::Release);
         // SAFETY: data_tail is the reader's field of the control page.
-        unsafe { std::ptr::addr_of_mut!((*meta).data_tail).write_volatile(new_tail) };
+        unsafe { std::ptr::addr_of_mut!((*self.meta()).data_tail).write_volatile(tail) };
+    }
+
+    /// Walks the records the kernel has written since the last release (at
+    /// least `limit` bytes of them if there are that many, each record
+    /// whole) in place, calling `each` on each, and returns the positions
+    /// before and after them: the ring keeps them until `release` of it.
+    /// `scratch` holds a record that wraps around the ring's end while
+    /// `each` sees it.
+    pub fn walk(&self, limit: usize, scratch: &mut Vec<u8>, each: impl FnMut(&[u8])) -> (u64, u64) {
+        let (head, tail) = self.positions();
+        (
+            tail,
+            walk_records(self.data(), tail, head, limit, scratch, each),
+        )
+    }
+
+    /// The bytes from data_tail to `to` (from `walk`): one slice, or two
+    /// where they wrap around the ring's end.
+    pub fn pending(&self, to: u64) -> [&[u8]; 2] {
+        let (_, tail) = self.positions();
+        let data = self.data();
+        let size = data.len() as u64;
+        let len = to.wrapping_sub(tail).min(size) as usize;
+        let at = (tail % size) as usize;
+        let first = (data.len() - at).min(len);
+        [&data[at..at + first], &data[..len - first]]
+    }
+
+    /// Appends the records the kernel has written since the last call to
+    /// `out` (at least `limit` bytes of them if there are that many, each
+    /// record whole), calls `each` on each, and gives their room back to
+    /// the kernel. Returns whether it took any.
+    pub fn take(&mut self, limit: usize, out: &mut Vec<u8>, each: impl FnMut(&[u8])) -> bool {
+        let (head, tail) = self.positions();
+        if head == tail {
+            return false;
+        }
+        let new_tail = take_records(self.data(), tail, head, limit, out, each);
+        self.release(new_tail);
         new_tail != tail
     }
 }
@@ -198,12 +280,23 @@ mod tests {
         let tail = take_records(&ring, 40, head, usize::MAX, &mut out, |_| seen += 1);
         assert_eq!((tail, seen), (head, 3));
         assert_eq!(out, [rec(16, 1), rec(24, 2), rec(8, 3)].concat());
+        // In place: the record across the wrap through the scratch buffer.
+        let (mut scratch, mut walked) = (Vec::new(), Vec::new());
+        let end = walk_records(&ring, 40, head, usize::MAX, &mut scratch, |r| {
+            walked.push(r.to_vec())
+        });
+        assert_eq!((end, walked.concat()), (head, out));
     }
 
     #[test]
     fn limit_and_bad_headers_stop() {
         let mut ring = vec![0u8; 64];
         let head = write_forward(&mut ring, 0, &[rec(16, 1), rec(16, 2), rec(16, 3)]);
+        let (mut scratch, mut walked) = (Vec::new(), Vec::new());
+        let end = walk_records(&ring, 0, head, 20, &mut scratch, |r| {
+            walked.push(r.to_vec())
+        });
+        assert_eq!((end, walked), (32, vec![rec(16, 1), rec(16, 2)]));
         let mut out = Vec::new();
         // The record that reaches the limit is taken whole.
         assert_eq!(take_records(&ring, 0, head, 20, &mut out, |_| {}), 32);
@@ -211,10 +304,16 @@ mod tests {
         out.clear();
         // A header shorter than itself, or past head: nothing taken.
         ring[6..8].copy_from_slice(&4u16.to_ne_bytes());
-        assert_eq!(take_records(&ring, 0, head, usize::MAX, &mut out, |_| {}), 0);
+        assert_eq!(
+            take_records(&ring, 0, head, usize::MAX, &mut out, |_| {}),
+            0
+        );
         ring[6..8].copy_from_slice(&60u16.to_ne_bytes());
         assert_eq!(take_records(&ring, 0, 48, usize::MAX, &mut out, |_| {}), 0);
-        assert_eq!(take_records(&[0u8; 4], 0, 4, usize::MAX, &mut out, |_| {}), 0);
+        assert_eq!(
+            take_records(&[0u8; 4], 0, 4, usize::MAX, &mut out, |_| {}),
+            0
+        );
         assert!(out.is_empty());
     }
 }

@@ -43,8 +43,13 @@ pub struct Session {
     lost_counts: bool,
     /// At most this much of a ring per pass (and per perf round).
     pass_bytes: usize,
-    /// The records of the current pass.
+    /// The records of the current pass, when copied (`drain`).
     pub batch: Vec<u8>,
+    /// Where each ring's records of the current pass end, when left in
+    /// place (`drain_in_place`) until `release`.
+    ends: Vec<u64>,
+    /// A record that wraps around its ring's end, while it is counted.
+    scratch: Vec<u8>,
     pub stats: Stats,
 }
 
@@ -315,12 +320,27 @@ impl Session {
                 redirected,
                 lost_counts,
                 pass_bytes,
-                batch: touched_batch(rings_len, pass_bytes),
+                batch: Vec::new(),
+                ends: vec![0; rings_len],
+                scratch: Vec::new(),
                 stats: Stats::default(),
             },
             descs,
         ))
     }
+    /// Makes `batch` room for a pass of `drain` over every ring (at most
+    /// `pass_bytes` of each, and one record of up to 64 KiB past it), every
+    /// page touched: no pass pays a page fault for it, the first burst
+    /// included. Call before `enable` when the passes are copied.
+    pub fn copy_passes(&mut self) {
+        let bytes = self.rings.len() * (self.pass_bytes + (64 << 10)) + 64;
+        // Written, not only allocated (an allocation of zeros may map
+        // pages it never touches).
+        self.batch = Vec::with_capacity(bytes);
+        self.batch.resize(bytes, 1);
+        self.batch.clear();
+    }
+
     /// Starts recording.
     pub fn enable(&mut self) -> Result<(), Error> {
         for ring in &mut self.rings {
@@ -391,6 +411,57 @@ impl Session {
         }
     }
 
+    /// A pass as `drain` makes it, but the records stay in the rings:
+    /// `pending` gives them as the rings hold them (the bytes a recording
+    /// has: header and body as the kernel wrote them), to be written out
+    /// without a copy, and `release` then gives their room back to the
+    /// kernel. Only their headers, times and lost counts are read here.
+    pub fn drain_in_place(&mut self) -> Pass {
+        let mut complete_before = clock_ns(libc::CLOCK_MONOTONIC);
+        let mut any = false;
+        let stats = &mut self.stats;
+        for (ring, end) in self.rings.iter().zip(self.ends.iter_mut()) {
+            let mut last_time = None;
+            let (tail, to) = ring.walk(self.pass_bytes, &mut self.scratch, |rec| {
+                let ty = u32::from_ne_bytes(rec[0..4].try_into().expect("4 bytes"));
+                stats.count(ty, rec);
+                last_time = record_time(rec).or(last_time);
+            });
+            *end = to;
+            any |= to != tail;
+            if to.wrapping_sub(tail) >= self.pass_bytes as u64 {
+                // Stopped short, as in `drain`.
+                if let Some(t) = last_time {
+                    complete_before = complete_before.min(t);
+                }
+            }
+        }
+        Pass {
+            any,
+            complete_before,
+        }
+    }
+
+    /// The records of the last `drain_in_place`, ring by ring: one slice
+    /// per ring, two where they wrap around its end (empty ones left out).
+    pub fn pending(&self) -> Vec<std::io::IoSlice<'_>> {
+        self.rings
+            .iter()
+            .zip(&self.ends)
+            .flat_map(|(ring, &end)| ring.pending(end))
+            .filter(|s| !s.is_empty())
+            .map(std::io::IoSlice::new)
+            .collect()
+    }
+
+    /// Gives the rings' room of the last `drain_in_place` back to the
+    /// kernel (its records are written out).
+    pub fn release(&mut self) {
+        for (ring, &end) in self.rings.iter_mut().zip(&self.ends) {
+            ring.release(end);
+        }
+    }
+
     /// Samples the kernel dropped, by the events' own counts: the kernel
     /// reports drops in a PERF_RECORD_LOST only once there is room again in
     /// the ring, so the last ones may never be reported there.
@@ -435,19 +506,6 @@ impl Session {
         self.stats.lost = counted;
         Some(rec)
     }
-}
-
-/// The buffer of a pass over `rings` rings of at most `pass_bytes` each
-/// (and one record of up to 64 KiB past it), every page touched: a pass
-/// pays no page fault for it, the first burst included.
-fn touched_batch(rings: usize, pass_bytes: usize) -> Vec<u8> {
-    let bytes = rings * (pass_bytes + (64 << 10)) + 64;
-    // Written, not only allocated (an allocation of zeros may map pages
-    // it never touches).
-    let mut batch = Vec::with_capacity(bytes);
-    batch.resize(bytes, 1);
-    batch.clear();
-    batch
 }
 
 /// Sets a kernel tracepoint filter (ftrace syntax) on a perf event.
