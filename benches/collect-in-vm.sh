@@ -5,7 +5,10 @@
 # can, R rounds, alternating
 #   - eventheader collect -b 1024 (its default: 1 MiB per CPU),
 #   - perf record -m 256 (256 pages: 1 MiB per CPU),
-# and prints per round the events each recorded and lost; then collect's
+# and prints per round the events each recorded and lost and the recorder's
+# own CPU time (user + system, from getrusage through /usr/bin/time: the
+# recorder's total less the writer's, measured around the writer) per
+# recorded event, then each recorder's mean over the rounds; then collect's
 # system calls while it drains the ring buffers and writes the file (strace
 # -c on collect itself, not on the writer), in total and per recorded event.
 #
@@ -39,20 +42,43 @@ if [ "${1:-}" = inner ]; then
         "$EH" decode --jsonl --meta none "$1" 2>"$T/err" | grep -c '"CliBurst:Burst"' || true
     }
     lost_of() { sed -n 's/.*the recording lost \([0-9]*\) events.*/\1/p' "$T/err" | head -n 1; }
-    printf '%-6s %-26s %10s %10s\n' round recorder recorded lost
+    # TIME FILE: user + system seconds that /usr/bin/time wrote there.
+    cpu_s() { awk 'NF == 2 { s = $1 + $2 } END { printf "%.2f", s }' "$1"; }
+    # REC N: sets PE to REC's own CPU time (its total less the writer's) in
+    # microseconds per recorded event (N), and adds it to REC's totals.
+    declare -A cpu_sum=() n_sum=()
+    per_event() {
+        local own
+        own=$(awk -v a="$(cpu_s "$T/rec.time")" -v b="$(cpu_s "$T/writer.time")" 'BEGIN { printf "%.2f", a - b }')
+        cpu_sum[$1]=$(awk -v a="${cpu_sum[$1]:-0}" -v b="$own" 'BEGIN { print a + b }')
+        n_sum[$1]=$((${n_sum[$1]:-0} + $2))
+        PE=$(awk -v c="$own" -v n="$2" 'BEGIN { printf "%.1f", (n > 0 ? c * 1e6 / n : 0) }')
+    }
+    writer=(/usr/bin/time -f '%U %S' -o "$T/writer.time" "$W" burst "$N")
+    printf '%-6s %-26s %10s %10s %12s\n' round recorder recorded lost 'cpu us/event'
     for ((r = 1; r <= ROUNDS; r++)); do
-        "$EH" collect -o "$T/c.data" CliBurst_L5K1 -- "$W" burst "$N" >/dev/null 2>&1 || true
+        /usr/bin/time -f '%U %S' -o "$T/rec.time" \
+            "$EH" collect -o "$T/c.data" CliBurst_L5K1 -- "${writer[@]}" >/dev/null 2>&1 || true
         n=$(recorded "$T/c.data")
-        printf '%-6s %-26s %10s %10s\n' "$r" "eventheader collect -b 1024" "$n" "$(lost_of)"
+        per_event collect "$n"
+        printf '%-6s %-26s %10s %10s %12s\n' "$r" "eventheader collect -b 1024" "$n" "$(lost_of)" "$PE"
         "$EH" register CliBurst_L5K1 >"$T/names" 2>/dev/null &
         reg=$!
         for _ in $(seq 100); do [ -s "$T/names" ] && break; sleep 0.1; done
-        perf record -q -m 256 --no-buildid --no-buildid-cache -e user_events:CliBurst_L5K1 \
-            -o "$T/p.data" -- "$W" burst "$N" >/dev/null 2>&1 || true
+        /usr/bin/time -f '%U %S' -o "$T/rec.time" \
+            perf record -q -m 256 --no-buildid --no-buildid-cache -e user_events:CliBurst_L5K1 \
+            -o "$T/p.data" -- "${writer[@]}" >/dev/null 2>&1 || true
         kill -TERM "$reg"
         wait "$reg" || true
         n=$(recorded "$T/p.data")
-        printf '%-6s %-26s %10s %10s\n' "$r" "perf record -m 256" "$n" "$(lost_of)"
+        per_event perf "$n"
+        printf '%-6s %-26s %10s %10s %12s\n' "$r" "perf record -m 256" "$n" "$(lost_of)" "$PE"
+    done
+    echo
+    echo "recorder CPU time (user + system, less the writer's) per recorded event, all rounds:"
+    for rec in collect perf; do
+        awk -v rec="$rec" -v c="${cpu_sum[$rec]:-0}" -v n="${n_sum[$rec]:-0}" \
+            'BEGIN { printf "  %-8s %8.2f s for %10d events: %6.2f us per event\n", rec, c, n, (n > 0 ? c * 1e6 / n : 0) }'
     done
     strace -c -o "$T/strace" "$EH" collect -o "$T/s.data" CliBurst_L5K1 -- "$W" burst "$N" \
         >/dev/null 2>"$T/collect.err" || true

@@ -9,6 +9,7 @@ mod backward;
 mod circular;
 mod command;
 mod fd_limit;
+mod forward;
 mod live;
 mod metadata;
 mod outdir;
@@ -362,6 +363,11 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
         pass_bytes,
         kernel_filter.as_deref(),
     )?;
+    // A live view sorts and decodes each pass: copied out of the rings.
+    // A recording alone is written from the rings in place.
+    if args.live {
+        session.copy_passes();
+    }
     let meta = metadata::gather(&tracefs, cpus.len());
     let recorded = recorded(&tracepoints, descs);
     let mut recorder = output
@@ -403,9 +409,15 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
         if !more {
             session.wait(100);
         }
-        let pass = session.drain();
-        more = pass.any;
-        closed |= deliver(&mut session.batch, pass, &mut recorder, &mut live)?;
+        if live.is_some() {
+            let pass = session.drain();
+            more = pass.any;
+            closed |= deliver(&mut session.batch, pass, &mut recorder, &mut live)?;
+        } else {
+            let pass = session.drain_in_place();
+            more = pass.any;
+            closed |= write_in_place(&mut session, pass, &mut recorder)?;
+        }
         if let Some(c) = child.as_mut() {
             if let Some(st) = c
                 .try_wait()
@@ -422,11 +434,19 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
     // Nothing new arrives now: drain until every ring is empty.
     session.disable();
     loop {
-        let pass = session.drain();
-        if !pass.any {
-            break;
+        if live.is_some() {
+            let pass = session.drain();
+            if !pass.any {
+                break;
+            }
+            closed |= deliver(&mut session.batch, pass, &mut recorder, &mut live)?;
+        } else {
+            let pass = session.drain_in_place();
+            if !pass.any {
+                break;
+            }
+            closed |= write_in_place(&mut session, pass, &mut recorder)?;
         }
-        closed |= deliver(&mut session.batch, pass, &mut recorder, &mut live)?;
     }
     if let Some(rec) = session.unreported_lost() {
         let pass = session::Pass {
@@ -495,6 +515,28 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
         }
     }
     Ok(status)
+}
+
+/// Writes the records a pass left in the rings to the recorder, with the
+/// end of the round, straight from the rings (one `writev`: no copy), then
+/// gives their room back to the kernel; true if standard output is gone.
+fn write_in_place(
+    session: &mut session::Session,
+    pass: session::Pass,
+    recorder: &mut Option<Recorder>,
+) -> Result<bool, Error> {
+    let mut closed = false;
+    if let (Some(r), true) = (recorder.as_mut(), pass.any) {
+        let mut bufs = session.pending();
+        bufs.push(std::io::IoSlice::new(&output::FINISHED_ROUND));
+        match r.write_vectored(&bufs) {
+            Ok(()) => {}
+            Err(_) if r.name() == "standard output" => closed = true,
+            Err(e) => return Err(e),
+        }
+    }
+    session.release();
+    Ok(closed)
 }
 
 /// Hands a pass's records to the recorder and the live view; true if

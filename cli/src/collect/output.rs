@@ -19,6 +19,13 @@ pub struct Recorded {
     pub format: Arc<td::PerfEventFormat>,
 }
 
+/// A PERF_RECORD_FINISHED_ROUND record.
+pub const FINISHED_ROUND: [u8; 8] = {
+    let t = 68u32.to_ne_bytes();
+    let n = 8u16.to_ne_bytes();
+    [t[0], t[1], t[2], t[3], 0, 0, n[0], n[1]]
+};
+
 /// Appends a PERF_RECORD_FINISHED_ROUND (the end of a pass over the ring
 /// buffers: readers sort each round by time).
 pub fn push_finished_round(batch: &mut Vec<u8>) {
@@ -123,6 +130,52 @@ impl Recorder {
         let result = match self {
             Recorder::File { writer, .. } => writer.write_event_data(data),
             Recorder::Pipe(w) => w.write_records(data).and_then(|()| w.flush()),
+        };
+        result.map_err(|e| self.error(&e))
+    }
+
+    /// Records given in pieces (as a ring buffer holds them), written with
+    /// as few system calls as the kernel takes them in (`writev`); a
+    /// pipe-mode stream is flushed after them.
+    pub fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> Result<(), Error> {
+        let result = match self {
+            Recorder::File { writer, .. } => {
+                // The first slice not yet written whole, and how much of it is.
+                let (mut i, mut off) = (0, 0);
+                let mut result = Ok(());
+                while i < bufs.len() {
+                    let n = if off == 0 {
+                        writer.write_event_data_vectored(&bufs[i..])
+                    } else {
+                        let rest = &bufs[i][off..];
+                        writer.write_event_data(rest).map(|()| rest.len())
+                    };
+                    match n {
+                        Ok(0) => {
+                            result = Err(io::ErrorKind::WriteZero.into());
+                            break;
+                        }
+                        Ok(n) => {
+                            let mut n = n + off;
+                            while i < bufs.len() && n >= bufs[i].len() {
+                                n -= bufs[i].len();
+                                i += 1;
+                            }
+                            off = n;
+                        }
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => {
+                            result = Err(e);
+                            break;
+                        }
+                    }
+                }
+                result
+            }
+            Recorder::Pipe(w) => bufs
+                .iter()
+                .try_for_each(|b| w.write_records(b))
+                .and_then(|()| w.flush()),
         };
         result.map_err(|e| self.error(&e))
     }

@@ -8,9 +8,11 @@ use std::os::fd::AsRawFd;
 use std::ffi::CString;
 
 use perf_event::events::Tracepoint as TracepointEvent;
-use perf_event::{Builder, Clock, Counter, ReadFormat, SampleFlag, Sampler};
+use perf_event::{Builder, Clock, Counter, ReadFormat, SampleFlag};
 use tracepoint_decode as td;
 
+use super::backward::data_bytes;
+use super::forward::ForwardRing;
 use super::metadata::clock_ns;
 use super::resolve::Tracepoint;
 use crate::exit::{Error, Status};
@@ -33,21 +35,21 @@ pub struct Stats {
     pub last_time: u64,
 }
 
-struct Ring {
-    cpu: usize,
-    sampler: Sampler,
-}
-
 pub struct Session {
-    rings: Vec<Ring>,
+    rings: Vec<ForwardRing>,
     /// Events writing into another event's ring (kept open).
     redirected: Vec<Counter>,
     /// The events count their lost samples (PERF_FORMAT_LOST).
     lost_counts: bool,
     /// At most this much of a ring per pass (and per perf round).
     pass_bytes: usize,
-    /// The records of the current pass.
+    /// The records of the current pass, when copied (`drain`).
     pub batch: Vec<u8>,
+    /// Where each ring's records of the current pass end, when left in
+    /// place (`drain_in_place`) until `release`.
+    ends: Vec<u64>,
+    /// A record that wraps around its ring's end, while it is counted.
+    scratch: Vec<u8>,
     pub stats: Stats,
 }
 
@@ -254,7 +256,9 @@ impl Session {
         filter: Option<&str>,
     ) -> Result<(Session, Vec<EventIds>), Error> {
         let wakeup = (buffer_bytes / 4).max(4096);
-        let mut rings: Vec<Ring> = Vec::new();
+        let mut rings: Vec<ForwardRing> = Vec::new();
+        // SAFETY: sysconf has no preconditions.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as usize;
         let mut redirected = Vec::new();
         let mut descs = Vec::new();
         let mut lost_counts = true;
@@ -291,14 +295,15 @@ impl Session {
                 ids.push(counter.id());
                 match rings.iter().find(|r| r.cpu == cpu) {
                     Some(ring) => {
-                        redirect(&counter, &ring.sampler, &tp.full_name(), cpu)?;
+                        redirect(&counter, &ring.counter, &tp.full_name(), cpu)?;
                         redirected.push(counter);
                     }
                     None => {
-                        let sampler = counter.sampled(buffer_bytes).map_err(|e| {
-                            Error::kernel(&e, format!("mapping the ring buffer of CPU {cpu}"))
-                        })?;
-                        rings.push(Ring { cpu, sampler });
+                        rings.push(ForwardRing::map(
+                            cpu,
+                            counter,
+                            data_bytes(buffer_bytes, page),
+                        )?);
                     }
                 }
             }
@@ -308,22 +313,38 @@ impl Session {
             descs.push((ids, file_attr(&b, 1, wakeup as u32)));
         }
 
+        let rings_len = rings.len();
         Ok((
             Session {
                 rings,
                 redirected,
                 lost_counts,
                 pass_bytes,
-                batch: Vec::with_capacity(1 << 20),
+                batch: Vec::new(),
+                ends: vec![0; rings_len],
+                scratch: Vec::new(),
                 stats: Stats::default(),
             },
             descs,
         ))
     }
+    /// Makes `batch` room for a pass of `drain` over every ring (at most
+    /// `pass_bytes` of each, and one record of up to 64 KiB past it), every
+    /// page touched: no pass pays a page fault for it, the first burst
+    /// included. Call before `enable` when the passes are copied.
+    pub fn copy_passes(&mut self) {
+        let bytes = self.rings.len() * (self.pass_bytes + (64 << 10)) + 64;
+        // Written, not only allocated (an allocation of zeros may map
+        // pages it never touches).
+        self.batch = Vec::with_capacity(bytes);
+        self.batch.resize(bytes, 1);
+        self.batch.clear();
+    }
+
     /// Starts recording.
     pub fn enable(&mut self) -> Result<(), Error> {
         for ring in &mut self.rings {
-            ring.sampler
+            ring.counter
                 .enable()
                 .map_err(|e| Error::kernel(&e, "enabling perf events"))?;
         }
@@ -337,7 +358,7 @@ impl Session {
     /// Stops recording (what is in the rings stays to be drained).
     pub fn disable(&mut self) {
         for ring in &mut self.rings {
-            let _ = ring.sampler.disable();
+            let _ = ring.counter.disable();
         }
         for c in &mut self.redirected {
             let _ = c.disable();
@@ -350,7 +371,7 @@ impl Session {
             .rings
             .iter()
             .map(|r| libc::pollfd {
-                fd: r.sampler.as_raw_fd(),
+                fd: r.counter.as_raw_fd(),
                 events: libc::POLLIN,
                 revents: 0,
             })
@@ -367,36 +388,77 @@ impl Session {
         self.batch.clear();
         let mut complete_before = clock_ns(libc::CLOCK_MONOTONIC);
         let mut any = false;
+        let stats = &mut self.stats;
         for ring in &mut self.rings {
-            let mut taken = 0;
+            let start = self.batch.len();
             let mut last_time = None;
-            while let Some(record) = ring.sampler.next_record() {
-                any = true;
-                let start = self.batch.len();
-                let size = record.len() + 8;
-                taken += size;
-                self.batch.extend_from_slice(&record.ty().to_ne_bytes());
-                self.batch.extend_from_slice(&record.misc().to_ne_bytes());
-                self.batch.extend_from_slice(&(size as u16).to_ne_bytes());
-                for part in record.data() {
-                    self.batch.extend_from_slice(part);
-                }
-                let rec = &self.batch[start..];
-                self.stats.count(record.ty(), rec);
+            any |= ring.take(self.pass_bytes, &mut self.batch, |rec| {
+                let ty = u32::from_ne_bytes(rec[0..4].try_into().expect("4 bytes"));
+                stats.count(ty, rec);
                 last_time = record_time(rec).or(last_time);
-                if taken >= self.pass_bytes {
-                    // Stopped short: what remains in this ring is after its
-                    // last record taken.
-                    if let Some(t) = last_time {
-                        complete_before = complete_before.min(t);
-                    }
-                    break;
+            });
+            if self.batch.len() - start >= self.pass_bytes {
+                // Stopped short: what remains in this ring is after its
+                // last record taken.
+                if let Some(t) = last_time {
+                    complete_before = complete_before.min(t);
                 }
             }
         }
         Pass {
             any,
             complete_before,
+        }
+    }
+
+    /// A pass as `drain` makes it, but the records stay in the rings:
+    /// `pending` gives them as the rings hold them (the bytes a recording
+    /// has: header and body as the kernel wrote them), to be written out
+    /// without a copy, and `release` then gives their room back to the
+    /// kernel. Only their headers, times and lost counts are read here.
+    pub fn drain_in_place(&mut self) -> Pass {
+        let mut complete_before = clock_ns(libc::CLOCK_MONOTONIC);
+        let mut any = false;
+        let stats = &mut self.stats;
+        for (ring, end) in self.rings.iter().zip(self.ends.iter_mut()) {
+            let mut last_time = None;
+            let (tail, to) = ring.walk(self.pass_bytes, &mut self.scratch, |rec| {
+                let ty = u32::from_ne_bytes(rec[0..4].try_into().expect("4 bytes"));
+                stats.count(ty, rec);
+                last_time = record_time(rec).or(last_time);
+            });
+            *end = to;
+            any |= to != tail;
+            if to.wrapping_sub(tail) >= self.pass_bytes as u64 {
+                // Stopped short, as in `drain`.
+                if let Some(t) = last_time {
+                    complete_before = complete_before.min(t);
+                }
+            }
+        }
+        Pass {
+            any,
+            complete_before,
+        }
+    }
+
+    /// The records of the last `drain_in_place`, ring by ring: one slice
+    /// per ring, two where they wrap around its end (empty ones left out).
+    pub fn pending(&self) -> Vec<std::io::IoSlice<'_>> {
+        self.rings
+            .iter()
+            .zip(&self.ends)
+            .flat_map(|(ring, &end)| ring.pending(end))
+            .filter(|s| !s.is_empty())
+            .map(std::io::IoSlice::new)
+            .collect()
+    }
+
+    /// Gives the rings' room of the last `drain_in_place` back to the
+    /// kernel (its records are written out).
+    pub fn release(&mut self) {
+        for (ring, &end) in self.rings.iter_mut().zip(&self.ends) {
+            ring.release(end);
         }
     }
 
@@ -411,7 +473,7 @@ impl Session {
         for c in self
             .rings
             .iter_mut()
-            .map(|r| &mut *r.sampler)
+            .map(|r| &mut r.counter)
             .chain(self.redirected.iter_mut())
         {
             total += c.read_full().ok()?.lost()?;
@@ -429,7 +491,7 @@ impl Session {
         if counted <= self.stats.lost {
             return None;
         }
-        let id = ring.sampler.id();
+        let id = ring.counter.id();
         let cpu = ring.cpu as u64;
         let missing = counted - self.stats.lost;
         let time = self.stats.last_time;

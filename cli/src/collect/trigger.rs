@@ -112,13 +112,14 @@ impl Trigger {
             ));
         }
         let kernel_filter = filter.kernel_filter();
-        let (session, descs) = Session::open(
+        let (mut session, descs) = Session::open(
             &chosen,
             cpus,
             TRIGGER_RING_BYTES,
             TRIGGER_RING_BYTES,
             kernel_filter.as_deref(),
         )?;
+        session.copy_passes();
         let recorded = super::recorded(&chosen, descs);
         Ok(Trigger {
             session,
