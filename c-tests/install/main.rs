@@ -14,6 +14,7 @@
 //! (`target/tmp/install-test/run/prefix`, left for inspection) and shared by
 //! the tests here.
 
+mod steps;
 mod subproject;
 #[path = "../../tests/support/mod.rs"]
 mod support;

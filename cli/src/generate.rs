@@ -14,9 +14,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use clap::{Args, Command};
+use clap::{Arg, ArgAction, Args, Command};
 use clap_complete::Shell;
-use roff::{roman, Roff};
+use roff::{bold, italic, roman, Inline, Roff};
 
 use eventheader_cli::exit::{Error, Status};
 
@@ -64,24 +64,34 @@ pub fn run(args: &GenerateArgs, cli: Command) -> Result<Status, Error> {
 }
 
 /// The man pages of `cli` and of each visible subcommand: file name and
-/// roff source. clap_mangen's pages, except that the text after the options
-/// (clap's `after_help`, written for a terminal) becomes the sections NOTES
-/// and EXIT STATUS, its indented lines kept as they are.
+/// roff source. clap_mangen's pages, except that the SYNOPSIS shows each
+/// option's value and what may be repeated (`...`), the text after the
+/// options (clap's `after_help`, written for a terminal) becomes the
+/// sections EXIT STATUS, NOTES and EXAMPLES, its indented lines kept as
+/// they are, and a SEE ALSO section names the other pages and perf(1).
 fn man_pages(cli: Command) -> Vec<(String, Vec<u8>)> {
-    fn add(cmd: &Command, source: &str, pages: &mut Vec<(String, Vec<u8>)>) {
+    fn add(cmd: &Command, source: &str, names: &[String], pages: &mut Vec<(String, Vec<u8>)>) {
         let man = clap_mangen::Man::new(cmd.clone()).source(source.to_owned());
         let mut page = Vec::new();
         // Writing into a Vec cannot fail.
         let _ = man.render(&mut page);
         let page = String::from_utf8_lossy(&page).into_owned();
+        let page = replace_section(&page, "SYNOPSIS", &synopsis(cmd));
         let after = cmd.get_after_long_help().or(cmd.get_after_help());
-        let page = match after {
-            Some(text) => replace_section(&page, "EXTRA", &after_help_sections(&text.to_string())),
-            None => page,
+        let mut sections = match after {
+            Some(text) => after_help_sections(&text.to_string()),
+            None => String::new(),
         };
-        pages.push((man.get_filename(), page.into_bytes()));
+        let file = man.get_filename();
+        sections.push_str(&see_also(file.trim_end_matches(".1"), names));
+        let page = if page.contains(".SH EXTRA\n") {
+            replace_section(&page, "EXTRA", &sections)
+        } else {
+            insert_before_section(&page, "VERSION", &sections)
+        };
+        pages.push((file, page.into_bytes()));
         for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
-            add(sub, source, pages);
+            add(sub, source, names, pages);
         }
     }
     // As clap_mangen::generate_to: built, so that subcommands carry their
@@ -93,21 +103,155 @@ fn man_pages(cli: Command) -> Vec<(String, Vec<u8>)> {
         Some(version) => format!("{} {version}", cli.get_name()),
         None => cli.get_name().to_owned(),
     };
+    // Every page's name: the tool's and its visible subcommands'.
+    let mut names = vec![cli.get_name().to_owned()];
+    names.extend(
+        cli.get_subcommands()
+            .filter(|s| !s.is_hide_set())
+            .map(|s| format!("{}-{}", cli.get_name(), s.get_name())),
+    );
     let mut pages = Vec::new();
-    add(&cli, &source, &mut pages);
+    add(&cli, &source, &names, &mut pages);
     pages
 }
 
-/// `text` as the sections NOTES (what comes before a line "Exit status:")
-/// and EXIT STATUS (what follows it), in roff. Lines indented by two spaces
-/// are kept as they are (tables, examples); the others are filled.
+/// May `arg` be given more than once, or take several values?
+fn repeats(arg: &Arg) -> bool {
+    matches!(arg.get_action(), ArgAction::Append | ArgAction::Count)
+        || arg.get_num_args().is_some_and(|r| r.max_values() > 1)
+}
+
+/// The SYNOPSIS section: the command, its options with their values
+/// (`[-p|--provider NAME]...`), its operands (`FILE...`) and subcommand;
+/// `[ ]` around what is optional, `...` after what may be repeated.
+fn synopsis(cmd: &Command) -> String {
+    let name = cmd.get_bin_name().unwrap_or_else(|| cmd.get_name());
+    let mut line: Vec<Inline> = vec![bold(name.to_owned())];
+    let value = |arg: &Arg| {
+        arg.get_value_names()
+            .map(|v| v.join(" "))
+            .unwrap_or_else(|| arg.get_id().as_str().to_uppercase())
+    };
+    let mut options: Vec<&Arg> = cmd
+        .get_arguments()
+        .filter(|a| !a.is_hide_set() && !a.is_positional())
+        .collect();
+    options.sort_by_key(|a| {
+        let key = a
+            .get_short()
+            .map(|c| c.to_ascii_lowercase().to_string())
+            .or_else(|| a.get_long().map(str::to_owned))
+            .unwrap_or_default();
+        (a.get_display_order(), key)
+    });
+    for arg in options {
+        let (open, close) = if arg.is_required_set() {
+            ("", "")
+        } else {
+            ("[", "]")
+        };
+        line.push(roman(format!(" {open}")));
+        match (arg.get_short(), arg.get_long()) {
+            (Some(s), Some(l)) => {
+                line.push(bold(format!("-{s}")));
+                line.push(roman("|"));
+                line.push(bold(format!("--{l}")));
+            }
+            (Some(s), None) => line.push(bold(format!("-{s}"))),
+            (None, Some(l)) => line.push(bold(format!("--{l}"))),
+            (None, None) => continue,
+        }
+        if arg.get_num_args().is_some_and(|r| r.takes_values()) {
+            line.push(roman(" "));
+            line.push(italic(value(arg)));
+        }
+        line.push(roman(close));
+        if repeats(arg) {
+            line.push(roman("..."));
+        }
+    }
+    for arg in cmd.get_positionals().filter(|a| !a.is_hide_set()) {
+        let (open, close) = if arg.is_required_set() {
+            ("", "")
+        } else {
+            ("[", "]")
+        };
+        line.push(roman(format!(" {open}")));
+        line.push(italic(value(arg)));
+        line.push(roman(close));
+        if repeats(arg) {
+            line.push(roman("..."));
+        }
+    }
+    if cmd.get_subcommands().any(|s| !s.is_hide_set()) {
+        let (open, close) = if cmd.is_subcommand_required_set() {
+            ("", "")
+        } else {
+            ("[", "]")
+        };
+        line.push(roman(format!(" {open}")));
+        line.push(italic("COMMAND"));
+        line.push(roman(close));
+    }
+    let mut roff = Roff::new();
+    roff.control("SH", ["SYNOPSIS"]);
+    roff.text(line);
+    roff.to_roff()
+}
+
+/// The SEE ALSO section of page `me`: the other pages of `names`, then
+/// perf(1).
+fn see_also(me: &str, names: &[String]) -> String {
+    let mut line: Vec<Inline> = Vec::new();
+    for name in names.iter().filter(|n| *n != me) {
+        line.push(bold(name.clone()));
+        line.push(roman("(1), "));
+    }
+    line.push(bold("perf"));
+    line.push(roman("(1)"));
+    let mut roff = Roff::new();
+    roff.control("SH", ["SEE ALSO"]);
+    roff.text(line);
+    roff.to_roff()
+}
+
+/// `page` with `sections` inserted before its section `.SH NAME`, or at
+/// its end when it has none.
+fn insert_before_section(page: &str, name: &str, sections: &str) -> String {
+    match page.find(&format!(".SH {name}\n")) {
+        Some(at) => format!("{}{sections}{}", &page[..at], &page[at..]),
+        None => format!("{page}{sections}"),
+    }
+}
+
+/// `text` as the sections EXIT STATUS (what follows a line "Exit
+/// status:"), NOTES (the paragraphs before it) and EXAMPLES (a paragraph
+/// that starts with a line "Examples:"), in that order (man-pages(7)'s),
+/// in roff. Lines indented by two spaces are kept as they are (tables,
+/// examples); the others are filled.
 fn after_help_sections(text: &str) -> String {
-    let (notes, status) = match text.find("Exit status:\n") {
+    let (before, status) = match text.find("Exit status:\n") {
         Some(at) => (&text[..at], &text[at + "Exit status:\n".len()..]),
         None => (text, ""),
     };
+    let mut notes = Vec::new();
+    let mut examples = Vec::new();
+    for paragraph in before.split("\n\n") {
+        match paragraph
+            .trim_start_matches('\n')
+            .strip_prefix("Examples:\n")
+        {
+            Some(body) => examples.push(body),
+            None => notes.push(paragraph),
+        }
+    }
+    let (notes, examples) = (notes.join("\n\n"), examples.join("\n\n"));
     let mut roff = Roff::new();
-    for (title, body) in [("NOTES", notes), ("EXIT STATUS", status)] {
+    for (title, body) in [
+        ("EXIT STATUS", status),
+        ("NOTES", notes.as_str()),
+        ("EXAMPLES", examples.as_str()),
+    ] {
         if body.trim().is_empty() {
             continue;
         }

@@ -33,6 +33,7 @@ pub mod ffi;
 pub mod filter;
 pub mod guard;
 pub mod perfdata;
+pub mod plural;
 pub mod progress;
 pub mod register;
 pub mod spec;

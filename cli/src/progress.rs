@@ -41,7 +41,12 @@ impl Progress {
         self.last = Some(now);
         let pct = (done.min(self.total) * 100) / self.total.max(1);
         let mut e = std::io::stderr().lock();
-        let _ = write!(e, "\rdecode: {} {pct}% ({events} events)\x1b[K", self.label);
+        let _ = write!(
+            e,
+            "\rdecode: {} {pct}% ({})\x1b[K",
+            self.label,
+            crate::plural::count(events, "event")
+        );
         let _ = e.flush();
     }
 

@@ -319,11 +319,8 @@ fn malformed_inputs() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("exceeds the"), "{err}");
     assert!(err.contains("/nonexistent/input: No such file"), "{err}");
-    assert!(err.contains("1 of 2 events are malformed"), "{err}");
-    assert!(
-        err.contains("1 of 2 events are not EventHeader events"),
-        "{err}"
-    );
+    assert!(err.contains("1 of 2 events malformed"), "{err}");
+    assert!(err.contains("1 of 2 events not EventHeader"), "{err}");
     let lines: Vec<J> = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -476,4 +473,54 @@ fn format_not_ascii() {
         );
         assert!(e.get("error").is_some(), "{e:?}");
     }
+}
+
+/// A file of another kind (C source, text) is named as such, not as a
+/// capture file with a bad first record; an empty file is an empty capture.
+#[test]
+fn a_file_of_another_kind_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("app.c");
+    std::fs::write(&src, "#include <stdio.h>\nint main(void) { return 0; }\n").unwrap();
+    let out = run(&["decode", src.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "{}: not a capture file or perf.data (no PERFILE2 magic, and a first record of 1668180259 bytes in a file of 48)",
+            src.display()
+        )),
+        "{err}"
+    );
+    // Through a pipe too (the size unknown: the name is what is wrong).
+    let out = common::bin()
+        .args(["decode", "-"])
+        .stdin(std::fs::File::open(&src).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not a capture file or perf.data"), "{err}");
+    let empty = dir.path().join("empty.dat");
+    std::fs::write(&empty, b"").unwrap();
+    assert_eq!(
+        run(&["decode", empty.to_str().unwrap()]).status.code(),
+        Some(0)
+    );
+}
+
+/// A count of one takes the singular noun: "1 of 1 event malformed", not
+/// "1 of 1 events".
+#[test]
+fn counts_of_one_are_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut odd = Vec::new();
+    capture_record(&mut odd, "P_L5K1", &[1, 2, 3]);
+    let path = dir.path().join("one.dat");
+    std::fs::write(&path, &odd).unwrap();
+    let out = run(&["decode", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("1 of 1 event malformed"), "{err}");
+    assert!(!err.contains(" 1 events"), "{err}");
 }

@@ -151,9 +151,32 @@ fn this_machine_has_no_user_events() {
             .ends_with("user_events is not available (exit status 4)"),
         "{out}"
     );
-    // A provider asked about changes nothing: there is nothing to see.
+    // Where user_events is missing, capture mode is the way to record.
+    let note = out
+        .lines()
+        .find(|l| l.starts_with("note  "))
+        .unwrap_or_else(|| panic!("no capture mode note in:\n{out}"));
+    assert!(
+        note.contains("capture mode") && note.contains("TRACEPOINT_CAPTURE_FILE"),
+        "{out}"
+    );
+    // A provider asked about gets its line, saying why it is not checked;
+    // the rest is the same.
     let (rc, out2, _) = doctor(&["--provider", "MyProvider"]);
-    assert_eq!((rc, out2), (4, out));
+    assert_eq!(rc, 4, "{out2}");
+    let l = line(&out2, "provider MyProvider");
+    assert!(
+        l.starts_with("-") && l.contains("cannot be checked") && l.contains("no tracefs"),
+        "{out2}"
+    );
+    // (The columns widen for the longer check name.)
+    let words = |text: &str, skip: &str| -> Vec<Vec<String>> {
+        text.lines()
+            .filter(|x| *x != skip)
+            .map(|x| x.split_whitespace().map(str::to_owned).collect())
+            .collect()
+    };
+    assert_eq!(words(&out2, l), words(&out, ""));
 }
 
 #[test]
@@ -171,6 +194,10 @@ fn all_well() {
     assert!(line(&out, "collecting").contains("CAP_PERFMON"), "{out}");
     assert!(line(&out, "tracefs read").starts_with("ok"), "{out}");
     assert!(!out.contains("FAIL") && !out.contains("fix:"), "{out}");
+    assert!(
+        !out.contains("note") && !out.contains("capture mode"),
+        "{out}"
+    );
     assert!(
         out.ends_with(
             "all well: events written on this machine can reach a collector (exit status 0)\n"
@@ -299,7 +326,15 @@ fn kernel_without_user_events() {
     assert_eq!(rc, 4, "{out}");
     assert!(line(&out, "user_events_data").contains("missing"), "{out}");
     assert!(line(&out, "kernel").starts_with("FAIL"), "{out}");
-    assert!(line(&out, "tracepoints").starts_with("-"), "{out}");
+    let l = line(&out, "provider MyProvider");
+    assert!(
+        l.starts_with("-") && l.contains("no user_events_data"),
+        "{out}"
+    );
+    assert!(
+        out.contains("note  ") && out.contains("TRACEPOINT_CAPTURE_FILE"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -431,6 +466,8 @@ fn help_and_usage() {
         "  8  this user may not collect",
         "  9  the tracepoints are registered",
         "the first of 2, 4, 5, 8, 3, 9, 1",
+        "capture mode works without it: TRACEPOINT_CAPTURE_FILE",
+        "not a regular file (a FIFO, a device)",
     ] {
         assert!(out.contains(want), "{want:?} missing from:\n{out}");
     }
@@ -442,4 +479,232 @@ fn help_and_usage() {
     assert_eq!(rc, 2, "{err}");
     let (rc, _, err) = doctor(&["a", "b"]);
     assert_eq!(rc, 2, "{err}");
+}
+
+/// Runs doctor with `args`, killing it (and failing) if it takes more
+/// than 20 seconds: a test of what once blocked must fail, not hang.
+fn doctor_within_time(args: &[&str]) -> (i32, String, String) {
+    let mut child = common::bin()
+        .arg("doctor")
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("doctor {args:?} still running after 20 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().expect("exited, not killed"),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A FIFO or a device given as PROGRAM is refused at once (status 1), with
+/// what it is: opening a FIFO must not wait for a writer, reading a device
+/// must not take memory.
+#[test]
+fn a_program_that_is_no_regular_file_is_refused() {
+    let m = Machine::well(STATUS);
+    let fifo = m.path("fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: `c` is a NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let (rc, out, err) = doctor_within_time(&["--root", m.root(), fifo.to_str().unwrap()]);
+    assert_eq!(rc, 1, "{out}{err}");
+    assert!(
+        err.contains(&format!(
+            "reading {}: a FIFO is not a regular file",
+            fifo.display()
+        )),
+        "{err}"
+    );
+    assert!(out.is_empty(), "{out}");
+    for (dev, what) in [("/dev/zero", "a character device"), ("/", "a directory")] {
+        let (rc, out, err) = doctor_within_time(&["--root", m.root(), dev]);
+        assert_eq!(rc, 1, "{dev}: {out}{err}");
+        assert!(
+            err.contains(&format!("{what} is not a regular file")),
+            "{err}"
+        );
+    }
+    // A kernel file that is a FIFO on the (fake) machine is not read either:
+    // doctor goes on as without it.
+    m.remove("proc/sys/kernel/perf_event_paranoid");
+    let c = std::ffi::CString::new(
+        m.path("proc/sys/kernel/perf_event_paranoid")
+            .to_str()
+            .unwrap(),
+    )
+    .unwrap();
+    // SAFETY: `c` is a NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let (rc, out, err) = doctor_within_time(&["--root", m.root()]);
+    assert_eq!(rc, 8, "{out}{err}");
+    assert!(
+        line(&out, "collecting").contains("no /proc/sys/kernel/perf_event_paranoid"),
+        "{out}"
+    );
+}
+
+/// A program file over the scan's bound (1 GiB; sparse here) is scanned up
+/// to it, in bounded memory, and the program line says so.
+#[test]
+fn a_program_over_the_bound_is_scanned_to_it() {
+    let m = Machine::well(STATUS);
+    let prog = m.path("big");
+    {
+        let mut f = std::fs::File::create(&prog).unwrap();
+        f.write_all(b"\x7fELF\x02\x01\0MyProvider\0").unwrap();
+        f.set_len((1 << 30) + 1).unwrap();
+    }
+    let (out, usage) = common::run_measured(
+        &["doctor", "--root", m.root(), prog.to_str().unwrap()],
+        |mut stdout| {
+            let mut out = String::new();
+            std::io::Read::read_to_string(&mut stdout, &mut out).unwrap();
+            out
+        },
+    );
+    assert_eq!(usage.code, 0, "{out}{}", usage.stderr);
+    assert!(
+        usage.max_rss_kib < 64 << 10,
+        "peak memory {} KiB for a sparse 1 GiB file",
+        usage.max_rss_kib
+    );
+    assert!(
+        line(&out, "program").contains(&format!(
+            "{} (its first 1073741824 bytes of 1073741825 bytes scanned): providers MyProvider",
+            prog.display()
+        )),
+        "{out}"
+    );
+}
+
+/// Control characters in a mount path (mountinfo writes a newline as
+/// \012; an escape character stays raw) are printed escaped: one check is
+/// one line, and no terminal sequence reaches the terminal.
+#[test]
+fn control_characters_in_paths_are_escaped() {
+    let m = Machine::well(STATUS);
+    m.put(
+        "proc/self/mountinfo",
+        b"41 1 0:12 / /mnt/a\\012ok\x1b[2J rw - tracefs tracefs rw\n",
+    );
+    let (rc, out, _) = m.doctor(&[]);
+    assert_eq!(rc, 4, "{out}");
+    assert!(
+        line(&out, "tracefs").contains("mounted at /mnt/a\\nok\\e[2J"),
+        "{out}"
+    );
+    assert!(!out.contains('\x1b'), "{out:?}");
+    for l in out.lines() {
+        assert!(
+            [
+                "ok ",
+                "warn",
+                "FAIL",
+                "-  ",
+                "   ",
+                "note",
+                "events written"
+            ]
+            .iter()
+            .any(|p| l.starts_with(p)),
+            "a line that is no check's: {l:?} in\n{out}"
+        );
+    }
+}
+
+/// The providers a program declares, read from its sections (TraceLogging
+/// call sites, tracepoint-provider.h tracepoints), are listed on its line
+/// even where nothing can be registered: here, on this machine without
+/// tracefs, for a position-independent, a position-dependent and a shared
+/// build (symbol relocations) of one C file.
+#[test]
+fn a_program_lists_the_providers_it_declares() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("p.c");
+    std::fs::write(
+        &src,
+        r#"#include <eventheader/TraceLoggingProvider.h>
+#include <tracepoint/tracepoint-provider.h>
+TRACELOGGING_DEFINE_PROVIDER(ProvA, "DoctorElf_A",
+    (0x8e5d1e3c, 0x0d6b, 0x5c2a, 0x9e, 0x7f, 0x61, 0x2c, 0x4a, 0x90, 0x33, 0x1b));
+TPP_DEFINE_PROVIDER(TppProv);
+TPP_FUNCTION(TppProv, "doctor_elf_tpp", doctor_elf_tpp, TPP_UINT16("port", port));
+int main(int argc, char** argv)
+{
+    (void)argv;
+    TraceLoggingRegister(ProvA);
+    TraceLoggingWrite(ProvA, "Ev", TraceLoggingInt32(argc, "argc"));
+    TPP_REGISTER_PROVIDER(TppProv);
+    doctor_elf_tpp(1);
+    return 0;
+}
+"#,
+    )
+    .unwrap();
+    let include = Path::new(env!("CARGO_MANIFEST_DIR")).join("../include");
+    for (name, flags) in [
+        ("pie", &["-fPIE", "-pie"][..]),
+        ("nopie", &["-fno-pie", "-no-pie"][..]),
+        ("shared", &["-fPIC", "-shared"][..]),
+    ] {
+        let out = dir.path().join(name);
+        // Not linked with the library: only the sections are looked at.
+        let cc = std::process::Command::new("cc")
+            .args(flags)
+            .arg("-I")
+            .arg(&include)
+            .arg(&src)
+            .arg("-o")
+            .arg(&out)
+            .arg("-Wl,--unresolved-symbols=ignore-all")
+            .output()
+            .expect("cc (a C compiler) is needed");
+        assert!(
+            cc.status.success(),
+            "{}",
+            String::from_utf8_lossy(&cc.stderr)
+        );
+        let m = Machine::well(STATUS);
+        m.remove("sys/kernel/tracing");
+        m.put(
+            "proc/self/mountinfo",
+            b"22 1 0:21 / /sys rw - sysfs sysfs rw\n",
+        );
+        let (rc, text, err) = m.doctor(&[out.to_str().unwrap()]);
+        assert_eq!(rc, 4, "{text}{err}");
+        let l = line(&text, "program");
+        assert!(
+            l.starts_with("-")
+                && l.contains(&format!(
+                    "{}: providers DoctorElf_A, doctor_elf_tpp; ",
+                    out.display()
+                ))
+                && l.contains("cannot be checked: no tracefs"),
+            "{name}: {text}"
+        );
+    }
+    // A file that is no ELF program declares none.
+    let m = Machine::well(STATUS);
+    m.remove("sys/kernel/tracing");
+    m.put(
+        "proc/self/mountinfo",
+        b"22 1 0:21 / /sys rw - sysfs sysfs rw\n",
+    );
+    let (_, text, _) = m.doctor(&[src.to_str().unwrap()]);
+    assert!(
+        line(&text, "program").contains("no provider found in it"),
+        "{text}"
+    );
 }

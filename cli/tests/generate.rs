@@ -154,6 +154,96 @@ fn generate_writes_a_man_page_per_subcommand_and_the_completions() {
     assert!(err.contains("/dev/null/share"), "{err}");
 }
 
+/// The section `name` of a page as `man` shows it: the lines after its
+/// heading up to the next heading.
+fn section<'a>(page: &'a str, name: &str) -> Vec<&'a str> {
+    page.lines()
+        .skip_while(|l| *l != name)
+        .skip(1)
+        .take_while(|l| l.is_empty() || l.starts_with(' '))
+        .collect()
+}
+
+/// The pages use the usual sections: a SYNOPSIS that shows what repeats
+/// (`FILE...`, `[-p|--provider NAME]...`), EXIT STATUS, NOTES, EXAMPLES
+/// (not examples under NOTES) and SEE ALSO naming the other pages and
+/// perf(1), in man-pages(7)'s order.
+#[test]
+fn man_pages_have_the_usual_sections() {
+    let tmp = tempfile::tempdir().unwrap();
+    let man1 = generate(tmp.path()).join("man/man1");
+    let roff = read(&man1.join("eventheader-collect.1"));
+    for heading in [
+        ".SH SYNOPSIS",
+        ".SH \"EXIT STATUS\"",
+        ".SH NOTES",
+        ".SH EXAMPLES",
+        ".SH \"SEE ALSO\"",
+    ] {
+        assert!(
+            roff.contains(heading),
+            "no {heading} in eventheader-collect.1:\n{roff}"
+        );
+    }
+    let order: Vec<usize> = ["EXIT STATUS", "NOTES", "EXAMPLES", "SEE ALSO"]
+        .iter()
+        .map(|h| {
+            roff.find(&format!(".SH \"{h}\""))
+                .or_else(|| roff.find(&format!(".SH {h}")))
+                .unwrap()
+        })
+        .collect();
+    assert!(
+        order.windows(2).all(|w| w[0] < w[1]),
+        "section order {order:?}"
+    );
+    if !have("man") || !have("groff") {
+        return;
+    }
+    let mut names = vec!["eventheader".to_string()];
+    names.extend(subcommands().iter().map(|s| format!("eventheader-{s}")));
+    for name in &names {
+        let page = man_text(&man1.join(format!("{name}.1")));
+        let see: String = section(&page, "SEE ALSO").join(" ");
+        for other in names.iter().filter(|n| *n != name) {
+            assert!(
+                see.contains(&format!("{other}(1)")),
+                "{name}(1)'s SEE ALSO lacks {other}(1):\n{page}"
+            );
+        }
+        assert!(
+            see.contains("perf(1)"),
+            "{name}(1)'s SEE ALSO lacks perf(1):\n{page}"
+        );
+        let notes = section(&page, "NOTES").join("\n");
+        assert!(
+            !notes.contains("Examples:"),
+            "{name}(1) has examples under NOTES:\n{page}"
+        );
+    }
+    let decode = man_text(&man1.join("eventheader-decode.1"));
+    let synopsis = section(&decode, "SYNOPSIS").join(" ");
+    assert!(synopsis.trim_end().ends_with("FILE..."), "{synopsis}");
+    assert!(synopsis.contains("[--provider NAME]..."), "{synopsis}");
+    for name in [
+        "eventheader-collect",
+        "eventheader-decode",
+        "eventheader-doctor",
+    ] {
+        let page = man_text(&man1.join(format!("{name}.1")));
+        let examples = section(&page, "EXAMPLES").join("\n");
+        assert!(
+            examples.contains(&format!("{} ", name.replace('-', " "))),
+            "{name}(1) has no EXAMPLES of itself:\n{page}"
+        );
+    }
+    let doctor = section(&man_text(&man1.join("eventheader-doctor.1")), "SYNOPSIS").join(" ");
+    assert!(
+        doctor.contains("[-p|--provider NAME]... ") && doctor.contains("[PROGRAM]"),
+        "{doctor}"
+    );
+}
+
 #[test]
 fn man_pages_name_every_subcommand_and_option() {
     let tmp = tempfile::tempdir().unwrap();

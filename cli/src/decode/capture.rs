@@ -21,6 +21,40 @@ pub struct CaptureReader<'a> {
 #[derive(Debug)]
 pub struct FormatError(pub String);
 
+/// Does the input start as a capture file does (`head`: its first bytes,
+/// `len`: its size when known)? Empty, or a first record whose size fits
+/// the input and whose tracepoint name (1 to 256 bytes of UTF-8 without
+/// white space or control characters) ends with a NUL. Says why not, so
+/// that a file of another kind is named as such instead of failing at its
+/// first record.
+pub fn plausible_start(head: &[u8], len: Option<u64>) -> Result<(), String> {
+    if head.is_empty() {
+        return Ok(());
+    }
+    let Some(size) = head.get(..4) else {
+        return Err(format!("{} bytes, less than one record", head.len()));
+    };
+    let size = u64::from(u32::from_le_bytes([size[0], size[1], size[2], size[3]]));
+    if size < 6 {
+        return Err(format!("a first record of {size} bytes (at least 6)"));
+    }
+    if let Some(len) = len {
+        if size > len {
+            return Err(format!("a first record of {size} bytes in a file of {len}"));
+        }
+    }
+    let rest = &head[4..head.len().min(size.min(4 + 257) as usize)];
+    let name = match rest.iter().position(|&b| b == 0) {
+        Some(0) => return Err("an empty tracepoint name in its first record".into()),
+        Some(nul) => &rest[..nul],
+        None => return Err("no NUL-terminated tracepoint name in its first record".into()),
+    };
+    match std::str::from_utf8(name) {
+        Ok(n) if !n.chars().any(|c| c.is_whitespace() || c.is_control()) => Ok(()),
+        _ => Err("its first record's tracepoint name is not printable".into()),
+    }
+}
+
 impl<'a> CaptureReader<'a> {
     pub fn new(input: Buffered<Box<dyn Read + 'a>>, len: Option<u64>) -> Self {
         CaptureReader {
@@ -162,5 +196,33 @@ mod tests {
         assert!(r.next_record().unwrap_err().0.contains("truncated record"));
         let mut r = reader(&good, None);
         assert!(r.next_record().unwrap());
+    }
+
+    #[test]
+    fn plausible_starts() {
+        let mut good = 12u32.to_le_bytes().to_vec();
+        good.extend_from_slice(b"P_L5K1\0\x01\x02");
+        assert_eq!(plausible_start(&good, Some(12)), Ok(()));
+        assert_eq!(plausible_start(&good, None), Ok(()));
+        assert_eq!(plausible_start(b"", Some(0)), Ok(()));
+        let text = b"#include <stdio.h>\nint main(void) { return 0; }\n";
+        let e = plausible_start(text, Some(text.len() as u64)).unwrap_err();
+        assert!(
+            e.starts_with("a first record of 1668180259 bytes in a file of"),
+            "{e}"
+        );
+        assert!(plausible_start(b"ab", None)
+            .unwrap_err()
+            .contains("2 bytes"));
+        assert!(plausible_start(&5u32.to_le_bytes(), None).is_err());
+        let mut spaced = 12u32.to_le_bytes().to_vec();
+        spaced.extend_from_slice(b"a b\0\0\0\0\0");
+        assert!(plausible_start(&spaced, None).is_err());
+        let mut empty = 12u32.to_le_bytes().to_vec();
+        empty.extend_from_slice(&[0; 8]);
+        assert!(plausible_start(&empty, None).unwrap_err().contains("empty"));
+        let mut long = 1000u32.to_le_bytes().to_vec();
+        long.extend_from_slice(&[b'x'; 300]);
+        assert!(plausible_start(&long, None).unwrap_err().contains("no NUL"));
     }
 }

@@ -11,7 +11,7 @@ use std::io::{self, Read, Write};
 use std::os::fd::AsFd;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 
-use super::capture::CaptureReader;
+use super::capture::{self, CaptureReader};
 use crate::perfdata::buffered_input::{Buffered, RandomAccess};
 use crate::perfdata::headers::{self, PIPE_HEADER_SIZE};
 use crate::perfdata::{self, PerfReader};
@@ -118,10 +118,20 @@ fn stream_recording<'a>(
         .fill(PIPE_HEADER_SIZE as usize)
         .map_err(|e| e.to_string())?;
     if headers::is_perf_magic(input.available()) {
-        Ok(Recording::Perf(Box::new(PerfReader::open_stream(input)?)))
-    } else {
-        Ok(Recording::Capture(CaptureReader::new(input, len)))
+        return Ok(Recording::Perf(Box::new(PerfReader::open_stream(input)?)));
     }
+    // The first record: its size, then (no further than the record goes, so
+    // that a slow pipe is not waited for) a tracepoint name of at most 256
+    // bytes and its NUL.
+    if let Some(size) = input.available().get(..4) {
+        let size = u32::from_le_bytes([size[0], size[1], size[2], size[3]]) as usize;
+        input
+            .fill(size.clamp(4, 4 + 257))
+            .map_err(|e| e.to_string())?;
+    }
+    capture::plausible_start(input.available(), len)
+        .map_err(|why| format!("not a capture file or perf.data (no PERFILE2 magic, and {why})"))?;
+    Ok(Recording::Capture(CaptureReader::new(input, len)))
 }
 
 /// A pipe (or other stream).

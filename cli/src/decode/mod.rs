@@ -26,6 +26,7 @@ use tracepoint_decode as td;
 use crate::exit::{Error, Status};
 use crate::filter::{Filter, FilterArgs};
 use crate::guard;
+use crate::plural;
 use crate::progress::Progress;
 pub use event_json::{Formatter, Outcome};
 pub use input::Source;
@@ -102,7 +103,13 @@ value (zero, absent) are omitted.
 
 Lost events recorded in a perf.data file are reported on stderr. Exit status
 1 when an input cannot be read or holds malformed records or events (they are
-still written, as raw).",
+still written, as raw).
+
+Examples:
+  eventheader decode trace.data
+  TRACEPOINT_CAPTURE_FILE=events.dat ./my-program && eventheader decode events.dat
+  eventheader decode --jsonl --meta all a.data b.data
+  eventheader collect -o - 'MyProvider_*' | eventheader decode -",
     "\n\n",
     exit_status_help!()
 );
@@ -233,8 +240,8 @@ pub fn decode_input(
     let result = match guard::contain(|| decode_opened(source, fmt, out, order, progress, stats)) {
         Ok(r) => r,
         Err(panic) => Err(InputError::Input(format!(
-            "{name}: decoding failed after {} events (a decoder bug; please report it with the input): {panic}",
-            stats.events
+            "{name}: decoding failed after {} (a decoder bug; please report it with the input): {panic}",
+            plural::count(stats.events, "event")
         ))),
     };
     out.end_input()?;
@@ -364,19 +371,24 @@ pub fn decode_all(
         }
         if stats.malformed > 0 {
             report(format!(
-                "{name}: {} of {} events are malformed (written as raw)",
-                stats.malformed, stats.events
+                "{name}: {} of {} malformed (written as raw)",
+                stats.malformed,
+                plural::count(stats.events, "event")
             ));
             status = status.worst(Status::Failure);
         }
         if stats.raw > 0 {
             report(format!(
-                "{name}: {} of {} events are not EventHeader events and have no format (written as raw)",
-                stats.raw, stats.events
+                "{name}: {} of {} not EventHeader and without a format (written as raw)",
+                stats.raw,
+                plural::count(stats.events, "event")
             ));
         }
         if stats.lost > 0 {
-            report(format!("{name}: the recording lost {} events", stats.lost));
+            report(format!(
+                "{name}: the recording lost {}",
+                plural::count(stats.lost, "event")
+            ));
         }
     }
     match out.finish() {

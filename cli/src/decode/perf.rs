@@ -102,8 +102,8 @@ pub fn decode(
             Ok(false) => break Ok(()),
             Err(e) => {
                 break Err(InputError::Input(format!(
-                    "{path}: malformed event data after {} events: {e}",
-                    stats.events + round.index.len() as u64
+                    "{path}: malformed event data after {}: {e}",
+                    crate::plural::count(stats.events + round.index.len() as u64, "event")
                 )))
             }
         }

@@ -4,6 +4,8 @@
 //! in [`DOCTOR_AFTER_HELP`].
 
 mod collecting;
+mod elf;
+pub mod files;
 pub mod parse;
 mod report;
 mod system;
@@ -14,6 +16,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::exit::{Error, Status};
+use crate::plural;
 use report::Check;
 use system::{Sys, Tracefs};
 
@@ -49,27 +52,67 @@ one meaningless), with a fix under each failing one:
   perf users        when perf enabled some: the processes with perf events
                     open (the kernel does not say which is on which tracepoint)
 
+Examples:
+  eventheader doctor
+  eventheader doctor ./my-program
+  eventheader doctor -p MyProvider -p 'Other*'
+
 Exit status:
   0  all well: events written here can reach a collector (warnings aside)
-  1  PROGRAM could not be read
+  1  PROGRAM could not be read, or is not a regular file (a FIFO, a device)
   2  bad command line
   3  no tracepoint of the provider (or the program) is registered
   4  no user_events: kernel without CONFIG_USER_EVENTS, or tracefs not mounted
+     (capture mode works without it: TRACEPOINT_CAPTURE_FILE=FILE writes the
+     events to FILE, which eventheader decode reads)
   5  this user may not write user_events_data: its programs' events are dropped
   8  this user may not collect (perf_event_paranoid without CAP_PERFMON or
      CAP_SYS_ADMIN, or tracefs not readable)
   9  the tracepoints are registered, but no collector enabled any of them
 When several apply: the first of 2, 4, 5, 8, 3, 9, 1.";
 
+/// The lines of what was asked about (PROGRAM, `--provider`) when it
+/// cannot be checked, saying why; the program's line names the providers
+/// it declares.
+fn unchecked(args: &DoctorArgs, declared: &[String], why: &str) -> Vec<Check> {
+    let mut out = Vec::new();
+    if let Some(p) = &args.program {
+        let found = if declared.is_empty() {
+            "no provider found in it".to_string()
+        } else {
+            format!("providers {}", declared.join(", "))
+        };
+        out.push(Check::skip(
+            "program",
+            format!(
+                "{}: {found}; their tracepoints cannot be checked: {why}",
+                p.display()
+            ),
+        ));
+    }
+    for p in &args.providers {
+        out.push(Check::skip(
+            format!("provider {p}"),
+            format!("its tracepoints cannot be checked: {why}"),
+        ));
+    }
+    out
+}
+
 /// Every check, in the order printed.
 pub fn checks(args: &DoctorArgs) -> Result<Vec<Check>, Error> {
     let sys = Sys::new(args.root.as_deref());
-    let program = match &args.program {
-        Some(p) => Some(
-            system::read_program(p)
-                .map_err(|e| Error::io(&e, format!("reading {}", p.display())))?,
-        ),
-        None => None,
+    let program_error = |p: &std::path::Path, e: std::io::Error| {
+        Error::io(&e, format!("reading {}", files::show_path(p)))
+    };
+    // The program is refused at once, before any check (a FIFO or a device
+    // never blocks); the providers it declares are read from its sections.
+    let declared = match &args.program {
+        Some(p) => {
+            let (file, _) = files::open_regular(p).map_err(|e| program_error(p, e))?;
+            elf::providers(&file)
+        }
+        None => Vec::new(),
     };
     let config = system::kernel_config(&sys);
     let tracefs = system::find_tracefs(&sys);
@@ -86,32 +129,55 @@ pub fn checks(args: &DoctorArgs) -> Result<Vec<Check>, Error> {
     all.extend(later);
     all.push(collecting::check_perf(&collecting::privileges(&sys)));
     let Tracefs::At(root, _) = &tracefs else {
+        all.extend(unchecked(
+            args,
+            &declared,
+            "no tracefs, so no registered tracepoint can be seen",
+        ));
         return Ok(all);
     };
     all.push(collecting::check_tracefs_read(&sys, root));
-    if program.is_none() && args.providers.is_empty() {
+    if args.program.is_none() && args.providers.is_empty() {
         return Ok(all);
     }
     if has_data != Some(true) {
-        all.push(Check::skip(
-            "tracepoints",
-            "not checked: no user_events_data to see",
-        ));
+        all.extend(unchecked(args, &declared, "no user_events_data to see"));
         return Ok(all);
     }
     let reg = tracepoints::registered(&sys, root);
     let mut providers = args.providers.clone();
-    if let (Some(bytes), Some(path)) = (&program, &args.program) {
-        let found = tracepoints::providers_of_program(bytes, &reg);
+    if let Some(path) = &args.program {
+        let mut scan = tracepoints::ProgramProviders::new(&reg);
+        let read = files::scan_program(path, |bytes| scan.feed(bytes))
+            .map_err(|e| program_error(path, e))?;
+        let mut found = scan.found();
+        for p in &declared {
+            if !found.contains(p) {
+                found.push(p.clone());
+            }
+        }
+        found.sort();
+        let part = if read.scanned < read.size {
+            format!(
+                " (its first {} of {} scanned)",
+                plural::count(read.scanned, "byte"),
+                plural::count(read.size, "byte")
+            )
+        } else {
+            String::new()
+        };
         let name = "program";
         if found.is_empty() {
             all.push(Check::fail(
                 Status::BadTracepoint,
                 name,
                 format!(
-                    "{}: none of the {} registered user_events tracepoints has a provider named in it",
+                    "{}{part}: none of the {} has a provider named in it",
                     path.display(),
-                    reg.entries.len()
+                    plural::count(
+                        reg.entries.len() as u64,
+                        "registered user_events tracepoint"
+                    )
                 ),
                 "start the program (it registers its tracepoints when it starts, \
                  TraceLoggingRegister) and run doctor again, or name its provider with --provider",
@@ -119,7 +185,7 @@ pub fn checks(args: &DoctorArgs) -> Result<Vec<Check>, Error> {
         } else {
             all.push(Check::ok(
                 name,
-                format!("{}: providers {}", path.display(), found.join(", ")),
+                format!("{}{part}: providers {}", path.display(), found.join(", ")),
             ));
             providers.extend(found);
         }

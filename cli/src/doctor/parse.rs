@@ -227,21 +227,55 @@ pub fn user_events_status(text: &str) -> Vec<StatusEntry> {
 /// `limit` of them, each cut at 256 bytes.
 pub fn c_strings(bytes: &[u8], min: usize, limit: usize) -> Vec<String> {
     let mut out = Vec::new();
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        if (0x20..0x7f).contains(&b) {
-            continue;
+    let mut scanner = CStrings::new(min);
+    scanner.feed(bytes, |s| {
+        if out.len() < limit {
+            out.push(s.to_string());
         }
-        if b == 0 && i - start >= min {
-            let end = i.min(start + 256);
-            out.push(String::from_utf8_lossy(&bytes[start..end]).into_owned());
-            if out.len() >= limit {
-                break;
-            }
-        }
-        start = i + 1;
-    }
+    });
     out
+}
+
+/// [`c_strings`] over a file read in pieces: the pieces are fed in order,
+/// and each string is handed to the caller as its NUL is seen (a string
+/// may span pieces). Its memory is one string's 256 bytes.
+pub struct CStrings {
+    min: usize,
+    /// The current run of printable bytes (its first 256).
+    run: Vec<u8>,
+    /// The length of the current run.
+    len: usize,
+}
+
+impl CStrings {
+    pub fn new(min: usize) -> CStrings {
+        CStrings {
+            min,
+            run: Vec::with_capacity(256),
+            len: 0,
+        }
+    }
+
+    /// Scans the next piece, calling `found` with each string it ends.
+    pub fn feed(&mut self, bytes: &[u8], mut found: impl FnMut(&str)) {
+        for &b in bytes {
+            if (0x20..0x7f).contains(&b) {
+                if self.run.len() < 256 {
+                    self.run.push(b);
+                }
+                self.len += 1;
+                continue;
+            }
+            if b == 0 && self.len >= self.min {
+                // Printable ASCII: always UTF-8.
+                if let Ok(s) = std::str::from_utf8(&self.run) {
+                    found(s);
+                }
+            }
+            self.run.clear();
+            self.len = 0;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -373,5 +407,19 @@ mod tests {
         assert_eq!(c_strings(bytes, 3, 100), ["ELF", "MyProvider", "xyzzy"]);
         assert_eq!(c_strings(bytes, 4, 1), ["MyProvider"]);
         assert!(c_strings(b"", 1, 10).is_empty());
+        // Fed in pieces, a string may span them; long ones are cut at 256.
+        let mut long = vec![b'x'; 300];
+        long.push(0);
+        let mut all = bytes.to_vec();
+        all.push(1);
+        all.extend_from_slice(&long);
+        let mut scanner = CStrings::new(3);
+        let mut got = Vec::new();
+        for piece in all.chunks(5) {
+            scanner.feed(piece, |s| got.push(s.to_string()));
+        }
+        assert_eq!(got[..3], ["ELF", "MyProvider", "xyzzy"]);
+        assert_eq!(got[3], "x".repeat(256));
+        assert_eq!(got.len(), 4);
     }
 }

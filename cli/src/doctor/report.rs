@@ -3,7 +3,13 @@
 
 use std::fmt::Write;
 
+use super::files::escape;
 use crate::exit::Status;
+
+/// What to do where user_events is missing: write events to a file.
+pub const CAPTURE_MODE: &str = "without user_events, capture mode records events to a file \
+(docs/capture-mode.md): run the program with TRACEPOINT_CAPTURE_FILE=events.dat, \
+then eventheader decode events.dat";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum State {
@@ -101,11 +107,26 @@ pub fn verdict(status: Status) -> &'static str {
 }
 
 /// The report as printed: one line per check (`ok`, `warn`, `FAIL`, `-`),
-/// `fix:` lines under it, then the verdict with the exit status.
+/// `fix:` lines under it, then the verdict with the exit status (after a
+/// `capture mode` line when user_events is missing). What came from the
+/// system (paths, names) is printed [`escape`]d: one line stays one line.
 pub fn render(checks: &[Check]) -> String {
     let mut out = String::new();
-    let width = checks.iter().map(|c| c.name.len()).max().unwrap_or(0);
-    for c in checks {
+    let checks: Vec<Check> = checks
+        .iter()
+        .map(|c| Check {
+            name: escape(&c.name),
+            found: escape(&c.found),
+            fix: c.fix.as_deref().map(escape),
+            ..c.clone()
+        })
+        .collect();
+    let width = checks
+        .iter()
+        .map(|c| c.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    for c in &checks {
         let state = match c.state {
             State::Ok => "ok",
             State::Warn => "warn",
@@ -117,7 +138,10 @@ pub fn render(checks: &[Check]) -> String {
             let _ = writeln!(out, "      {:<width$}  fix: {fix}", "");
         }
     }
-    let s = status(checks);
+    let s = status(&checks);
+    if s == Status::NoUserEvents {
+        let _ = writeln!(out, "note  {CAPTURE_MODE}");
+    }
     let _ = writeln!(out, "{} (exit status {})", verdict(s), s as u8);
     out
 }
@@ -165,5 +189,24 @@ mod tests {
             "",
         ];
         assert_eq!(text, expected.join("\n"));
+    }
+
+    #[test]
+    fn rendering_escapes_and_names_capture_mode() {
+        let text = render(&[Check::fail(
+            Status::NoUserEvents,
+            "tracefs\x1b[2J",
+            "mounted at /mnt/a\nok    forged",
+            "x\ty",
+        )]);
+        let expected = [
+            "FAIL  tracefs\\e[2J  mounted at /mnt/a\\nok    forged",
+            "                    fix: x\\ty",
+            &format!("note  {CAPTURE_MODE}"),
+            "events written on this machine go nowhere: user_events is not available (exit status 4)",
+            "",
+        ];
+        assert_eq!(text, expected.join("\n"));
+        assert!(CAPTURE_MODE.contains("TRACEPOINT_CAPTURE_FILE"));
     }
 }

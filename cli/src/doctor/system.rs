@@ -4,18 +4,15 @@
 //! caller's access to `user_events_data`.
 
 use std::ffi::CString;
-use std::io::{self, Read};
+use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
+use super::files;
 use super::parse::{self, ConfigValue};
 use super::report::Check;
 use crate::exit::Status;
-
-/// The most `doctor` reads of one file (a program file may be large; the
-/// kernel files are small).
-const READ_MAX: u64 = 256 << 20;
 
 pub struct Sys {
     root: PathBuf,
@@ -33,14 +30,12 @@ impl Sys {
         self.root.join(p.strip_prefix("/").unwrap_or(p))
     }
 
-    /// A file's bytes (at most [`READ_MAX`]), read in large reads: tracefs
-    /// files report size 0 and some answer only the first read in full.
+    /// A regular file's bytes (at most [`files::TEXT_MAX`]), read in large
+    /// reads: tracefs files report size 0 and some answer only the first
+    /// read in full. Anything else (a FIFO, a device) is refused without
+    /// blocking.
     pub fn read(&self, p: &Path) -> io::Result<Vec<u8>> {
-        let mut out = Vec::new();
-        std::fs::File::open(self.path(p))?
-            .take(READ_MAX)
-            .read_to_end(&mut out)?;
-        Ok(out)
+        files::read_bounded(&self.path(p))
     }
 
     pub fn read_text(&self, p: &Path) -> io::Result<String> {
@@ -65,17 +60,6 @@ impl Sys {
             Err(io::Error::last_os_error())
         }
     }
-}
-
-/// A program file's bytes (its first [`READ_MAX`]: string tables of larger
-/// files past that are not looked at). The path is the caller's, not under
-/// the root.
-pub fn read_program(p: &Path) -> io::Result<Vec<u8>> {
-    let mut out = Vec::new();
-    std::fs::File::open(p)?
-        .take(READ_MAX)
-        .read_to_end(&mut out)?;
-    Ok(out)
 }
 
 /// "owner root:tracing, mode 0660" for messages.

@@ -11,6 +11,7 @@ use super::parse::{self, StatusEntry};
 use super::report::Check;
 use super::system::Sys;
 use crate::exit::Status;
+use crate::plural;
 use crate::spec::{glob_match, split_eventheader_name};
 
 /// The registered user_events tracepoints and what is known of their users.
@@ -56,21 +57,54 @@ fn provider_of(name: &str) -> &str {
     split_eventheader_name(name).map_or(name, |(p, _, _)| p)
 }
 
-/// The providers of registered tracepoints whose names are among the
-/// program file's strings (TraceLogging and tracepoint-provider.h keep
-/// the provider name, a plain tracepoint's registration command, as a C
-/// string), sorted.
-pub fn providers_of_program(bytes: &[u8], reg: &Registered) -> Vec<String> {
-    let strings: HashSet<String> = parse::c_strings(bytes, 1, 4_000_000).into_iter().collect();
-    let firsts: HashSet<&str> = strings.iter().filter_map(|s| s.split(' ').next()).collect();
-    let mut out = BTreeSet::new();
-    for e in &reg.entries {
-        let p = provider_of(&e.name);
-        if strings.contains(p) || firsts.contains(p) {
-            out.insert(p.to_string());
+/// Finds, among the strings of a program file, the providers of
+/// registered tracepoints (TraceLogging and tracepoint-provider.h keep the
+/// provider name, a plain tracepoint's registration command, as a C
+/// string). It keeps only those names, so its memory is the registered
+/// list's whatever the file holds.
+pub struct ProgramProviders {
+    wanted: HashSet<String>,
+    found: BTreeSet<String>,
+    strings: parse::CStrings,
+}
+
+impl ProgramProviders {
+    pub fn new(reg: &Registered) -> ProgramProviders {
+        ProgramProviders {
+            wanted: reg
+                .entries
+                .iter()
+                .map(|e| provider_of(&e.name).to_string())
+                .collect(),
+            found: BTreeSet::new(),
+            strings: parse::CStrings::new(1),
         }
     }
-    out.into_iter().collect()
+
+    /// Scans the file's next bytes.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        let (wanted, found) = (&self.wanted, &mut self.found);
+        self.strings.feed(bytes, |s| {
+            for candidate in [s, s.split(' ').next().unwrap_or(s)] {
+                if wanted.contains(candidate) && !found.contains(candidate) {
+                    found.insert(candidate.to_string());
+                }
+            }
+        });
+    }
+
+    /// The providers found, sorted.
+    pub fn found(self) -> Vec<String> {
+        self.found.into_iter().collect()
+    }
+}
+
+/// The providers of registered tracepoints named among `bytes`' strings.
+#[cfg(test)]
+pub fn providers_of_program(bytes: &[u8], reg: &Registered) -> Vec<String> {
+    let mut p = ProgramProviders::new(reg);
+    p.feed(bytes);
+    p.found()
 }
 
 /// One line per tracepoint of `provider` (a name, or a pattern with `*`
@@ -88,8 +122,8 @@ pub fn check_provider(provider: &str, reg: &Registered) -> Vec<Check> {
             Status::BadTracepoint,
             name,
             format!(
-                "no tracepoint registered ({} user_events tracepoints are, none of this provider)",
-                reg.entries.len()
+                "no tracepoint registered ({} registered, none of this provider)",
+                plural::count(reg.entries.len() as u64, "user_events tracepoint")
             ),
             format!(
                 "start the program that writes them and check that its TraceLoggingRegister \
@@ -110,8 +144,8 @@ pub fn check_provider(provider: &str, reg: &Registered) -> Vec<Check> {
             Status::NotEnabled,
             name,
             format!(
-                "{} tracepoints registered, none enabled: no collector listens, their events are dropped",
-                mine.len()
+                "{} registered, none enabled: no collector listens, their events are dropped",
+                plural::count(mine.len() as u64, "tracepoint")
             ),
             format!("start a collector: eventheader collect -o trace.data '{provider}_*' (or the levels and keywords you want)"),
         ));
@@ -119,8 +153,8 @@ pub fn check_provider(provider: &str, reg: &Registered) -> Vec<Check> {
         checks.push(Check::warn(
             name,
             format!(
-                "{} tracepoints registered, none enabled by ftrace{unknown}",
-                mine.len()
+                "{} registered, none enabled by ftrace{unknown}",
+                plural::count(mine.len() as u64, "tracepoint")
             ),
             Some("run doctor as root to see perf's users".into()),
         ));
@@ -128,8 +162,8 @@ pub fn check_provider(provider: &str, reg: &Registered) -> Vec<Check> {
         checks.push(Check::ok(
             name,
             format!(
-                "{} tracepoints registered, {enabled} enabled{unknown}",
-                mine.len()
+                "{} registered, {enabled} enabled{unknown}",
+                plural::count(mine.len() as u64, "tracepoint")
             ),
         ));
     }
@@ -241,6 +275,12 @@ mod tests {
         assert!(c[1].found.contains("enabled by perf"));
         assert_eq!(c[2].state, State::Warn);
         assert!(c[2].found.contains("level 4, keyword 0x1"));
+        let c = check_provider("Px", &r);
+        assert!(
+            c[0].found
+                .starts_with("1 tracepoint registered, none enabled"),
+            "{c:?}"
+        );
         let c = check_provider("Q", &r);
         assert_eq!((c[0].state, c[0].status), (State::Fail, Status::NotEnabled));
         let c = check_provider("R", &r);

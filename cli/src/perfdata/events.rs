@@ -199,8 +199,8 @@ impl Events {
         let Some(Some(at)) = self.id_at else {
             return self.single_event().ok_or_else(|| {
                 format!(
-                    "sample without an event id in a recording of {} events",
-                    self.descs.len()
+                    "sample without an event id in a recording of {}",
+                    crate::plural::count(self.descs.len() as u64, "event")
                 )
             });
         };
