@@ -30,7 +30,7 @@ Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: eventheader-tracepoint
 
 Files: *
-Copyright: the eventheader-tracepoint authors
+Copyright: $(date -u -d "@$SOURCE_DATE_EPOCH" +%Y) the eventheader-tracepoint authors
 License: MIT
 
 License: MIT
@@ -71,16 +71,27 @@ deb_move() {
     done
 }
 
-# deb_shlibdeps WORKDIR ARCH FILE...: the Depends dpkg-shlibdeps computes.
+# deb_shlibdeps WORKDIR ARCH BINUTILS_PREFIX FILE...: the Depends
+# dpkg-shlibdeps computes, with libc6's version set to the highest GLIBC_
+# symbol version the files need: they are linked against glibc 2.17's
+# symbols, while dpkg-shlibdeps reads the minimum versions of this machine's
+# libc6 symbols file, which raises some old symbols to the glibc that
+# changed them (bookworm's sysconf@GLIBC_2.2.5: 2.34), a minimum that holds
+# for programs built against that glibc's headers, not for these.
 deb_shlibdeps() {
-    local dir=$1 arch=$2 line
-    shift 2
+    local dir=$1 arch=$2 prefix=$3 line f v glibc=2.2
+    shift 3
+    for f in "$@"; do
+        v=$(highest_glibc "$prefix" "$f")
+        [ -z "$v" ] || ! version_above "$v" "$glibc" || glibc=$v
+    done
     mkdir -p "$dir/debian"
     printf 'Source: eventheader-tracepoint\n\nPackage: eventheader-tracepoint\nArchitecture: any\n' \
         >"$dir/debian/control"
     line=$(cd "$dir" && DEB_HOST_ARCH=$arch dpkg-shlibdeps -O -xlibeventheader-tracepoint1 "$@") ||
         return 1
-    echo "${line#shlibs:Depends=}"
+    line=${line#shlibs:Depends=}
+    echo "$line" | sed "s/libc6 (>= [0-9.]*)/libc6 (>= $glibc)/"
 }
 
 # deb_build DIR NAME ARCH VERSION SECTION MULTIARCH DEPENDS DESCRIPTION OUTDIR
@@ -139,7 +150,8 @@ debian_packages() {
     mkdir -p "$lib/DEBIAN"
     echo "libeventheader_tracepoint 1 libeventheader-tracepoint1 (>= $version)" >"$lib/DEBIAN/shlibs"
     echo "activate-noawait ldconfig" >"$lib/DEBIAN/triggers"
-    deps=$(deb_shlibdeps "$work/shlibdeps" "$arch" "$lib/$l/libeventheader_tracepoint.so.$version")
+    chmod 0644 "$lib/$l/libeventheader_tracepoint.so.$version"
+    deps=$(deb_shlibdeps "$work/shlibdeps" "$arch" "${bin:-}" "$lib/$l/libeventheader_tracepoint.so.$version")
     deb_build "$lib" libeventheader-tracepoint1 "$arch" "$version" libs same "$deps" \
         "Linux user_events tracepoints and EventHeader events (shared library)
  A Rust implementation of the libtracepoint and libeventheader-tracepoint
@@ -162,7 +174,7 @@ debian_packages() {
  tracepoint and eventheader-tracepoint and the CMake packages tracepoint,
  eventheader-tracepoint, tracepoint-headers and eventheader-headers." "$outdir"
 
-    deps=$(deb_shlibdeps "$work/shlibdeps" "$arch" "$tool/usr/bin/eventheader")
+    deps=$(deb_shlibdeps "$work/shlibdeps" "$arch" "${bin:-}" "$tool/usr/bin/eventheader")
     deb_build "$tool" eventheader "$arch" "$version" utils foreign "$deps" \
         "command-line tool for user_events tracepoints and EventHeader events
  eventheader pre-registers user_events tracepoints, collects them into a
@@ -177,5 +189,5 @@ debian_packages() {
     for d in "${debs[@]}"; do
         echo "$arch: $d: Depends: $(dpkg-deb -f "$d" Depends)"
     done
-    lintian --fail-on error --no-tag-display-limit "${debs[@]}" | tee "$work/lintian.txt"
+    lintian --fail-on error --tag-display-limit 0 "${debs[@]}" | tee "$work/lintian.txt"
 }

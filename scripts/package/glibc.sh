@@ -3,7 +3,10 @@
 #
 #   check_glibc ARCH BINUTILS_PREFIX FILE...
 #       fails when a FILE's dynamic symbols need a GLIBC_ version above
-#       $GLIBC_MAX (default 2.17); prints each file's highest
+#       $GLIBC_MAX (default 2.17), or when it references a symbol strongly
+#       without a version (a function the linker found in no library of the
+#       target's glibc, which fails to load where the library lacks it);
+#       prints each file's highest
 #   check_static_glibc ARCH ARCHIVE WORKDIR
 #       links every member of ARCHIVE (--whole-archive) into a program with
 #       zig against glibc $GLIBC_MAX's stubs, which define only the
@@ -46,6 +49,12 @@ check_glibc() {
             "${prefix}objdump" -T "$file" | grep -o 'GLIBC_[0-9][0-9.]*)\? .*' | while read -r v name; do
                 v=${v%)}; if version_above "${v#GLIBC_}" "$GLIBC_MAX"; then echo "    $v $name" >&2; fi
             done
+            bad=1
+        fi
+        local unversioned
+        unversioned=$("${prefix}objdump" -T "$file" | awk '$0 ~ /\*UND\*/ && $2 != "w" && $(NF-1) == "Base" { print $NF }')
+        if [ -n "$unversioned" ]; then
+            echo "package.sh: $arch: $file references symbols without a version (in no library of glibc $GLIBC_MAX):" $unversioned >&2
             bad=1
         fi
     done
