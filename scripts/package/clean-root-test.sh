@@ -1,7 +1,9 @@
 #!/bin/sh
 # Runs inside the clean root of scripts/package/clean-root.sh, from /test
 # (the three .deb files beside it): install, build (find_package and
-# pkg-config, C and C++), run in capture mode, decode, purge.
+# pkg-config, C and C++), run in capture mode, decode, purge; then the
+# release archive (eventheader-tracepoint-*.tar.gz beside them) unpacked
+# under /opt: the same builds, run and decode.
 set -eu
 version=$1
 cd /test
@@ -22,6 +24,7 @@ ldd /usr/bin/eventheader | sed 's/ (0x.*//'
 
 mkdir -p /tmp/consumer
 cd /tmp/consumer
+sources() {
 cat >hello.c <<'EOF'
 #include <eventheader/TraceLoggingProvider.h>
 
@@ -69,6 +72,11 @@ target_link_libraries(hello-c PRIVATE eventheader-tracepoint tracepoint)
 add_executable(hello-cpp hello.cpp)
 target_link_libraries(hello-cpp PRIVATE eventheader-tracepoint tracepoint)
 EOF
+}
+
+# build_run_decode: the four consumers built, run in capture mode, decoded.
+build_run_decode() {
+sources
 
 step "build: find_package (cmake $(cmake --version | head -n 1 | cut -d' ' -f3), gcc $(gcc -dumpfullversion))"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -93,6 +101,8 @@ for want in HelloC HelloCpp '"C++"' 42 43; do
     grep -q -- "$want" events.json || { echo "decode: $want missing" >&2; exit 1; }
 done
 [ "$(grep -o HelloC events.json | grep -c .)" -ge 4 ] || { echo "decode: fewer than 4 events" >&2; exit 1; }
+}
+build_run_decode
 
 step "purge: apt-get purge"
 cd /
@@ -104,3 +114,12 @@ if ! diff /tmp/before.txt /tmp/after.txt; then
     exit 1
 fi
 echo "purge: no file left behind"
+
+step "archive: $(ls /test/*.tar.gz) unpacked under /opt"
+tar -C /opt -xzf /test/eventheader-tracepoint-*.tar.gz
+prefix=$(echo /opt/eventheader-tracepoint-*)
+mkdir -p /tmp/consumer
+cd /tmp/consumer
+export CMAKE_PREFIX_PATH="$prefix" PKG_CONFIG_PATH="$prefix/lib/pkgconfig" LD_LIBRARY_PATH="$prefix/lib"
+export PATH="$prefix/bin:$PATH"
+build_run_decode

@@ -28,12 +28,17 @@ for p in libeventheader-tracepoint1 libeventheader-tracepoint-dev eventheader; d
     debs+=("$d")
 done
 
+triple=$(dpkg-architecture -a"$arch" -qDEB_HOST_GNU_TYPE 2>/dev/null)
+archive=$root/target/packages/eventheader-tracepoint-$version-$triple.tar.gz
+[ -f "$archive" ] || { echo "clean-root.sh: $archive missing: bash scripts/package.sh $arch" >&2; exit 1; }
+
 # The cached root, keyed by suite, architecture and package list.
 key=$(printf '%s %s %s\n' "$suite" "$arch" "$ROOT_PACKAGES" | sha256sum | cut -c1-16)
 tarball=$cache/$suite-$arch-$key.tar
 if [ ! -f "$tarball" ]; then
-    mirror=$(python3 scripts/apt-backports.py "$suite" | sed -n 's/^URIs: *//p' | awk '{ print $1 }')
-    [ -n "$mirror" ] || mirror=$(python3 scripts/apt-backports.py bookworm | sed -n 's/^URIs: *//p' | awk '{ print $1 }')
+    mirror=$(python3 scripts/apt-backports.py "$suite" | sed -n 's/^URIs: *//p' | awk '{ print $1 }' || true)
+    # A suite the machine has no entry for: the mirror of its own release.
+    [ -n "$mirror" ] || mirror=$(python3 scripts/apt-backports.py "$(. /etc/os-release && echo "$VERSION_CODENAME")" | sed -n 's/^URIs: *//p' | awk '{ print $1 }' || true)
     [ -n "$mirror" ] || { echo "clean-root.sh: no Debian apt source on this machine" >&2; exit 1; }
     mkdir -p "$cache"
     rm -f "$cache/$suite-$arch-"*.tar
@@ -48,7 +53,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/root"
 tar -C "$work/root" -xf "$tarball"
 mkdir -p "$work/root/test"
-cp "${debs[@]}" "$work/root/test/"
+cp "${debs[@]}" "$archive" "$work/root/test/"
 cp scripts/package/clean-root-test.sh "$work/root/test/"
 
 # In a mount namespace of its own: /proc and /dev for the root go away with it.
