@@ -80,6 +80,11 @@ need groff groff --version
 need zsh zsh --version
 need fish fish --version
 need strace strace -V
+need dpkg-shlibdeps dpkg-shlibdeps --version
+need lintian lintian --version
+need mmdebstrap mmdebstrap --version
+need zig "$venv/bin/python3" -m ziglang version
+need cargo-zigbuild "$venv/bin/cargo-zigbuild" --version
 need lychee "$venv/bin/lychee" --version
 need sanitizers clang -fsanitize=address,undefined "$tmp/t.c" -o "$tmp/e"
 need tsan clang -fsanitize=thread "$tmp/t.c" -o "$tmp/f"

@@ -78,12 +78,14 @@ extern "C" fn forget_key_in_child() {
 /// Fills `buf` from the kernel's random pool; false if it cannot (a kernel
 /// before 3.17, or a seccomp filter refusing the call). Requests of up to
 /// 256 bytes are filled whole or fail; EINTR (a signal while the pool was
-/// not yet initialized) retries.
+/// not yet initialized) retries. The system call, not glibc's wrapper
+/// (glibc 2.25), so that the library needs no function glibc 2.17 lacks
+/// (docs/install.md).
 fn getrandom(buf: &mut [u8; 16]) -> bool {
     loop {
         // SAFETY: `buf` is writable for its length.
-        let n = unsafe { libc::getrandom(buf.as_mut_ptr().cast(), buf.len(), 0) };
-        if n == buf.len() as isize {
+        let n = unsafe { libc::syscall(libc::SYS_getrandom, buf.as_mut_ptr(), buf.len(), 0) };
+        if n == buf.len() as libc::c_long {
             return true;
         }
         if n >= 0 || crate::sys::errno() != libc::EINTR {
@@ -107,8 +109,9 @@ fn fallback_entropy() -> [u8; 16] {
     }
     // SAFETY: getpid has no preconditions.
     let pid = unsafe { libc::getpid() } as u64;
-    // SAFETY: gettid has no preconditions.
-    let tid = unsafe { libc::gettid() } as u64;
+    // SAFETY: gettid has no preconditions (the system call: glibc's
+    // wrapper is 2.30's).
+    let tid = unsafe { libc::syscall(libc::SYS_gettid) } as u64;
     let ids = pid << 32 | tid;
     let here = &acc as *const u64 as u64;
     let hi = mix(acc ^ ids);

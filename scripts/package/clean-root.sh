@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Tests the Debian packages of scripts/package.sh in a clean Debian root that
+# has no Rust: installs them with apt-get, builds a C and a C++ consumer with
+# the root's gcc/g++ through find_package and through pkg-config, runs each
+# in capture mode, decodes the capture with the packaged eventheader, then
+# purges the packages and checks that no file of theirs is left.
+#
+#   bash scripts/package/clean-root.sh [SUITE [ARCH]]   # default: bookworm amd64
+#
+# The root: mmdebstrap from Debian's packages (the mirror is the machine's
+# own Debian apt source, as scripts/apt-backports.py derives it), cached as a
+# tarball under ~/.cache/eventheader-tracepoint/roots/ and rebuilt when its
+# package list ($ROOT_PACKAGES below) changes. Another architecture than the
+# machine's runs under qemu-user through qemu-user-static's binfmt entries.
+# Needs root (chroot) and target/packages/*_ARCH.deb (bash scripts/package.sh ARCH).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+suite=${1:-bookworm}
+arch=${2:-$(dpkg --print-architecture)}
+version=$(sed -n 's/^version *= *"\([0-9.]*\)"$/\1/p' Cargo.toml | head -n 1)
+ROOT_PACKAGES="gcc g++ libc6-dev cmake make pkg-config"
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/eventheader-tracepoint/roots
+debs=()
+for p in libeventheader-tracepoint1 libeventheader-tracepoint-dev eventheader; do
+    d=$root/target/packages/${p}_${version}_$arch.deb
+    [ -f "$d" ] || { echo "clean-root.sh: $d missing: bash scripts/package.sh $arch" >&2; exit 1; }
+    debs+=("$d")
+done
+
+triple=$(dpkg-architecture -a"$arch" -qDEB_HOST_GNU_TYPE 2>/dev/null)
+archive=$root/target/packages/eventheader-tracepoint-$version-$triple.tar.gz
+[ -f "$archive" ] || { echo "clean-root.sh: $archive missing: bash scripts/package.sh $arch" >&2; exit 1; }
+
+# The cached root, keyed by suite, architecture and package list.
+key=$(printf '%s %s %s\n' "$suite" "$arch" "$ROOT_PACKAGES" | sha256sum | cut -c1-16)
+tarball=$cache/$suite-$arch-$key.tar
+if [ ! -f "$tarball" ]; then
+    mirror=$(python3 scripts/apt-backports.py "$suite" | sed -n 's/^URIs: *//p' | awk '{ print $1 }' || true)
+    # A suite the machine has no entry for: the mirror of its own release.
+    [ -n "$mirror" ] || mirror=$(python3 scripts/apt-backports.py "$(. /etc/os-release && echo "$VERSION_CODENAME")" | sed -n 's/^URIs: *//p' | awk '{ print $1 }' || true)
+    [ -n "$mirror" ] || { echo "clean-root.sh: no Debian apt source on this machine" >&2; exit 1; }
+    mkdir -p "$cache"
+    rm -f "$cache/$suite-$arch-"*.tar
+    echo "clean-root.sh: making the $suite $arch root ($ROOT_PACKAGES)"
+    mmdebstrap --quiet --format=tar --variant=apt --architectures="$arch" --include="${ROOT_PACKAGES// /,}" \
+        "$suite" "$tarball.tmp" "$mirror"
+    mv "$tarball.tmp" "$tarball"
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/clean-root.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/root"
+tar -C "$work/root" -xf "$tarball"
+mkdir -p "$work/root/test"
+cp "${debs[@]}" "$archive" "$work/root/test/"
+cp scripts/package/clean-root-test.sh "$work/root/test/"
+
+# In a mount namespace of its own: /proc and /dev for the root go away with it.
+unshare -m sh -c '
+    mount -t proc proc "$1/proc" && mount --rbind /dev "$1/dev" &&
+    exec chroot "$1" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
+        sh /test/clean-root-test.sh "$2"' sh "$work/root" "$version"
+echo "clean-root.sh: $suite $arch: passed"
