@@ -201,8 +201,8 @@ pub fn run(args: &RegisterArgs) -> Result<Status, Error> {
     if let Some(mut signals) = signals {
         if args.verbose {
             eprintln!(
-                "eventheader: {} tracepoints registered; waiting for SIGINT or SIGTERM",
-                registered.len()
+                "eventheader: {} registered; waiting for SIGINT or SIGTERM",
+                crate::plural::count(registered.len() as u64, "tracepoint")
             );
         }
         let sig = signals.forever().next().unwrap_or(0);

@@ -34,6 +34,7 @@ use super::{metadata, resolve, CollectArgs};
 use crate::exit::{Error, Status};
 use crate::filter::Filter;
 use crate::perfdata::writer::Metadata;
+use crate::plural::count;
 use crate::tracefs::Tracefs;
 
 /// The time between a trigger event and its snapshot when `--after` is
@@ -229,8 +230,8 @@ impl Writer<'_> {
             .first_time
             .map_or(0.0, |f| (summary.last_time - f) as f64 / 1e9);
         let mut line = format!(
-            "eventheader: collect: snapshot {path}: {} events over {span:.3} s ({why})",
-            summary.samples
+            "eventheader: collect: snapshot {path}: {} over {span:.3} s ({why})",
+            count(summary.samples, "event")
         );
         if !wrapped.is_empty() {
             line += &format!(
@@ -239,8 +240,8 @@ impl Writer<'_> {
         }
         if summary.lost > 0 {
             line += &format!(
-                "; {} events lost while the buffers were paused",
-                summary.lost
+                "; {} lost while the buffers were paused",
+                count(summary.lost, "event")
             );
         }
         eprintln!("{line}");
@@ -282,9 +283,9 @@ pub fn run(args: &CollectArgs, flags: super::signals::Flags) -> Result<Status, E
     };
     if args.verbose {
         eprintln!(
-            "eventheader: circular: {} tracepoints, {} CPUs x {} KiB overwrite buffers{}",
-            tracepoints.len(),
-            cpus.len(),
+            "eventheader: circular: {}, {} x {} KiB overwrite buffers{}",
+            count(tracepoints.len() as u64, "tracepoint"),
+            count(cpus.len() as u64, "CPU"),
             data_bytes >> 10,
             if trigger.is_some() {
                 format!(
@@ -384,10 +385,9 @@ pub fn run(args: &CollectArgs, flags: super::signals::Flags) -> Result<Status, E
     }
     let t = &writer.totals;
     eprintln!(
-        "eventheader: collect: {} snapshot{}, {} events in {:.1} s",
-        t.snapshots,
-        if t.snapshots == 1 { "" } else { "s" },
-        t.samples,
+        "eventheader: collect: {}, {} in {:.1} s",
+        count(t.snapshots as u64, "snapshot"),
+        count(t.samples, "event"),
         started.elapsed().as_secs_f64()
     );
     let mut status = Status::Success;
@@ -401,8 +401,8 @@ pub fn run(args: &CollectArgs, flags: super::signals::Flags) -> Result<Status, E
     }
     if t.lost > 0 {
         eprintln!(
-            "eventheader: collect: the kernel lost {} events while the buffers were paused for snapshots",
-            t.lost
+            "eventheader: collect: the kernel lost {} while the buffers were paused for snapshots",
+            count(t.lost, "event")
         );
         status = status.worst(Status::EventsLost);
     }

@@ -43,6 +43,7 @@ use crate::exit::{Error, Status};
 use crate::filter::{Filter, FilterArgs};
 use crate::perfdata::writer::EventInfo;
 use crate::perfdata::Events;
+use crate::plural::count;
 use crate::spec::{self, CollectSpec};
 use crate::tracefs::Tracefs;
 use output::{Recorded, Recorder};
@@ -481,8 +482,8 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
 
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
-        "eventheader: collect: {} events in {:.1} s{}",
-        stats.samples,
+        "eventheader: collect: {} in {:.1} s{}",
+        count(stats.samples, "event"),
         secs,
         recorded_to.map_or(String::new(), |to| format!(" to {to}"))
     );
@@ -490,18 +491,22 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
     if let Some(l) = live_stats {
         if l.malformed > 0 {
             eprintln!(
-                "eventheader: collect: {} of {} events could not be decoded (printed raw)",
-                l.malformed, l.events
+                "eventheader: collect: {} of {} could not be decoded (printed raw)",
+                l.malformed,
+                count(l.events as u64, "event")
             );
             status = status.worst(Status::Failure);
         }
     }
     if stats.lost > 0 || stats.throttled > 0 {
         eprintln!(
-            "eventheader: collect: the kernel lost {} events{} (ring buffers full: try a larger --buffer-size)",
-            stats.lost,
+            "eventheader: collect: the kernel lost {}{} (ring buffers full: try a larger --buffer-size)",
+            count(stats.lost, "event"),
             if stats.throttled > 0 {
-                format!(" and throttled sampling {} times (events dropped without a count)", stats.throttled)
+                format!(
+                    " and throttled sampling {} (events dropped without a count)",
+                    count(stats.throttled, "time")
+                )
             } else {
                 String::new()
             }
