@@ -386,7 +386,7 @@ pub fn run(args: &CollectArgs, flags: super::signals::Flags) -> Result<Status, E
     let t = &writer.totals;
     eprintln!(
         "eventheader: collect: {}, {} in {:.1} s",
-        count(t.snapshots as u64, "snapshot"),
+        count(t.snapshots, "snapshot"),
         count(t.samples, "event"),
         started.elapsed().as_secs_f64()
     );

@@ -493,7 +493,7 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
             eprintln!(
                 "eventheader: collect: {} of {} could not be decoded (printed raw)",
                 l.malformed,
-                count(l.events as u64, "event")
+                count(l.events, "event")
             );
             status = status.worst(Status::Failure);
         }
