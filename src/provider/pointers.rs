@@ -8,6 +8,11 @@
 //! (either way) and without duplicates is used as it is; any other is copied
 //! and the copy sorted: on the stack up to [`STACK_POINTERS`] entries, else
 //! in memory from `malloc`, freed when the walk is done.
+//!
+//! Every function is `#[inline]`: each caller's instance is then compiled
+//! into the caller's own module, so the static library's member of
+//! `tracepoint_open_provider_with_tracepoints` (`tracepoint.o`) carries the
+//! definitions' walk and no other member does (`cmake/split-archive.cmake`).
 
 use core::ffi::c_int;
 use core::mem::size_of;
@@ -42,6 +47,7 @@ enum View {
 impl<'a, T> UniquePointers<'a, T> {
     /// Reads `items` (never writes it); Err(ENOMEM) if it needed a copy
     /// larger than the stack's and `malloc` failed.
+    #[inline]
     pub fn new(items: &'a [*const T]) -> Result<Self, c_int> {
         let mut this = UniquePointers {
             items,
@@ -82,6 +88,7 @@ impl<'a, T> UniquePointers<'a, T> {
     }
 
     /// The number of distinct non-NULL pointers.
+    #[inline]
     pub fn count(&self) -> usize {
         match self.view {
             View::Descending(n) | View::Stack(n) | View::Heap(n) => n,
@@ -93,6 +100,7 @@ impl<'a, T> UniquePointers<'a, T> {
     /// from [`Self::count`] on. (An index, not a callback: the caller's loop
     /// stays in the caller's module, which keeps the static library's
     /// members apart, see `cmake/split-archive.cmake`.)
+    #[inline]
     pub fn get(&self, i: usize) -> Option<*const T> {
         if i >= self.count() {
             return None;
@@ -113,6 +121,7 @@ impl<'a, T> UniquePointers<'a, T> {
 }
 
 impl<T> Drop for UniquePointers<'_, T> {
+    #[inline]
     fn drop(&mut self) {
         if !self.heap.is_null() {
             // SAFETY: `heap` is this value's own malloc'ed block.
@@ -123,6 +132,7 @@ impl<T> Drop for UniquePointers<'_, T> {
 
 /// `Some(n)` if `items` is `n` distinct non-NULL pointers in descending
 /// order followed by NULLs only.
+#[inline]
 fn descending_len<T>(items: &[*const T]) -> Option<usize> {
     let n = items.iter().take_while(|p| !p.is_null()).count();
     let front = items.get(..n)?;
@@ -132,6 +142,7 @@ fn descending_len<T>(items: &[*const T]) -> Option<usize> {
 
 /// `Some(start)` if `items` is NULLs only up to `start`, then distinct
 /// pointers in ascending order (NULL is the lowest address: none follows).
+#[inline]
 fn ascending_start<T>(items: &[*const T]) -> Option<usize> {
     let start = items.iter().take_while(|p| p.is_null()).count();
     let back = items.get(start..)?;
@@ -144,6 +155,7 @@ fn ascending_start<T>(items: &[*const T]) -> Option<usize> {
 /// Sorts a caller's array of pointers in place, removes duplicates, and moves
 /// NULLs to the end. Returns the number of distinct non-NULL pointers, which
 /// now occupy the front of the array. Does not allocate.
+#[inline]
 pub fn sort_unique_pointers<T>(items: &mut [*const T]) -> usize {
     // Descending order puts NULL (the lowest address) last.
     sort_descending(items);
@@ -172,6 +184,7 @@ pub fn sort_unique_pointers<T>(items: &mut [*const T]) -> usize {
 /// already in order either way (arrays of definitions from a linker section
 /// usually are), else heapsort (no allocation, no recursion). Every access
 /// is checked with `get`, so no bounds-check panic can be compiled in.
+#[inline]
 fn sort_descending<T>(items: &mut [*const T]) {
     let pairs = || items.iter().zip(items.iter().skip(1));
     if pairs().all(|(a, b)| a >= b) {
@@ -194,6 +207,7 @@ fn sort_descending<T>(items: &mut [*const T]) {
 }
 
 /// Moves `heap[node]` down until neither child is smaller.
+#[inline]
 fn sift_down<T>(heap: &mut [*const T], mut node: usize) {
     loop {
         let left = node.wrapping_mul(2).wrapping_add(1);
@@ -216,6 +230,7 @@ fn sift_down<T>(heap: &mut [*const T], mut node: usize) {
 }
 
 /// Swaps two elements; out-of-range indexes leave the slice alone.
+#[inline]
 fn swap<T: Copy>(items: &mut [T], a: usize, b: usize) {
     if let (Some(&x), Some(&y)) = (items.get(a), items.get(b)) {
         if let Some(slot) = items.get_mut(a) {
