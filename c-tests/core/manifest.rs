@@ -53,23 +53,6 @@ pub(super) static PROGRAMS: &[Program] = &[
         runs: &[RUN],
         ..BASE
     },
-    // With a malloc that can be made to fail (c-tests/dynamic/alloc_hook.h).
-    Program {
-        name: "rodata_nomem",
-        sources: &["c-tests/core/rodata.c"],
-        flags: &["-DRODATA_NOMEM"],
-        runs: &[Run {
-            name: "nomem",
-            args: &["nomem"],
-            not_under: &[
-                (Flavour::Asan, "replaces malloc itself (alloc_hook.h)"),
-                (Flavour::Tsan, "single-threaded"),
-                (Flavour::Valgrind, "replaces malloc itself (alloc_hook.h)"),
-            ],
-            ..RUN
-        }],
-        ..BASE
-    },
     Program {
         name: "oracle",
         sources: &["c-tests/core/oracle.c"],

@@ -11,20 +11,13 @@
  *
  *   descending   in address order, highest first, no duplicates
  *   ascending    in address order, lowest first, NULLs first
- *   mixed        scrambled, with duplicates and NULLs (a copy is sorted)
- *   long         80 entries of the mixed kind (more than the library sorts
- *                on its stack: a copy from malloc)
+ *   mixed        scrambled, with duplicates and NULLs
+ *   long         80 entries of the mixed kind
  *
  * The EventHeader events are CoreRo<Array>_L4K1 with one byte, the index of
  * the event (0..2); the tracepoints CoreRoTp<Array> (one u8 field, i),
  * with the index too. rodata.rs checks the capture; the program checks each
  * call's result and each state's connection.
- *
- * Built with -DRODATA_NOMEM (c-tests/dynamic/alloc_hook.h's malloc, which can
- * be made to fail), the run "nomem": the long arrays, which need a copy from
- * malloc, give ENOMEM while malloc fails, with the provider left closed and
- * nothing connected, then open normally; the arrays in order allocate
- * nothing.
  */
 #include <eventheader/eventheader-tracepoint.h>
 #include <tracepoint/tracepoint.h>
@@ -35,9 +28,6 @@
 #include <string.h>
 
 #include "../check.h"
-#ifdef RODATA_NOMEM
-#include "../dynamic/alloc_hook.h"
-#endif
 
 static tracepoint_state states[3] = { TRACEPOINT_STATE_INIT, TRACEPOINT_STATE_INIT, TRACEPOINT_STATE_INIT };
 
@@ -130,55 +120,9 @@ static void tracepoint_array(char const* name, tracepoint_definition const* cons
     printf("tracepoint %s ok\n", name);
 }
 
-#ifdef RODATA_NOMEM
-static void nomem(void)
-{
-    tracepoint_provider_state state = TRACEPOINT_PROVIDER_STATE_INIT;
-    eventheader_provider const prov = { &state, "", "CoreRoNomem" };
-    tracepoint_provider_state tp_prov = TRACEPOINT_PROVIDER_STATE_INIT;
-    unsigned long calls;
-
-    alloc_fail(1);
-    CHECK_EQ_INT(ENOMEM, eventheader_open_provider_with_events(&prov, (eventheader_tracepoint const**)ev_long,
-                                                               (eventheader_tracepoint const**)ev_long + COUNT(ev_long)));
-    CHECK_EQ_INT(ENOMEM, tracepoint_open_provider_with_tracepoints(&tp_prov, (tracepoint_definition const**)tp_long,
-                                                                   (tracepoint_definition const**)tp_long + COUNT(tp_long)));
-    alloc_fail(0);
-    CHECK_EQ_INT(-1, state.data_file);
-    CHECK_EQ_INT(-1, tp_prov.data_file);
-    for (unsigned i = 0; i < 3; i += 1) {
-        CHECK(!TRACEPOINT_ENABLED(&states[i]));
-        CHECK(states[i].provider_state == NULL);
-    }
-    CHECK_EQ_INT(0, eventheader_open_provider_with_events(&prov, (eventheader_tracepoint const**)ev_long,
-                                                          (eventheader_tracepoint const**)ev_long + COUNT(ev_long)));
-    check_connected(&state);
-    eventheader_close_provider(&prov);
-
-    /* In order: walked as it is, no allocation. */
-    calls = alloc_calls();
-    CHECK_EQ_INT(0, eventheader_open_provider_with_events(&prov, (eventheader_tracepoint const**)ev_descending,
-                                                          (eventheader_tracepoint const**)ev_descending +
-                                                              COUNT(ev_descending)));
-    eventheader_close_provider(&prov);
-    CHECK_EQ_INT(0, eventheader_open_provider_with_events(&prov, (eventheader_tracepoint const**)ev_ascending,
-                                                          (eventheader_tracepoint const**)ev_ascending +
-                                                              COUNT(ev_ascending)));
-    CHECK_EQ_INT(calls, alloc_calls());
-    check_connected(&state);
-    eventheader_close_provider(&prov);
-    printf("nomem ok\n");
-}
-#endif
 
 int main(int argc, char** argv)
 {
-#ifdef RODATA_NOMEM
-    if (argc == 2 && strcmp(argv[1], "nomem") == 0) {
-        nomem();
-        return 0;
-    }
-#endif
     CHECK_EQ_INT(1, argc);
     (void)argv;
     eventheader_array("CoreRoDescending", ev_descending, COUNT(ev_descending));

@@ -43,18 +43,3 @@ fn pointer_arrays_in_read_only_memory_are_only_read() {
         }
     }
 }
-
-/// An array that must be sorted, over the library's stack copy, while malloc
-/// fails: ENOMEM, the provider left closed; arrays in order allocate nothing.
-#[test]
-fn a_copy_that_cannot_be_allocated_is_enomem_with_the_provider_closed() {
-    for build in support::builds("rodata_nomem") {
-        let ran = build.run("nomem");
-        assert!(
-            ran.stdout.contains("nomem ok"),
-            "{}: {}",
-            build.label,
-            ran.stdout
-        );
-    }
-}

@@ -71,7 +71,7 @@ int eventheader_open_provider(const struct eventheader_provider *provider);
 // [events_start, events_stop) (NULLs skipped), highest address first. The
 // array is only read, so it may be in read-only memory: one already in
 // order and without duplicates is used as it is, any other is sorted in a
-// copy (on the stack up to 64 entries, else from malloc). Connection errors
+// copy (from malloc). Connection errors
 // of single events are ignored (those events stay disabled). Returns 0 or
 // the errno of opening; ENOMEM (the provider left closed) if the copy could
 // not be allocated.

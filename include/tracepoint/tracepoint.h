@@ -55,7 +55,7 @@ int tracepoint_open_provider(tracepoint_provider_state *provider_state);
 // [tp_definition_start, tp_definition_stop) (NULLs skipped), highest
 // address first. The array is only read, so it may be in read-only memory:
 // one already in order and without duplicates is used as it is, any other
-// is sorted in a copy (on the stack up to 64 entries, else from malloc).
+// is sorted in a copy (from malloc).
 // Registration errors of single tracepoints are ignored (they stay
 // disabled). Returns 0 or the errno of opening; EINVAL for NULL or an
 // invalid range; ENOMEM (the provider left closed) if the copy could not

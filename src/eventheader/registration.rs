@@ -42,11 +42,9 @@ pub unsafe fn close(state: *mut TracepointProviderState) {
 }
 
 /// Opens the provider, then connects every distinct event of `events`
-/// (NULLs skipped), highest address first; the array is only read (see
-/// [`provider::UniquePointers`]). Connection errors of single events are
-/// ignored (those events stay disabled). Returns 0, the errno of opening, or
-/// ENOMEM (the provider left closed) if a copy to sort could not be
-/// allocated.
+/// (NULLs and repeats skipped), in the array's order; the array is only read
+/// (see [`provider::UniquePointers`]). Connection errors of single events are
+/// ignored (those events stay disabled). Returns 0 or the errno of opening.
 ///
 /// # Safety
 /// As for [`open`]; every non-NULL entry of `events` must point to an event
@@ -55,18 +53,15 @@ pub unsafe fn open_with_events(
     provider: &ProviderRef<'_>,
     events: &[*const EventHeaderTracepoint],
 ) -> c_int {
-    let events = match provider::UniquePointers::new(events) {
-        Ok(unique) => unique,
-        Err(e) => return e,
-    };
+    let events = provider::UniquePointers::new(events);
     // SAFETY: `provider.state` is a valid, initialized provider state (the caller's guarantee).
     let err = unsafe { open(provider) };
     if err != 0 {
         return err;
     }
-    for i in 0..events.count() {
-        let Some(event) = events.get(i) else {
-            break;
+    for i in 0..events.len() {
+        let Some(event) = events.first_at(i) else {
+            continue;
         };
         // SAFETY: a non-NULL entry is a valid event.
         let event = unsafe { &*event };

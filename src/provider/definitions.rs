@@ -10,11 +10,10 @@ use super::{connect, open, UniquePointers};
 use crate::abi::{TracepointDefinition, TracepointProviderState};
 
 /// Opens `provider`, then connects every distinct tracepoint of
-/// `definitions` (NULLs skipped), highest address first; the array is only
-/// read (see [`UniquePointers`]). Registration errors of single tracepoints
-/// are ignored (they stay disabled). Returns 0, the errno of opening, or
-/// ENOMEM (the provider left closed) if a copy to sort could not be
-/// allocated.
+/// `definitions` (NULLs and repeats skipped), in the array's order; the array
+/// is only read (see [`UniquePointers`]). Registration errors of single
+/// tracepoints are ignored (they stay disabled). Returns 0 or the errno of
+/// opening.
 ///
 /// # Safety
 /// `provider` as for [`open`]; every non-NULL entry of `definitions` must
@@ -24,18 +23,15 @@ pub unsafe fn open_with_tracepoints(
     provider: *mut TracepointProviderState,
     definitions: &[*const TracepointDefinition],
 ) -> c_int {
-    let definitions = match UniquePointers::new(definitions) {
-        Ok(unique) => unique,
-        Err(e) => return e,
-    };
+    let definitions = UniquePointers::new(definitions);
     // SAFETY: `provider` is a valid provider state (the caller's guarantee).
     let err = unsafe { open(provider) };
     if err != 0 {
         return err;
     }
-    for i in 0..definitions.count() {
-        let Some(definition) = definitions.get(i) else {
-            break;
+    for i in 0..definitions.len() {
+        let Some(definition) = definitions.first_at(i) else {
+            continue;
         };
         // SAFETY: a non-NULL entry is a valid definition.
         let definition = unsafe { &*definition };
