@@ -7,7 +7,9 @@
 //! the first pass over a ring that a burst fills would otherwise take one
 //! per page (256 for 1 MiB) while the burst goes on. In the real-kernel
 //! suite's VM those faults made that pass last up to seconds, and the ring
-//! overflowed behind it (docs/performance.md).
+//! overflowed behind it (docs/performance.md). (Newer kernels, 6.18 on
+//! the build machines, map every page of a ring when it is mapped: there
+//! the touch costs nothing and finds nothing to do.)
 
 use std::os::fd::AsRawFd;
 
