@@ -68,13 +68,10 @@ void eventheader_close_provider(const struct eventheader_provider *provider);
 int eventheader_open_provider(const struct eventheader_provider *provider);
 
 // Opens the provider and connects every distinct event of the array
-// [events_start, events_stop) (NULLs skipped), highest address first. The
-// array is only read, so it may be in read-only memory: one already in
-// order and without duplicates is used as it is, any other is sorted in a
-// copy (from malloc). Connection errors
-// of single events are ignored (those events stay disabled). Returns 0 or
-// the errno of opening; ENOMEM (the provider left closed) if the copy could
-// not be allocated.
+// [events_start, events_stop) (NULLs and repeats skipped), in the array's
+// order. The array is only read, so it may be in read-only memory, and
+// nothing is allocated. Connection errors of single events are ignored
+// (those events stay disabled). Returns 0 or the errno of opening.
 //
 // # Safety
 // `provider` as for eventheader_open_provider; the range must be one

@@ -52,14 +52,11 @@ void tracepoint_close_provider(tracepoint_provider_state *provider_state);
 int tracepoint_open_provider(tracepoint_provider_state *provider_state);
 
 // Opens the provider, then connects every distinct tracepoint of the array
-// [tp_definition_start, tp_definition_stop) (NULLs skipped), highest
-// address first. The array is only read, so it may be in read-only memory:
-// one already in order and without duplicates is used as it is, any other
-// is sorted in a copy (from malloc).
-// Registration errors of single tracepoints are ignored (they stay
-// disabled). Returns 0 or the errno of opening; EINVAL for NULL or an
-// invalid range; ENOMEM (the provider left closed) if the copy could not
-// be allocated.
+// [tp_definition_start, tp_definition_stop) (NULLs and repeats skipped), in
+// the array's order. The array is only read, so it may be in read-only
+// memory, and nothing is allocated. Registration errors of single
+// tracepoints are ignored (they stay disabled). Returns 0 or the errno of
+// opening; EINVAL for NULL or an invalid range.
 //
 // # Safety
 // `provider_state` as for tracepoint_open_provider; the range must be one
