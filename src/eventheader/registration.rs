@@ -59,7 +59,7 @@ pub unsafe fn open_with_events(
     if err != 0 {
         return err;
     }
-    for i in 0..events.len() {
+    for i in 0..events.entries() {
         let Some(event) = events.first_at(i) else {
             continue;
         };

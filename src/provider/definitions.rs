@@ -29,7 +29,7 @@ pub unsafe fn open_with_tracepoints(
     if err != 0 {
         return err;
     }
-    for i in 0..definitions.len() {
+    for i in 0..definitions.entries() {
         let Some(definition) = definitions.first_at(i) else {
             continue;
         };

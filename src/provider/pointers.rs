@@ -38,7 +38,7 @@ impl<'a, T> UniquePointers<'a, T> {
 
     /// The number of entries, NULLs and repeats included.
     #[inline]
-    pub fn len(&self) -> usize {
+    pub fn entries(&self) -> usize {
         self.items.len()
     }
 
@@ -93,7 +93,7 @@ mod tests {
 
     fn walk(items: &[*const u8]) -> Vec<*const u8> {
         let unique = UniquePointers::new(items);
-        (0..unique.len())
+        (0..unique.entries())
             .filter_map(|i| unique.first_at(i))
             .collect()
     }
