@@ -92,29 +92,36 @@ fn reference_events_are_byte_identical() {
     let want = reference_tracelogging();
     let mut failures = Vec::new();
     for program in test_programs() {
-        let got = program.run("reference").records;
-        let (same, diffs) = compare(&got, &want);
-        println!(
-            "{}: {same}/{} reference events byte-identical",
-            program.label,
-            want.len()
-        );
-        if !diffs.is_empty() {
-            failures.push(format!(
-                "{}: {same}/{} identical, {} captured\n  {}",
-                program.label,
-                want.len(),
-                got.len(),
-                diffs
-                    .iter()
-                    .take(10)
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join("\n  ")
-            ));
-        }
+        check_reference(&program, &want, &mut failures);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Runs `program`'s reference mode and compares its records with `want`:
+/// prints the count of identical events, and adds the first differences to
+/// `failures`.
+fn check_reference(program: &Build, want: &[Record], failures: &mut Vec<String>) {
+    let got = program.run("reference").records;
+    let (same, diffs) = compare(&got, want);
+    println!(
+        "{}: {same}/{} reference events byte-identical",
+        program.label,
+        want.len()
+    );
+    if !diffs.is_empty() {
+        failures.push(format!(
+            "{}: {same}/{} identical, {} captured\n  {}",
+            program.label,
+            want.len(),
+            got.len(),
+            diffs
+                .iter()
+                .take(10)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n  ")
+        ));
+    }
 }
 
 /// The call-site entries (section `_tlgSites`) of a build's C++ object: each
@@ -194,27 +201,7 @@ fn reference_events_in_other_code_models_and_with_section_gc() {
                     Err(e) => failures.push(format!("{}: {e}", program.label)),
                 }
             }
-            let got = program.run("reference").records;
-            let (same, diffs) = compare(&got, &want);
-            println!(
-                "{}: {same}/{} reference events byte-identical",
-                program.label,
-                want.len()
-            );
-            if !diffs.is_empty() {
-                failures.push(format!(
-                    "{}: {same}/{} identical, {} captured\n  {}",
-                    program.label,
-                    want.len(),
-                    got.len(),
-                    diffs
-                        .iter()
-                        .take(5)
-                        .cloned()
-                        .collect::<Vec<_>>()
-                        .join("\n  ")
-                ));
-            }
+            check_reference(&program, &want, &mut failures);
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

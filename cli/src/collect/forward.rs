@@ -43,27 +43,14 @@ pub fn take_records(
     out: &mut Vec<u8>,
     mut each: impl FnMut(&[u8]),
 ) -> u64 {
-    let size = ring.len() as u64;
-    if size < 8 {
-        return tail;
-    }
-    let avail = head.wrapping_sub(tail).min(size);
-    let mut taken = 0u64;
-    let mut header = [0u8; 8];
-    while taken + 8 <= avail && taken < limit as u64 {
-        let at = (tail.wrapping_add(taken) % size) as usize;
-        copy_wrapped(ring, at, &mut header);
-        let len = u64::from(u16::from_ne_bytes([header[6], header[7]]));
-        if len < 8 || taken + len > avail {
-            break;
-        }
+    // A record that wraps around the ring's end is put together here (no
+    // allocation until one does).
+    let mut wrapped = Vec::new();
+    walk_records(ring, tail, head, limit, &mut wrapped, |rec| {
         let from = out.len();
-        out.resize(from + len as usize, 0);
-        copy_wrapped(ring, at, &mut out[from..]);
+        out.extend_from_slice(rec);
         each(&out[from..]);
-        taken += len;
-    }
-    tail.wrapping_add(taken)
+    })
 }
 
 /// Fills `dst` from `ring` at `at`, wrapping at the ring's end.
