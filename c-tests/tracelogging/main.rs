@@ -92,7 +92,7 @@ fn reference_events_are_byte_identical() {
     let want = reference_tracelogging();
     let mut failures = Vec::new();
     for program in test_programs() {
-        check_reference(&program, &want, &mut failures);
+        check_reference(program, &want, &mut failures);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
