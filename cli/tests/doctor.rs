@@ -623,3 +623,88 @@ fn control_characters_in_paths_are_escaped() {
         );
     }
 }
+
+/// The providers a program declares, read from its sections (TraceLogging
+/// call sites, tracepoint-provider.h tracepoints), are listed on its line
+/// even where nothing can be registered: here, on this machine without
+/// tracefs, for a position-independent, a position-dependent and a shared
+/// build (symbol relocations) of one C file.
+#[test]
+fn a_program_lists_the_providers_it_declares() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("p.c");
+    std::fs::write(
+        &src,
+        r#"#include <eventheader/TraceLoggingProvider.h>
+#include <tracepoint/tracepoint-provider.h>
+TRACELOGGING_DEFINE_PROVIDER(ProvA, "DoctorElf_A",
+    (0x8e5d1e3c, 0x0d6b, 0x5c2a, 0x9e, 0x7f, 0x61, 0x2c, 0x4a, 0x90, 0x33, 0x1b));
+TPP_DEFINE_PROVIDER(TppProv);
+TPP_FUNCTION(TppProv, "doctor_elf_tpp", doctor_elf_tpp, TPP_UINT16("port", port));
+int main(int argc, char** argv)
+{
+    (void)argv;
+    TraceLoggingRegister(ProvA);
+    TraceLoggingWrite(ProvA, "Ev", TraceLoggingInt32(argc, "argc"));
+    TPP_REGISTER_PROVIDER(TppProv);
+    doctor_elf_tpp(1);
+    return 0;
+}
+"#,
+    )
+    .unwrap();
+    let include = Path::new(env!("CARGO_MANIFEST_DIR")).join("../include");
+    for (name, flags) in [
+        ("pie", &["-fPIE", "-pie"][..]),
+        ("nopie", &["-fno-pie", "-no-pie"][..]),
+        ("shared", &["-fPIC", "-shared"][..]),
+    ] {
+        let out = dir.path().join(name);
+        // Not linked with the library: only the sections are looked at.
+        let cc = std::process::Command::new("cc")
+            .args(flags)
+            .arg("-I")
+            .arg(&include)
+            .arg(&src)
+            .arg("-o")
+            .arg(&out)
+            .arg("-Wl,--unresolved-symbols=ignore-all")
+            .output()
+            .expect("cc (a C compiler) is needed");
+        assert!(
+            cc.status.success(),
+            "{}",
+            String::from_utf8_lossy(&cc.stderr)
+        );
+        let m = Machine::well(STATUS);
+        m.remove("sys/kernel/tracing");
+        m.put(
+            "proc/self/mountinfo",
+            b"22 1 0:21 / /sys rw - sysfs sysfs rw\n",
+        );
+        let (rc, text, err) = m.doctor(&[out.to_str().unwrap()]);
+        assert_eq!(rc, 4, "{text}{err}");
+        let l = line(&text, "program");
+        assert!(
+            l.starts_with("-")
+                && l.contains(&format!(
+                    "{}: providers DoctorElf_A, doctor_elf_tpp; ",
+                    out.display()
+                ))
+                && l.contains("cannot be checked: no tracefs"),
+            "{name}: {text}"
+        );
+    }
+    // A file that is no ELF program declares none.
+    let m = Machine::well(STATUS);
+    m.remove("sys/kernel/tracing");
+    m.put(
+        "proc/self/mountinfo",
+        b"22 1 0:21 / /sys rw - sysfs sysfs rw\n",
+    );
+    let (_, text, _) = m.doctor(&[src.to_str().unwrap()]);
+    assert!(
+        line(&text, "program").contains("no provider found in it"),
+        "{text}"
+    );
+}

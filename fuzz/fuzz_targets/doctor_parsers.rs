@@ -1,8 +1,8 @@
 //! The parsers of `eventheader doctor` (cli/src/doctor/parse.rs) on
 //! arbitrary bytes: the kernel configuration (gzip or plain), mountinfo and
 //! /proc/mounts, /proc/self/status, perf_event_paranoid, user_events_status
-//! and a program file's strings. Each must return, never panic, and keep
-//! its documented bounds.
+//! and a program file's strings (whole, and fed in pieces). Each must
+//! return, never panic, and keep its documented bounds.
 #![no_main]
 
 use eventheader_cli::doctor::parse;
@@ -37,4 +37,17 @@ fuzz_target!(|data: &[u8]| {
     for s in &strings {
         assert!((2..=256).contains(&s.len()) && s.bytes().all(|b| (0x20..0x7f).contains(&b)));
     }
+    // Fed in two pieces (as doctor reads a program in chunks), the same
+    // strings.
+    let mut scanner = parse::CStrings::new(2);
+    let mut pieces = Vec::new();
+    let (a, b) = data.split_at(data.len() / 2);
+    for piece in [a, b] {
+        scanner.feed(piece, |s| {
+            if pieces.len() < 64 {
+                pieces.push(s.to_string());
+            }
+        });
+    }
+    assert_eq!(pieces, strings);
 });

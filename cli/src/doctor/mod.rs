@@ -4,6 +4,7 @@
 //! in [`DOCTOR_AFTER_HELP`].
 
 mod collecting;
+mod elf;
 pub mod files;
 pub mod parse;
 mod report;
@@ -71,13 +72,22 @@ Exit status:
 When several apply: the first of 2, 4, 5, 8, 3, 9, 1.";
 
 /// The lines of what was asked about (PROGRAM, `--provider`) when it
-/// cannot be checked, saying why.
-fn unchecked(args: &DoctorArgs, why: &str) -> Vec<Check> {
+/// cannot be checked, saying why; the program's line names the providers
+/// it declares.
+fn unchecked(args: &DoctorArgs, declared: &[String], why: &str) -> Vec<Check> {
     let mut out = Vec::new();
     if let Some(p) = &args.program {
+        let found = if declared.is_empty() {
+            "no provider found in it".to_string()
+        } else {
+            format!("providers {}", declared.join(", "))
+        };
         out.push(Check::skip(
             "program",
-            format!("{}: its providers not looked for: {why}", p.display()),
+            format!(
+                "{}: {found}; their tracepoints cannot be checked: {why}",
+                p.display()
+            ),
         ));
     }
     for p in &args.providers {
@@ -95,10 +105,15 @@ pub fn checks(args: &DoctorArgs) -> Result<Vec<Check>, Error> {
     let program_error = |p: &std::path::Path, e: std::io::Error| {
         Error::io(&e, format!("reading {}", files::show_path(p)))
     };
-    if let Some(p) = &args.program {
-        // Refused at once, before any check: a FIFO or a device never blocks.
-        files::open_regular(p).map_err(|e| program_error(p, e))?;
-    }
+    // The program is refused at once, before any check (a FIFO or a device
+    // never blocks); the providers it declares are read from its sections.
+    let declared = match &args.program {
+        Some(p) => {
+            let (file, _) = files::open_regular(p).map_err(|e| program_error(p, e))?;
+            elf::providers(&file)
+        }
+        None => Vec::new(),
+    };
     let config = system::kernel_config(&sys);
     let tracefs = system::find_tracefs(&sys);
     let mut later = vec![system::check_tracefs(&tracefs)];
@@ -116,6 +131,7 @@ pub fn checks(args: &DoctorArgs) -> Result<Vec<Check>, Error> {
     let Tracefs::At(root, _) = &tracefs else {
         all.extend(unchecked(
             args,
+            &declared,
             "no tracefs, so no registered tracepoint can be seen",
         ));
         return Ok(all);
@@ -125,7 +141,7 @@ pub fn checks(args: &DoctorArgs) -> Result<Vec<Check>, Error> {
         return Ok(all);
     }
     if has_data != Some(true) {
-        all.extend(unchecked(args, "no user_events_data to see"));
+        all.extend(unchecked(args, &declared, "no user_events_data to see"));
         return Ok(all);
     }
     let reg = tracepoints::registered(&sys, root);
@@ -134,7 +150,13 @@ pub fn checks(args: &DoctorArgs) -> Result<Vec<Check>, Error> {
         let mut scan = tracepoints::ProgramProviders::new(&reg);
         let read = files::scan_program(path, |bytes| scan.feed(bytes))
             .map_err(|e| program_error(path, e))?;
-        let found = scan.found();
+        let mut found = scan.found();
+        for p in &declared {
+            if !found.contains(p) {
+                found.push(p.clone());
+            }
+        }
+        found.sort();
         let part = if read.scanned < read.size {
             format!(
                 " (its first {} of {} scanned)",
