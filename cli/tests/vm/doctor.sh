@@ -69,7 +69,8 @@ wait "$col"
 kill -TERM "$reg"
 wait "$reg"
 
-# 3. A program: cli_writer names its provider CliTest in its strings.
+# 3. A program: cli_writer declares CliTest, CliSingle, CliBurst and CliCrit;
+#    CliTest is registered here, the others are not.
 "$EH" register CliTest_L4K1 CliTest_L5K2 >"$T/names" 2>&1 &
 reg=$!
 wait_for "$T/names" CliTest_L5K2

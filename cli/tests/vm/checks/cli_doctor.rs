@@ -146,17 +146,27 @@ pub fn judge(results: &Path, name: &str) -> Result<(String, Vec<String>), String
     );
     lines.push("    provider: not registered 3, registered and idle 9, enabled by perf 0 (as user_events_status; collect's pid among the perf users)".to_string());
 
-    // The program's provider, from its strings: registered, none enabled.
-    let program = r.step("program", 9)?;
+    // The program's providers, from its ELF sections: cli_writer declares
+    // four; CliTest is registered (by `register`), none enabled; the other
+    // three are not registered, which makes the status 3.
+    let program = r.step("program", 3)?;
     ensure!(
         line(&program, "program")?.starts_with("ok ")
-            && line(&program, "program")?.contains("cli_writer: providers CliTest"),
+            && line(&program, "program")?
+                .contains("cli_writer: providers CliBurst, CliCrit, CliSingle, CliTest"),
         "program:\n{program}"
     );
     ensure!(
-        line(&program, "  CliTest_L4K1").is_ok() && line(&program, "  CliTest_L5K2").is_ok(),
+        line(&program, "  CliTest_L4K1")?.contains("registered, not enabled")
+            && line(&program, "  CliTest_L5K2")?.contains("registered, not enabled"),
         "program:\n{program}"
     );
+    for p in ["CliBurst", "CliCrit", "CliSingle"] {
+        ensure!(
+            line(&program, &format!("provider {p}"))?.contains("no tracepoint registered"),
+            "program: {p}:\n{program}"
+        );
+    }
 
     // Access removed (nobody, tracefs as the kernel made it): 5, with a fix.
     let modes = r.read("nobody.modes")?;
