@@ -10,7 +10,10 @@
  *                     exits. Each event carries its writer's pid and tid
  *                     ("wpid", "wtid"), its sequence number ("seq") and
  *                     CLOCK_MONOTONIC just before the write ("before").
- *                     Prints "parent P", "threads T1 T2", "child C".
+ *                     Prints "parent P", "thread1 T1", "thread2 T2",
+ *                     "child C".
+ *   captimed PATH      selects PATH and prints "select-errno E" (run with a
+ *                     TRACEPOINT_CAPTURE_LAYOUT that is not a layout).
  */
 #define _GNU_SOURCE
 
@@ -62,7 +65,11 @@ static void* second_thread(void* arg)
 
 int main(int argc, char** argv)
 {
-    CHECK(argc == 3);
+    CHECK(argc == 2 || argc == 3);
+    if (argc == 2) {
+        printf("select-errno %d\n", tracepoint_set_capture_file(argv[1]));
+        return 0;
+    }
     g_count = atoi(argv[2]);
     CHECK_EQ_INT(0, tracepoint_set_capture_file(argv[1]));
     CHECK_EQ_INT(0, TraceLoggingRegister(g_provider));

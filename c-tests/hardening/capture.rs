@@ -13,7 +13,7 @@
 #[path = "../../tests/support/mod.rs"]
 mod support;
 
-use support::errno::{E2BIG, EFBIG, ENOENT, ENOSPC, EPIPE};
+use support::errno::{E2BIG, EFBIG, EINVAL, ENOENT, ENOSPC, EPIPE};
 use support::Toolchain;
 
 #[test]
@@ -323,4 +323,12 @@ fn timed_records_carry_the_writers_time_pid_and_tid_across_threads_and_fork() {
         want.sort();
         assert_eq!(writers, want, "{}", build.label);
     }
+}
+
+#[test]
+fn a_capture_layout_that_is_none_refuses_the_capture_file() {
+    let build = support::build("captimed", Toolchain::GCC);
+    let ran = build.run("bad-layout");
+    assert_eq!(ran.number("select-errno"), EINVAL as i64);
+    assert!(!ran.dir.path().join("cap.dat").exists());
 }

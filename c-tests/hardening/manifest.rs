@@ -294,13 +294,21 @@ pub(super) static PROGRAMS: &[Program] = &[
         name: "captimed",
         sources: &["c-tests/hardening/captimed.c"],
         standards: GNU11,
-        runs: &[Run {
-            name: "timed",
-            args: &["{dir}/cap.dat", "200"],
-            env: &[("TRACEPOINT_CAPTURE_LAYOUT", "timed")],
-            threads: true,
-            ..PLAIN_RUN
-        }],
+        runs: &[
+            Run {
+                name: "timed",
+                args: &["{dir}/cap.dat", "200"],
+                env: &[("TRACEPOINT_CAPTURE_LAYOUT", "timed")],
+                threads: true,
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "bad-layout",
+                args: &["{dir}/cap.dat"],
+                env: &[("TRACEPOINT_CAPTURE_LAYOUT", "Timed")],
+                ..PLAIN_RUN
+            },
+        ],
         ..BASE
     },
     Program {

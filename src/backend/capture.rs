@@ -9,7 +9,11 @@
 //! File format: a sequence of records, each
 //! `u32 record_size` (little-endian, counting these 4 bytes), the tracepoint
 //! name with a NUL, then the event bytes exactly as they follow the write
-//! index in a user_events write. Each record is one `writev` on a descriptor
+//! index in a user_events write. With `TRACEPOINT_CAPTURE_LAYOUT=timed`
+//! (read when a file is selected) the size field has its top bit set and is
+//! followed by the time (CLOCK_MONOTONIC), pid and tid of the write
+//! ([`stamp`], docs/format.md §7.4): which layout a write uses is part of
+//! the one word it reads about the file. Each record is one `writev` on a descriptor
 //! opened with O_APPEND, so records from several threads and processes never
 //! interleave in a regular file; a FIFO or pipe takes records of at most
 //! `PIPE_BUF` bytes, which it writes at once, and any file records of at most
