@@ -13,7 +13,7 @@
 #[path = "../../tests/support/mod.rs"]
 mod support;
 
-use support::errno::{E2BIG, EFBIG, ENOENT, ENOSPC, EPIPE};
+use support::errno::{E2BIG, EFBIG, EINVAL, ENOENT, ENOSPC, EPIPE};
 use support::Toolchain;
 
 #[test]
@@ -230,4 +230,105 @@ fn eventheader_debug_reports_the_first_capture_write_errors() {
     let mut want = vec![line.clone(); 7];
     want.push(format!("{line} (the last capture write error reported)"));
     assert_eq!(ran.stderr.lines().collect::<Vec<_>>(), want);
+}
+
+/// One record of the timed layout (docs/format.md §7.4): its stamp and the
+/// fields of the `captimed` event it holds.
+#[derive(Debug)]
+struct Timed {
+    time: u64,
+    pid: u32,
+    tid: u32,
+    /// seq, wpid, wtid, before.
+    fields: (i64, u32, u32, i64),
+}
+
+/// The records of a capture written by `captimed`: every one of the timed
+/// layout, each decoded with `tracepoint_decode`.
+fn timed_records(bytes: &[u8]) -> Vec<Timed> {
+    let mut out = Vec::new();
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let field = u32::from_le_bytes(rest[..4].try_into().unwrap());
+        assert!(field & 1 << 31 != 0, "a record without the timed flag");
+        let size = (field & !(1 << 31)) as usize;
+        let (record, next) = rest.split_at(size);
+        let word = |at: usize| u32::from_le_bytes(record[at..at + 4].try_into().unwrap());
+        let time = u64::from(word(4)) | u64::from(word(8)) << 32;
+        let (pid, tid) = (word(12), word(16));
+        let nul = record[20..].iter().position(|&b| b == 0).unwrap();
+        let rec = support::Record {
+            name: String::from_utf8(record[20..20 + nul].to_vec()).unwrap(),
+            event: record[20 + nul + 1..].to_vec(),
+        };
+        let decoded = support::decode::items(&rec);
+        // Items are `name:encoding/format=value`.
+        let value = |name: &str| -> i64 {
+            let prefix = format!("{name}:");
+            let item = decoded.items.iter().find(|i| i.starts_with(&prefix));
+            let item = item.unwrap_or_else(|| panic!("no {name} in {:?}", decoded.items));
+            item.split_once('=').unwrap().1.parse().unwrap()
+        };
+        out.push(Timed {
+            time,
+            pid,
+            tid,
+            fields: (
+                value("seq"),
+                value("wpid") as u32,
+                value("wtid") as u32,
+                value("before"),
+            ),
+        });
+        rest = next;
+    }
+    out
+}
+
+#[test]
+fn timed_records_carry_the_writers_time_pid_and_tid_across_threads_and_fork() {
+    for build in support::builds("captimed") {
+        let ran = build.run("timed");
+        let parent = ran.number("parent") as u32;
+        let threads = [ran.number("thread1") as u32, ran.number("thread2") as u32];
+        let child = ran.number("child") as u32;
+        let bytes = std::fs::read(ran.dir.path().join("cap.dat")).unwrap();
+        let records = timed_records(&bytes);
+        assert_eq!(records.len(), 600, "{}", build.label);
+        let mut last = std::collections::HashMap::new();
+        for r in &records {
+            let (seq, wpid, wtid, before) = r.fields;
+            // The record's ids are its writer's, also in the child after
+            // fork (whose one thread had its parent thread's id cached).
+            assert_eq!((r.pid, r.tid), (wpid, wtid), "{}: {r:?}", build.label);
+            assert!(
+                r.time >= before as u64,
+                "{}: stamped before the write: {r:?}",
+                build.label
+            );
+            let writer = (r.pid, r.tid);
+            if let Some(&(prev_seq, prev_time)) = last.get(&writer) {
+                assert_eq!(seq, prev_seq + 1, "{}: {r:?}", build.label);
+                assert!(
+                    r.time > prev_time,
+                    "{}: time not increasing: {r:?}",
+                    build.label
+                );
+            }
+            last.insert(writer, (seq, r.time));
+        }
+        let mut writers: Vec<_> = last.keys().copied().collect();
+        writers.sort();
+        let mut want = vec![(parent, threads[0]), (parent, threads[1]), (child, child)];
+        want.sort();
+        assert_eq!(writers, want, "{}", build.label);
+    }
+}
+
+#[test]
+fn a_capture_layout_that_is_none_refuses_the_capture_file() {
+    let build = support::build("captimed", Toolchain::GCC);
+    let ran = build.run("bad-layout");
+    assert_eq!(ran.number("select-errno"), EINVAL as i64);
+    assert!(!ran.dir.path().join("cap.dat").exists());
 }

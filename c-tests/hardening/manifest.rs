@@ -291,6 +291,27 @@ pub(super) static PROGRAMS: &[Program] = &[
     // The capture path's system calls (capture.rs runs the `records` modes
     // under strace) and the diagnostic switch EVENTHEADER_DEBUG.
     Program {
+        name: "captimed",
+        sources: &["c-tests/hardening/captimed.c"],
+        standards: GNU11,
+        runs: &[
+            Run {
+                name: "timed",
+                args: &["{dir}/cap.dat", "200"],
+                env: &[("TRACEPOINT_CAPTURE_LAYOUT", "timed")],
+                threads: true,
+                ..PLAIN_RUN
+            },
+            Run {
+                name: "bad-layout",
+                args: &["{dir}/cap.dat"],
+                env: &[("TRACEPOINT_CAPTURE_LAYOUT", "Timed")],
+                ..PLAIN_RUN
+            },
+        ],
+        ..BASE
+    },
+    Program {
         name: "capdiag",
         sources: &["c-tests/hardening/capdiag.c"],
         runs: &[

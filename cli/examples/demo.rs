@@ -167,7 +167,9 @@ fn decode(capture: &Path) -> Result<(Vec<String>, Vec<String>), String> {
     {
         let name = reader.name();
         let mut json = String::new();
-        if formatter.capture_event(&mut json, name, reader.event()) == Outcome::Malformed {
+        if formatter.capture_event(&mut json, name, reader.event(), reader.stamp())
+            == Outcome::Malformed
+        {
             return Err(format!("{}: a malformed event: {json}", capture.display()));
         }
         events.push(format!("{name}: {json}"));

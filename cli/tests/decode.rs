@@ -524,3 +524,106 @@ fn counts_of_one_are_singular() {
     assert!(err.contains("1 of 1 event malformed"), "{err}");
     assert!(!err.contains(" 1 events"), "{err}");
 }
+
+/// A capture of the timed layout (docs/format.md §7.4), written by
+/// `c-tests/hardening/captimed.c` (`TRACEPOINT_CAPTURE_LAYOUT=timed
+/// captimed FILE 2`): two events from each of two threads and from a
+/// forked child, each carrying its writer's pid and tid ("wpid", "wtid")
+/// and CLOCK_MONOTONIC just before the write ("before", ns).
+fn timed_capture() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/timed-capture.dat")
+}
+
+/// decode shows a timed capture's time (seconds of CLOCK_MONOTONIC), pid
+/// and tid, and `--pid` filters on them.
+#[test]
+fn timed_captures_show_time_pid_and_tid() {
+    let path = timed_capture();
+    let p = path.to_str().unwrap();
+    let events = parse(&stdout(&["decode", "--meta", "time,pid,tid", p]));
+    let events = events.as_array();
+    assert_eq!(events.len(), 6);
+    let mut pids = Vec::new();
+    for e in events {
+        let meta = e.get("meta").unwrap();
+        let field = |k: &str| e.get(k).and_then(J::as_int).unwrap();
+        let pid = meta.get("pid").and_then(J::as_int).unwrap();
+        assert_eq!(pid, field("wpid"), "{e:?}");
+        // tid is left out when it equals pid.
+        let tid = meta.get("tid").and_then(J::as_int).unwrap_or(pid);
+        assert_eq!(tid, field("wtid"), "{e:?}");
+        let J::Num(time) = meta.get("time").unwrap() else {
+            panic!("time is not a number: {e:?}");
+        };
+        let time = time.as_f64().unwrap();
+        let before = field("before") as f64 / 1e9;
+        assert!(time >= before && time < before + 1.0, "{e:?}");
+        pids.push(pid);
+    }
+    let child = *pids.last().unwrap();
+    assert_ne!(child, pids[0]);
+    let only = parse(&stdout(&["decode", "--pid", &child.to_string(), p]));
+    assert_eq!(only.as_array().len(), 2);
+    assert!(only
+        .as_array()
+        .iter()
+        .all(|e| e.get("wpid").and_then(J::as_int) == Some(child)));
+    let out = run(&["decode", "--meta", "time,pid,tid", p]);
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Both layouts decode, also mixed in one file, and so does a file written
+/// before the timed layout existed (the reference's capture); asking such a
+/// file for time, pid or tid warns once.
+#[test]
+fn both_capture_layouts_decode() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = std::fs::read(testkit::reference_capture()).unwrap();
+    let timed = std::fs::read(timed_capture()).unwrap();
+    let mixed = dir.path().join("mixed.dat");
+    let mut bytes = reference.clone();
+    bytes.extend_from_slice(&timed);
+    bytes.extend_from_slice(&reference);
+    std::fs::write(&mixed, &bytes).unwrap();
+    let m = mixed.to_str().unwrap();
+    let events = parse(&stdout(&["decode", "--meta", "pid,provider", m]));
+    let events = events.as_array();
+    assert_eq!(events.len(), 374 + 6 + 374);
+    let with_pid = events
+        .iter()
+        .filter(|e| e.get("meta").and_then(|m| m.get("pid")).is_some())
+        .count();
+    assert_eq!(with_pid, 6);
+    // The reference's records are unchanged by the timed ones around them.
+    assert_eq!(events[..374], events[380..]);
+
+    let reference = testkit::reference_capture();
+    let r = reference.to_str().unwrap();
+    let out = run(&["decode", "--meta", "time,pid,tid", r]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.matches("carries no time, pid or tid").count(),
+        1,
+        "{stderr}"
+    );
+    let out = run(&["decode", "--pid", "1", r]);
+    assert_eq!(
+        parse(&String::from_utf8_lossy(&out.stdout))
+            .as_array()
+            .len(),
+        0
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("carries no time, pid or tid"));
+    // Not asked for by name: no warning.
+    let out = run(&["decode", r]);
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

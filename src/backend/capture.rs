@@ -9,7 +9,11 @@
 //! File format: a sequence of records, each
 //! `u32 record_size` (little-endian, counting these 4 bytes), the tracepoint
 //! name with a NUL, then the event bytes exactly as they follow the write
-//! index in a user_events write. Each record is one `writev` on a descriptor
+//! index in a user_events write. With `TRACEPOINT_CAPTURE_LAYOUT=timed`
+//! (read when a file is selected) the size field has its top bit set and is
+//! followed by the time (CLOCK_MONOTONIC), pid and tid of the write
+//! ([`stamp`], docs/format.md §7.4): which layout a write uses is part of
+//! the one word it reads about the file. Each record is one `writev` on a descriptor
 //! opened with O_APPEND, so records from several threads and processes never
 //! interleave in a regular file; a FIFO or pipe takes records of at most
 //! `PIPE_BUF` bytes, which it writes at once, and any file records of at most
@@ -66,7 +70,7 @@ use core::sync::atomic::{AtomicI32, Ordering};
 
 use libc::iovec;
 
-use super::capture_link::{environment_path, CaptureBackend};
+use super::capture_link::{environment_layout_timed, environment_path, CaptureBackend};
 use super::capture_names;
 use crate::cstr_buf::CStrBuf;
 use crate::diagnostics::report as diagnostics;
@@ -75,6 +79,7 @@ use crate::sys::errno;
 use file::Kind;
 
 mod file;
+mod stamp;
 
 /// Longest tracepoint name (without the NUL) a capture record may carry.
 pub const MAX_NAME: usize = crate::tracepoint_name::MAX;
@@ -196,7 +201,8 @@ pub fn select_file(path: Option<&CStr>) -> Result<(), c_int> {
 fn install(path: &CStr) -> Result<(), c_int> {
     // The switch is read now, so that a later write error finds it read.
     diagnostics::enabled();
-    let opened = open_capture_file(path);
+    let timed = timed_layout()?;
+    let opened = open_capture_file(path, timed);
     if let Err(e) = opened {
         diagnostics::capture_file_failed(path.to_bytes(), e);
     }
@@ -230,8 +236,18 @@ fn install(path: &CStr) -> Result<(), c_int> {
     }
 }
 
+/// Whether the records take the timed layout (`TRACEPOINT_CAPTURE_LAYOUT`,
+/// see [`environment_layout_timed`]); prepares what its writes need.
+fn timed_layout() -> Result<bool, c_int> {
+    let timed = environment_layout_timed()?;
+    if timed {
+        stamp::prepare();
+    }
+    Ok(timed)
+}
+
 /// Opens `path` for capture writes: its descriptor and kind.
-fn open_capture_file(path: &CStr) -> Result<(c_int, Kind), c_int> {
+fn open_capture_file(path: &CStr, timed: bool) -> Result<(c_int, Kind), c_int> {
     // SAFETY: `path` is a valid C string.
     let new = unsafe {
         libc::open(
@@ -245,7 +261,7 @@ fn open_capture_file(path: &CStr) -> Result<(c_int, Kind), c_int> {
     }
     // SAFETY: `new` is a descriptor we own.
     let cleared = unsafe { libc::fcntl(new, libc::F_SETFL, libc::O_APPEND) } == 0;
-    let ready = match (cleared, Kind::of(new)) {
+    let ready = match (cleared, Kind::of(new, timed)) {
         (false, _) => Err(errno()),
         (true, kind) => kind,
     };
@@ -269,6 +285,7 @@ pub(super) fn release(guard: &mut Guard) {
     }
     *SELECTION.get(guard) = Selection::EnvUnread;
     file::reset();
+    stamp::release();
     capture_names::release(guard);
 }
 
@@ -303,9 +320,13 @@ unsafe fn write_to(fd: c_int, index: c_int, vecs: &mut [iovec], pad: bool) -> c_
     let Some((_, payload)) = vecs.split_first() else {
         return libc::EINVAL;
     };
-    let head_len = 4 + name.len() + usize::from(pad);
+    // The one read of the file's state for this write (see `file`).
+    let state = file::state();
+    let timed = file::timed(state);
+    let stamp_len = if timed { STAMP } else { 0 };
+    let head_len = 4 + stamp_len + name.len() + usize::from(pad);
     // Over u32 (the size field) is refused here; over what the file takes
-    // (file::limit) under it.
+    // (file::limit, far under the timed layout's flag bit) under it.
     let record_len = payload
         .iter()
         .try_fold(head_len as u64, |sum, v| sum.checked_add(v.iov_len as u64))
@@ -313,45 +334,82 @@ unsafe fn write_to(fd: c_int, index: c_int, vecs: &mut [iovec], pad: bool) -> c_
     let Some(record_len) = record_len else {
         return diagnostics::capture_write_failed(libc::E2BIG);
     };
+    if record_len > file::limit(state) {
+        return diagnostics::capture_write_failed(file::refusal(state));
+    }
+    let head = Head {
+        name,
+        len: head_len,
+        size_field: if timed {
+            record_len | TIMED_FLAG
+        } else {
+            record_len
+        },
+        stamp_len,
+    };
     // Most names are short: a small head buffer keeps the zeroing cheap.
     if head_len <= SHORT_HEAD {
         // SAFETY: the caller guarantees the payload buffers.
-        unsafe { write_record::<SHORT_HEAD>(fd, name, head_len, record_len, vecs) }
+        unsafe { write_record::<SHORT_HEAD>(fd, &head, record_len, vecs, state) }
     } else {
         // SAFETY: the caller guarantees the payload buffers.
-        unsafe { write_record::<LONG_HEAD>(fd, name, head_len, record_len, vecs) }
+        unsafe { write_record::<LONG_HEAD>(fd, &head, record_len, vecs, state) }
     }
 }
 
+/// The size field's top bit marks a record of the timed layout
+/// (docs/format.md §7.4); no record is near 2 GiB (`file::MAX_RECORD`).
+const TIMED_FLAG: u32 = 1 << 31;
+/// The timed layout's time, pid and tid after the size field.
+const STAMP: usize = 16;
 const SHORT_HEAD: usize = 64;
-const LONG_HEAD: usize = 4 + MAX_NAME + 1 + 1;
+const LONG_HEAD: usize = 4 + STAMP + MAX_NAME + 1 + 1;
+
+/// A record's head: size field, the timed layout's stamp, name and NUL,
+/// padding byte.
+struct Head<'a> {
+    name: &'a [u8],
+    len: usize,
+    size_field: u32,
+    stamp_len: usize,
+}
 
 /// # Safety
 /// As for [`write()`].
 #[inline(always)]
 unsafe fn write_record<const N: usize>(
     fd: c_int,
-    name: &[u8],
-    head_len: usize,
+    h: &Head<'_>,
     record_len: u32,
     vecs: &mut [iovec],
+    state: u32,
 ) -> c_int {
     let mut head = [0u8; N];
     let (size, rest) = head.split_at_mut(4);
-    crate::bytes::copy(size, &record_len.to_le_bytes());
-    let (Some(name_dst), Some(first)) = (rest.get_mut(..name.len()), vecs.first_mut()) else {
+    crate::bytes::copy(size, &h.size_field.to_le_bytes());
+    let (Some((stamp, rest)), Some(first)) =
+        (rest.split_at_mut_checked(h.stamp_len), vecs.first_mut())
+    else {
         return libc::EINVAL;
     };
-    crate::bytes::copy(name_dst, name);
+    if h.stamp_len != 0 {
+        let mut fields = [0u8; STAMP];
+        let (time, ids) = fields.split_at_mut(8);
+        let (pid, tid) = ids.split_at_mut(4);
+        crate::bytes::copy(time, &stamp::now().to_le_bytes());
+        crate::bytes::copy(pid, &stamp::pid().to_le_bytes());
+        crate::bytes::copy(tid, &stamp::tid().to_le_bytes());
+        crate::bytes::copy(stamp, &fields);
+    }
+    let Some(name_dst) = rest.get_mut(..h.name.len()) else {
+        return libc::EINVAL;
+    };
+    crate::bytes::copy(name_dst, h.name);
     // The padding byte of an empty event, if any, is already 0.
     *first = iovec {
         iov_base: head.as_mut_ptr().cast(),
-        iov_len: head_len.min(N),
+        iov_len: h.len.min(N),
     };
-    let state = file::state();
-    if record_len > file::limit(state) {
-        return diagnostics::capture_write_failed(file::refusal(state));
-    }
     // SAFETY: the caller guarantees the payload buffers; vecs[0] points at
     // `head`, live until writev returns.
     match unsafe { file::writev(fd, vecs, state) } {

@@ -46,6 +46,29 @@ pub fn environment_path(_guard: &Guard) -> Option<&[u8]> {
     (!value.is_empty()).then_some(value)
 }
 
+/// The environment variable that selects the capture records' layout.
+pub const LAYOUT_ENV_VAR: &CStr = c"TRACEPOINT_CAPTURE_LAYOUT";
+
+/// Whether `TRACEPOINT_CAPTURE_LAYOUT` (read with `secure_getenv`) asks
+/// for the timed layout (`timed`) or the reference's (unset, empty or
+/// `reference`); EINVAL for any other value.
+pub fn environment_layout_timed() -> Result<bool, c_int> {
+    // SAFETY: LAYOUT_ENV_VAR is a valid C string.
+    let value = unsafe { secure_getenv(LAYOUT_ENV_VAR.as_ptr()) };
+    if value.is_null() {
+        return Ok(false);
+    }
+    // SAFETY: a non-NULL result of secure_getenv is a C string in the
+    // environment, compared here before anything can change it (the caller
+    // holds the library lock; changing the environment concurrently is the
+    // caller's race, as for any getenv).
+    match unsafe { CStr::from_ptr(value) }.to_bytes() {
+        b"" | b"reference" => Ok(false),
+        b"timed" => Ok(true),
+        _ => Err(libc::EINVAL),
+    }
+}
+
 /// The capture backend's functions (see [`super::capture`] for each).
 pub struct CaptureBackend {
     /// The capture descriptor (-1 before the first capture file opened).

@@ -12,6 +12,7 @@
 
 use tracepoint_decode as td;
 
+use super::capture::Stamp;
 use super::json::{push_json_str, JsonText};
 use super::keys::{self, Key};
 use super::{fields, meta};
@@ -26,6 +27,12 @@ pub struct Formatter {
     /// The current event's top-level fields that the decoder's keys avoid.
     taken: keys::Taken,
     filter: Filter,
+    /// The time, pid and tid of the capture record being written, if it has
+    /// them (set only while [`Self::capture_event`] runs).
+    stamp: Option<Stamp>,
+    /// Warn about a capture without time, pid or tid (see
+    /// `super::Settings::warn_untimed`).
+    pub warn_untimed: bool,
 }
 
 /// What became of one event.
@@ -71,6 +78,8 @@ impl Formatter {
                 .and_not(td::PerfConvertOptions::BoolOutOfRangeAsString),
             taken: keys::Taken::default(),
             filter,
+            stamp: None,
+            warn_untimed: false,
         }
     }
 
@@ -123,6 +132,8 @@ impl Formatter {
         }
         if let Some(sample) = sample {
             self.push_sample_meta(out, sample);
+        } else if let Some(stamp) = self.stamp {
+            self.push_meta(out, |items| meta::stamp(items, &stamp, self.meta));
         }
         out.push_str(" }");
     }
@@ -149,7 +160,7 @@ impl Formatter {
             provider: info.provider_name(),
             event: info.name_bytes(),
             level_keyword: Some((header.level.as_int(), info.keyword())),
-            pid: sample.and_then(sample_pid),
+            pid: sample.and_then(sample_pid).or(self.stamp.map(|s| s.pid)),
         };
         if !self.filter.is_empty() && !self.filter.matches(&subject) {
             return Ok(false);
@@ -189,7 +200,11 @@ impl Formatter {
             self.taken.push(&mut name_key, Key::Name);
             out.replace_range(mark + 2..mark + 2 + "\"n\": ".len(), &name_key);
         }
+        let stamp = self.stamp.filter(|_| sample.is_none());
         self.push_meta(out, |items| {
+            if let Some(stamp) = &stamp {
+                meta::stamp(items, stamp, self.meta);
+            }
             meta::eventheader(items, &info, sample, self.meta)
         });
         out.push_str(" }");
@@ -230,10 +245,19 @@ impl Formatter {
     }
 
     /// A capture-file record (tracepoint name + event bytes).
-    pub fn capture_event(&mut self, out: &mut String, tracepoint: &str, data: &[u8]) -> Outcome {
-        self.contained(out, tracepoint, data, None, |f, out| {
+    pub fn capture_event(
+        &mut self,
+        out: &mut String,
+        tracepoint: &str,
+        data: &[u8],
+        stamp: Option<Stamp>,
+    ) -> Outcome {
+        self.stamp = stamp;
+        let outcome = self.contained(out, tracepoint, data, None, |f, out| {
             f.capture_event_unguarded(out, tracepoint, data)
-        })
+        });
+        self.stamp = None;
+        outcome
     }
 
     fn capture_event_unguarded(
@@ -251,7 +275,7 @@ impl Formatter {
                     provider: crate::spec::USER_EVENTS,
                     event: tracepoint.as_bytes(),
                     level_keyword: None,
-                    pid: None,
+                    pid: self.stamp.map(|s| s.pid),
                 }) {
                     return Outcome::Filtered;
                 }
@@ -375,13 +399,13 @@ mod tests {
         let mut f = Formatter::new(td::PerfMetaOptions::Default, Filter::default());
         let mut out = String::new();
         assert_eq!(
-            f.capture_event(&mut out, "Plain\"Tp", &[0, 0xab, 0x10]),
+            f.capture_event(&mut out, "Plain\"Tp", &[0, 0xab, 0x10], None),
             Outcome::Raw
         );
         assert_eq!(out, r#"{ "n": "Plain\"Tp", "raw": "00ab10" }"#);
         out.clear();
         assert_eq!(
-            f.capture_event(&mut out, "P_L5K1", &[1, 2]),
+            f.capture_event(&mut out, "P_L5K1", &[1, 2], None),
             Outcome::Malformed
         );
         assert!(
@@ -403,7 +427,7 @@ mod tests {
         let mut f = Formatter::new(td::PerfMetaOptions::Default, Filter::default());
         let mut out = String::new();
         assert_eq!(
-            f.capture_event(&mut out, "Prov_L5K1", &ev),
+            f.capture_event(&mut out, "Prov_L5K1", &ev, None),
             Outcome::Decoded,
             "{out}"
         );
@@ -413,7 +437,7 @@ mod tests {
         );
         out.clear();
         let mut f = Formatter::new(td::PerfMetaOptions::None, Filter::default());
-        f.capture_event(&mut out, "Prov_L5K1", &ev);
+        f.capture_event(&mut out, "Prov_L5K1", &ev, None);
         assert_eq!(out, r#"{ "n": "Prov:E" }"#);
     }
 
@@ -442,7 +466,7 @@ mod tests {
         let mut out = String::new();
         let ev = event_with_fields(&["meta"]);
         assert_eq!(
-            f.capture_event(&mut out, "Prov_L5K1", &ev),
+            f.capture_event(&mut out, "Prov_L5K1", &ev, None),
             Outcome::Decoded
         );
         assert_eq!(
@@ -451,7 +475,7 @@ mod tests {
         );
         out.clear();
         let ev = event_with_fields(&["n", "meta_", "x", "meta"]);
-        f.capture_event(&mut out, "Prov_L5K1", &ev);
+        f.capture_event(&mut out, "Prov_L5K1", &ev, None);
         assert_eq!(
             out,
             r#"{ "n_": "Prov:E", "n": 1, "meta_": 2, "x": 3, "meta": 4, "meta__": { "level": 5, "keyword": "0x1" } }"#
@@ -459,7 +483,7 @@ mod tests {
         // The next event without such fields gets the plain keys again.
         out.clear();
         let ev = event_with_fields(&["metadata", "nn"]);
-        f.capture_event(&mut out, "Prov_L5K1", &ev);
+        f.capture_event(&mut out, "Prov_L5K1", &ev, None);
         assert_eq!(
             out,
             r#"{ "n": "Prov:E", "metadata": 1, "nn": 2, "meta": { "level": 5, "keyword": "0x1" } }"#
@@ -467,7 +491,12 @@ mod tests {
         // Without metadata only the name may need to step aside.
         let mut f = Formatter::new(td::PerfMetaOptions::None, Filter::default());
         out.clear();
-        f.capture_event(&mut out, "Prov_L5K1", &event_with_fields(&["n", "meta"]));
+        f.capture_event(
+            &mut out,
+            "Prov_L5K1",
+            &event_with_fields(&["n", "meta"]),
+            None,
+        );
         assert_eq!(out, r#"{ "n_": "Prov:E", "n": 1, "meta": 2 }"#);
     }
 }

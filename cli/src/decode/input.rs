@@ -121,13 +121,10 @@ fn stream_recording<'a>(
         return Ok(Recording::Perf(Box::new(PerfReader::open_stream(input)?)));
     }
     // The first record: its size, then (no further than the record goes, so
-    // that a slow pipe is not waited for) a tracepoint name of at most 256
-    // bytes and its NUL.
-    if let Some(size) = input.available().get(..4) {
-        let size = u32::from_le_bytes([size[0], size[1], size[2], size[3]]) as usize;
-        input
-            .fill(size.clamp(4, 4 + 257))
-            .map_err(|e| e.to_string())?;
+    // that a slow pipe is not waited for) its tracepoint name.
+    if input.available().len() >= 4 {
+        let end = capture::first_name_end(input.available());
+        input.fill(end).map_err(|e| e.to_string())?;
     }
     capture::plausible_start(input.available(), len)
         .map_err(|why| format!("not a capture file or perf.data (no PERFILE2 magic, and {why})"))?;

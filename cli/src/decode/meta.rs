@@ -127,6 +127,21 @@ fn sample_basics(items: &mut Items<'_>, s: &td::PerfSampleEventInfo<'_>, meta: M
     }
 }
 
+/// time, pid, tid of a capture record of the timed layout: the time in
+/// seconds of CLOCK_MONOTONIC, as for a recording without a wall-clock
+/// offset.
+pub fn stamp(items: &mut Items<'_>, s: &super::capture::Stamp, meta: M) {
+    if meta.has_flag(M::Time) {
+        push_seconds(items.key("time"), s.time);
+    }
+    if meta.has_flag(M::Pid) {
+        items.number("pid", s.pid.into());
+    }
+    if meta.has_flag(M::Tid) && (s.pid != s.tid || !meta.has_flag(M::Pid)) {
+        items.number("tid", s.tid.into());
+    }
+}
+
 /// Seconds as the crate writes them (`f64` shortest form, exponent form
 /// outside 1e-4..1e17).
 fn push_seconds(out: &mut String, ns: u64) {

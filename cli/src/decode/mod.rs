@@ -266,6 +266,10 @@ fn decode_opened(
     }
 }
 
+/// Said once per capture file with records of the reference's layout when
+/// time, pid or tid was asked for (`--meta`, `--pid`).
+const UNTIMED_CAPTURE: &str = "this capture carries no time, pid or tid (its records have the reference's layout; TRACEPOINT_CAPTURE_LAYOUT=timed writes them): --meta time/pid/tid show nothing and --pid matches none of its events";
+
 fn decode_capture(
     path: &str,
     mut reader: capture::CaptureReader<'_>,
@@ -275,14 +279,20 @@ fn decode_capture(
     stats: &mut Stats,
 ) -> Result<(), InputError> {
     let mut json = String::new();
+    let mut warned = false;
     loop {
         match reader.next_record() {
             Ok(true) => {}
             Ok(false) => return Ok(()),
             Err(e) => return Err(InputError::Input(format!("{path}: {}", e.0))),
         }
+        let stamp = reader.stamp();
+        if stamp.is_none() && fmt.warn_untimed && !warned {
+            warned = true;
+            stats.notes.push(UNTIMED_CAPTURE.to_string());
+        }
         json.clear();
-        let outcome = fmt.capture_event(&mut json, reader.name(), reader.event());
+        let outcome = fmt.capture_event(&mut json, reader.name(), reader.event(), stamp);
         if stats.count(outcome) {
             out.event(&json)?;
         }
@@ -331,6 +341,9 @@ pub struct Settings {
     pub filter: Filter,
     pub order: Order,
     pub progress: bool,
+    /// Time, pid or tid was asked for by name (`--meta`, `--pid`): a capture
+    /// without them gets a warning.
+    pub warn_untimed: bool,
 }
 
 /// Decodes `sources` into `sink` as `eventheader decode` does: the exit
@@ -343,6 +356,7 @@ pub fn decode_all(
 ) -> Result<Status, Error> {
     let mut out = Output::new(sink, settings.jsonl, sources.len());
     let mut fmt = Formatter::new(settings.meta, settings.filter.clone());
+    fmt.warn_untimed = settings.warn_untimed;
     let mut status = Status::Success;
     for &source in sources {
         let name = source.name();
@@ -452,6 +466,11 @@ pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
         filter: Filter::new(&args.filter),
         order: args.order,
         progress: !args.no_progress,
+        warn_untimed: !args.filter.pid.is_empty()
+            || args
+                .meta
+                .iter()
+                .any(|m| matches!(m, Meta::Time | Meta::Pid | Meta::Tid)),
     };
     decode_all(&sources, &settings, sink, &mut |m| {
         eprintln!("eventheader: decode: {m}")

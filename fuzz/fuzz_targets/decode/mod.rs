@@ -26,6 +26,7 @@ pub fn check(data: &[u8], stream: bool) {
         filter: Filter::default(),
         order: if n % 2 == 0 { Order::Time } else { Order::File },
         progress: false,
+        warn_untimed: n % 7 == 0,
     };
     let (out, status, _messages) = decode_bytes(data, stream, &settings);
     assert!(

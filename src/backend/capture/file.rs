@@ -54,31 +54,36 @@ const GUARDED: u32 = 1;
 /// A short write left a partial record at the end of the file (the limit
 /// is 0 then, so every write takes the refusal branch).
 const BROKEN: u32 = 2;
+/// Records take the timed layout (docs/format.md §7.4).
+const TIMED: u32 = 4;
 /// The generation: counts file switches, so a short write to one file never
 /// marks the next one broken.
-const GENERATION: u32 = FLAGS & !(GUARDED | BROKEN);
-const ONE_GENERATION: u32 = 4;
+const GENERATION: u32 = FLAGS & !(GUARDED | BROKEN | TIMED);
+const ONE_GENERATION: u32 = 8;
 
 const _: () = assert!(PIPE_LIMIT & FLAGS == 0 && MAX_RECORD & FLAGS == 0 && PIPE_LIMIT != 0);
 
 /// The current capture file, as a write sees it: the largest record it
-/// takes (0 when [`BROKEN`]) | [`GUARDED`] | [`BROKEN`] | the generation.
+/// takes (0 when [`BROKEN`]) | [`GUARDED`] | [`BROKEN`] | [`TIMED`] | the
+/// generation.
 /// Changed only by file selection (under the library lock) and by a short
 /// write ([`mark_broken`]); read once per write.
 static STATE: AtomicU32 = AtomicU32::new(MAX_RECORD | GUARDED);
 
-/// What a capture file is: its record limit, and whether its writes may
-/// raise a signal.
+/// What a capture file is: its record limit, whether its writes may raise
+/// a signal, and the layout of its records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Kind {
     limit: u32,
     guarded: bool,
+    timed: bool,
 }
 
 impl Kind {
-    /// The kind of the file open on `fd`. For a regular file, whether its
-    /// writes are guarded depends on `RLIMIT_FSIZE` now.
-    pub fn of(fd: c_int) -> Result<Kind, c_int> {
+    /// The kind of the file open on `fd`, written in the timed layout if
+    /// `timed`. For a regular file, whether its writes are guarded depends
+    /// on `RLIMIT_FSIZE` now.
+    pub fn of(fd: c_int, timed: bool) -> Result<Kind, c_int> {
         // SAFETY: an all-zero stat is a valid value, overwritten by fstat.
         let mut st: libc::stat = unsafe { core::mem::zeroed() };
         // SAFETY: `st` is a writable stat.
@@ -89,20 +94,23 @@ impl Kind {
             libc::S_IFIFO | libc::S_IFSOCK => Kind {
                 limit: PIPE_LIMIT,
                 guarded: true,
+                timed,
             },
             libc::S_IFREG => Kind {
                 limit: MAX_RECORD,
                 guarded: file_size_limited(),
+                timed,
             },
             _ => Kind {
                 limit: MAX_RECORD,
                 guarded: false,
+                timed,
             },
         })
     }
 
     fn bits(self) -> u32 {
-        self.limit | u32::from(self.guarded)
+        self.limit | u32::from(self.guarded) | if self.timed { TIMED } else { 0 }
     }
 }
 
@@ -129,6 +137,12 @@ pub fn state() -> u32 {
 #[inline(always)]
 pub fn limit(state: u32) -> u32 {
     state & !FLAGS
+}
+
+/// Whether a write that read `state` writes the timed layout.
+#[inline(always)]
+pub fn timed(state: u32) -> bool {
+    state & TIMED != 0
 }
 
 /// Why a record within the u32 size range was refused by [`limit`]: ENOSPC
@@ -160,7 +174,8 @@ pub struct Switch {
 
 /// Starts a switch to a file of kind `next` (under the library lock): the
 /// state becomes what both the current file and the next one take (the
-/// smaller limit, guarded if either is, broken if the current file is),
+/// smaller limit, guarded if either is, broken if the current file is; the
+/// next file's layout, which a reader tells apart record by record),
 /// under a new generation, which the switch ends with ([`end_switch`] or
 /// [`abandon_switch`]).
 pub fn begin_switch(next: Kind) -> Switch {
@@ -180,7 +195,7 @@ fn narrowed(old: u32, next: Kind) -> u32 {
     let both = if old & BROKEN != 0 {
         BROKEN
     } else {
-        limit(old).min(next.limit) | ((old | next.bits()) & GUARDED)
+        limit(old).min(next.limit) | ((old | next.bits()) & GUARDED) | (next.bits() & TIMED)
     };
     both | generation
 }
@@ -293,19 +308,30 @@ mod tests {
     const FIFO: Kind = Kind {
         limit: PIPE_LIMIT,
         guarded: true,
+        timed: false,
     };
     const UNLIMITED_FILE: Kind = Kind {
         limit: MAX_RECORD,
         guarded: false,
+        timed: false,
+    };
+    const TIMED_FILE: Kind = Kind {
+        limit: MAX_RECORD,
+        guarded: false,
+        timed: true,
     };
 
     #[test]
     fn a_switch_narrows_to_what_both_files_take() {
-        let file = UNLIMITED_FILE.bits() | 8;
+        let file = UNLIMITED_FILE.bits() | 16;
         let during = narrowed(file, FIFO);
         assert_eq!(limit(during), PIPE_LIMIT);
         assert_eq!(during & GUARDED, GUARDED);
-        assert_eq!(during & GENERATION, 12);
+        assert_eq!(during & GENERATION, 24);
+        assert!(!timed(during));
+        // The layout is the next file's.
+        assert!(timed(narrowed(file, TIMED_FILE)));
+        assert!(!timed(narrowed(TIMED_FILE.bits(), FIFO)));
         // From a FIFO to a file: still the FIFO's limit and guard.
         let during = narrowed(FIFO.bits(), UNLIMITED_FILE);
         assert_eq!((limit(during), during & GUARDED), (PIPE_LIMIT, GUARDED));
