@@ -93,7 +93,7 @@ pub fn gather(tracefs: &Tracefs, online: usize) -> Metadata {
         cpu_desc,
         cpuid,
         cmdline: std::env::args_os()
-            .map(|a| std::os::unix::ffi::OsStringExt::into_vec(a))
+            .map(std::os::unix::ffi::OsStringExt::into_vec)
             .collect(),
         processes: Vec::new(),
     }
