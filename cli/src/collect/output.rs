@@ -100,10 +100,18 @@ impl Recorder {
         writer.set_tracing_data_header_event(&meta.header_event);
         writer.set_tracing_data_printk(&meta.printk);
         writer.set_utsname_headers(&meta.hostname, &meta.os_release, &meta.arch);
+        writer.set_string_header(tp::PerfHeaderIndex::Version, &meta.version);
+        writer.set_string_header(tp::PerfHeaderIndex::CpuDesc, &meta.cpu_desc);
+        writer.set_string_header(tp::PerfHeaderIndex::CpuId, &meta.cpuid);
+        writer.set_header(
+            tp::PerfHeaderIndex::Cmdline,
+            &crate::perfdata::writer::cmdline(&meta.cmdline),
+        );
         writer.set_nr_cpus_header(meta.cpus_available, meta.cpus_online);
         writer.set_clockid_header(meta.clockid);
         writer.set_clock_data_header(meta.clockid, meta.clock_at.0, meta.clock_at.1);
         writer.write_finished_init().map_err(io_error)?;
+        writer.write_event_data(&meta.processes).map_err(io_error)?;
         // The writer has its own descriptor of the file now.
         drop(file);
         Ok(Recorder::File {
