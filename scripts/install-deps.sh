@@ -16,6 +16,8 @@
 #                  keyring, suite bookworm-backports); no host is named here
 #   pip            pinned, in the virtualenv $EHK_VENV
 #                  (default ~/.cache/eventheader-tracepoint/venv)
+#   npm            pinned, in the directory $EHK_NPM
+#                  (default ~/.cache/eventheader-tracepoint/npm)
 #   cargo          cargo install --locked, when missing
 # and then, for cross-building and running:
 #   cross          Debian's Rust toolchain with the arm64 standard library, the
@@ -29,6 +31,7 @@ only_build=0
 [ "${1:-}" = --build ] && only_build=1
 
 VENV=${EHK_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/eventheader-tracepoint/venv}
+NPM_DIR=${EHK_NPM:-${XDG_CACHE_HOME:-$HOME/.cache}/eventheader-tracepoint/npm}
 
 sudo_cmd=()
 [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
@@ -63,7 +66,7 @@ apt_install() {
 
 # The list's packages of the groups asked for, by source (deduplicated).
 declare -A wanted
-apt_packages=() backports_packages=() pip_packages=() cargo_packages=()
+apt_packages=() backports_packages=() pip_packages=() npm_packages=() cargo_packages=()
 while read -r tool group source pkgs _; do
     case $tool in '' | '#'*) continue ;; esac
     [ "$only_build" = 0 ] || [ "$group" = build ] || continue
@@ -74,6 +77,7 @@ while read -r tool group source pkgs _; do
         apt) apt_packages+=("$p") ;;
         backports) backports_packages+=("$p") ;;
         pip) pip_packages+=("$p") ;;
+        npm) npm_packages+=("$p") ;;
         cargo) cargo_packages+=("$p") ;;
         image) ;;
         *) echo "install-deps: scripts/packages.txt: $tool: unknown source $source" >&2; exit 1 ;;
@@ -110,6 +114,16 @@ for spec in "${pip_packages[@]}"; do
     echo "install-deps: pip install $spec into $VENV"
     [ -x "$VENV/bin/pip" ] || python3 -m venv "$VENV"
     "$VENV/bin/pip" install -q "$spec"
+done
+
+# npm packages, NAME@VERSION, in $NPM_DIR/node_modules: installed unless
+# that version's package.json is there.
+for spec in "${npm_packages[@]}"; do
+    name=${spec%@*} version=${spec##*@}
+    grep -qs "\"version\": \"$version\"" "$NPM_DIR/node_modules/$name/package.json" && continue
+    echo "install-deps: npm install $spec into $NPM_DIR"
+    mkdir -p "$NPM_DIR"
+    npm install --prefix "$NPM_DIR" --no-save --no-audit --no-fund --loglevel=error "$spec" >/dev/null
 done
 
 # cargo packages (each installs a program of its name), when that program is missing.

@@ -53,6 +53,7 @@ need() {
 printf 'int main(void) { return 0; }\n' >"$tmp/t.c"
 printf '#include <vector>\nint main() { std::vector<int> v(1); return v[0]; }\n' >"$tmp/t.cpp"
 venv=${EHK_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/eventheader-tracepoint/venv}
+npm_dir=${EHK_NPM:-${XDG_CACHE_HOME:-$HOME/.cache}/eventheader-tracepoint/npm}
 # bindgen (the ABI layout test) loads libclang at run time.
 has_libclang() {
     compgen -G '/usr/lib/llvm-*/lib/libclang.so' || compgen -G '/usr/lib/*/libclang-*.so'
@@ -80,6 +81,9 @@ need groff groff --version
 need zsh zsh --version
 need fish fish --version
 need strace strace -V
+need npm npm --version
+need chromium chromium --version
+need speedscope test -f "$npm_dir/node_modules/speedscope/dist/release/index.html"
 need dpkg-shlibdeps dpkg-shlibdeps --version
 need lintian lintian --version
 need mmdebstrap mmdebstrap --version

@@ -12,6 +12,7 @@ pub(crate) mod meta;
 mod output;
 mod perf;
 pub(crate) mod time;
+pub mod trace_event;
 
 use std::cell::RefCell;
 use std::fs::File;
