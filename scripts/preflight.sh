@@ -89,6 +89,7 @@ need lintian lintian --version
 need mmdebstrap mmdebstrap --version
 need zig "$venv/bin/python3" -m ziglang version
 need cargo-zigbuild "$venv/bin/cargo-zigbuild" --version
+need conan "$venv/bin/conan" --version
 need lychee "$venv/bin/lychee" --version
 need sanitizers clang -fsanitize=address,undefined "$tmp/t.c" -o "$tmp/e"
 need tsan clang -fsanitize=thread "$tmp/t.c" -o "$tmp/f"
