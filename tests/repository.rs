@@ -102,3 +102,47 @@ fn ci_steps_print_their_times() {
     assert!(seconds("=== total ", " s") >= 1);
     assert!(!stdout.contains("never"), "{stdout}");
 }
+
+/// The tracked files, from `git ls-files` (relative to the repository root).
+fn tracked() -> Vec<String> {
+    let output = Command::new("git")
+        .arg("-C")
+        .arg(support::root())
+        .arg("ls-files")
+        .output()
+        .expect("running git");
+    assert!(output.status.success(), "git ls-files failed");
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The lints live in one place: every member crate takes the workspace's
+/// (`[lints] workspace = true`; fuzz/, its own workspace, repeats them), and
+/// no file repeats them with a `#![deny(clippy::…)]` of its own (the
+/// library's one-operation-per-unsafe-block rule is set once, in src/lib.rs).
+#[test]
+fn lints_are_set_once_per_crate() {
+    let root = support::root();
+    let mut problems = Vec::new();
+    for manifest in tracked().iter().filter(|f| f.ends_with("Cargo.toml")) {
+        let text = std::fs::read_to_string(root.join(manifest)).unwrap();
+        let takes_workspace = text.contains("\n[lints]\nworkspace = true\n");
+        let own = text.contains("\n[lints.clippy]\nundocumented_unsafe_blocks = \"deny\"\n");
+        if !(takes_workspace || (manifest == "fuzz/Cargo.toml" && own)) {
+            problems.push(format!("{manifest}: no [lints] workspace = true"));
+        }
+    }
+    for file in tracked().iter().filter(|f| f.ends_with(".rs")) {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        let repeats = text
+            .lines()
+            .filter(|l| l.starts_with("#![deny(clippy::"))
+            .count();
+        if repeats > usize::from(file == "src/lib.rs") {
+            problems.push(format!("{file}: {repeats} #![deny(clippy::…)] line(s)"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
