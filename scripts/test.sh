@@ -12,7 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n=== %s\n' "$*"; }
+# shellcheck source=lib/steps.sh
+source scripts/lib/steps.sh
 quick=${QUICK:-0}
 
 step "install what the suite needs, then check that every tool works"

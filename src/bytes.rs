@@ -9,7 +9,6 @@
 //! `cmake/split-archive.cmake`), and its objects may reference nothing of
 //! `core`. These are the same operations over `ptr::copy_nonoverlapping`
 //! and the C library's `memchr`.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::{c_void, CStr};
 

@@ -19,7 +19,6 @@
 //! backend calls them directly) or linked with
 //! `-Wl,-u,_eventheader_diagnostics`, so that other static programs carry
 //! none of their bytes.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::c_int;
 use core::hint::black_box;

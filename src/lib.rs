@@ -34,6 +34,9 @@
 //! calls (`scripts/footprint.sh` fails if any panic machinery is linked).
 // The unit tests (cfg(test)) use the standard library: Vec, format!, tempfile.
 #![cfg_attr(not(test), no_std)]
+// One unsafe operation per block, each with its own `// SAFETY:` reason
+// (the workspace lints deny a block without one).
+#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 // `cargo test` and `cargo bench` build every target with panic=unwind, which
 // needs the standard library's unwinder and panic runtime; with the `std`

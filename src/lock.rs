@@ -14,7 +14,6 @@
 //! process exits or because the library is being unloaded (`dlclose`).
 //! Both handlers are libc_nonshared's (see `sys.rs`): registered under this
 //! object's `__dso_handle`, glibc forgets them when the object is unloaded.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::cell::UnsafeCell;
 use core::marker::PhantomData;

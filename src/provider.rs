@@ -66,9 +66,14 @@ pub unsafe fn close(provider: *mut TracepointProviderState) {
     let guard = lock();
     // SAFETY: `provider` is a valid provider state (the caller's guarantee).
     if unsafe { open_backend(&guard, provider) }.is_some() {
+        let unregister_one = |tp: *mut TracepointState| {
+            // SAFETY: `tp` is a live, connected tracepoint (below) and its
+            // provider is `provider`, which is valid.
+            unsafe { unregister(&guard, tp) }
+        };
         // SAFETY: we hold the lock; every node in the list is the link of a
         // live, connected tracepoint (the caller keeps connected states alive).
-        unsafe { for_each_tracepoint(&guard, provider, |tp| unregister(&guard, tp)) };
+        unsafe { for_each_tracepoint(&guard, provider, unregister_one) };
     }
     // SAFETY: `provider` is valid and we hold the lock.
     unsafe { reset(&guard, provider, -1) };
@@ -185,23 +190,18 @@ pub unsafe fn write(tp: *const TracepointState, vecs: &mut [iovec]) -> c_int {
 /// `tp` must be valid; if connected, its provider must be valid.
 unsafe fn unregister(_lock: &Guard, tp: *mut TracepointState) {
     // SAFETY: `tp` is valid (the caller's guarantee).
-    let (status_word, write_index, provider) = unsafe {
-        (
-            TracepointState::status_word(tp),
-            TracepointState::write_index(tp),
-            TracepointState::provider_state(tp).load(Ordering::Relaxed),
-        )
-    };
+    let status_word = unsafe { TracepointState::status_word(tp) };
+    // SAFETY: as above.
+    let write_index = unsafe { TracepointState::write_index(tp) };
+    // SAFETY: as above.
+    let provider = unsafe { TracepointState::provider_state(tp) }.load(Ordering::Relaxed);
     if provider.is_null() || write_index.load(Ordering::Relaxed) < 0 {
         return;
     }
     // SAFETY: the provider of a connected tracepoint is valid.
-    let (data_file, ref_count) = unsafe {
-        (
-            TracepointProviderState::data_file(provider),
-            TracepointProviderState::ref_count(provider),
-        )
-    };
+    let data_file = unsafe { TracepointProviderState::data_file(provider) };
+    // SAFETY: as above.
+    let ref_count = unsafe { TracepointProviderState::ref_count(provider) };
     let fd = data_file.load(Ordering::Relaxed);
     if let Some(backend) = Backend::of(fd) {
         backend.unregister(fd, status_word);
@@ -345,6 +345,8 @@ unsafe fn for_each_tracepoint(
 }
 
 #[cfg(test)]
+// A test's unsafe block sets up or reads one scenario, under one reason.
+#[allow(clippy::multiple_unsafe_ops_per_block)]
 mod tests {
     use super::*;
     use std::boxed::Box;

@@ -1,5 +1,4 @@
 //! Small wrappers over libc for the syscall boundary.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::{c_char, c_int};
 

@@ -45,7 +45,6 @@
 //! set, the other indexes are capture mode's or a tracepoint not registered;
 //! the rest (a replaced layer, the first write before anything decided)
 //! takes [`write_slow`].
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::{c_char, c_int, c_uint, CStr};
 use core::hint::black_box;

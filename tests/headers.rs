@@ -458,11 +458,11 @@ fn headers_include_what_the_reference_headers_include() {
     println!("{compiled} compilations: every probe needs its header and compiles with it");
 }
 
-/// The manifest's -pedantic programs (`manifest::pedantic()`) give no more
-/// warnings per compiler and language than `manifest::PEDANTIC_BOUNDS` allows.
+/// The manifest's -pedantic programs (`manifest::pedantic()`) compile with
+/// `-pedantic -Werror`: every source, in every test configuration.
 #[test]
-fn pedantic_warnings_stay_within_their_bounds() {
-    use testkit::manifest::{pedantic, program, PEDANTIC_BOUNDS};
+fn pedantic_programs_compile_without_warnings() {
+    use testkit::manifest::{pedantic, program};
     let jobs: Vec<_> = pedantic()
         .flat_map(|p| {
             testkit::build::test_configs(p)
@@ -472,8 +472,7 @@ fn pedantic_warnings_stay_within_their_bounds() {
         .collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    // (compiler, language) -> (warnings, "program source -std: N" lines)
-    let results: Vec<_> = std::thread::scope(|scope| {
+    let failures: Vec<String> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
@@ -483,8 +482,13 @@ fn pedantic_warnings_stay_within_their_bounds() {
                         let Some(&(p, config, source)) = jobs.get(i) else {
                             break out;
                         };
-                        let counted = testkit::build::pedantic_warnings(p, &config, source);
-                        out.push((p.name, config, source, counted));
+                        if let Err(e) = testkit::build::check_pedantic(p, &config, source) {
+                            out.push(format!(
+                                "{} ({}): {e}",
+                                p.name,
+                                config.label(program(p.name))
+                            ));
+                        }
                     }
                 })
             })
@@ -494,41 +498,12 @@ fn pedantic_warnings_stay_within_their_bounds() {
             .flat_map(|w| w.join().expect("pedantic worker"))
             .collect()
     });
-    let mut totals: std::collections::BTreeMap<(&str, &str), usize> = Default::default();
-    let mut details = Vec::new();
-    let mut failures = Vec::new();
-    for (name, config, source, counted) in results {
-        match counted {
-            Ok((lang, n)) => {
-                *totals.entry((config.toolchain.cc, lang)).or_default() += n;
-                if n != 0 {
-                    details.push(format!(
-                        "  {name} {source} ({}): {n}",
-                        config.label(program(name))
-                    ));
-                }
-            }
-            Err(e) => failures.push(format!("{name}: {e}")),
-        }
-    }
-    for (&(cc, lang), &n) in &totals {
-        let bound = PEDANTIC_BOUNDS
-            .iter()
-            .find(|b| b.0 == cc && b.1 == lang)
-            .map(|b| b.2)
-            .unwrap_or_else(|| panic!("no PEDANTIC_BOUNDS entry for {cc} {lang}"));
-        println!("-pedantic: {cc} {lang}: {n} warnings (bound {bound})");
-        if n > bound {
-            failures.push(format!(
-                "{cc} {lang}: {n} warnings, more than the bound {bound}"
-            ));
-        }
-    }
     assert!(
         failures.is_empty(),
-        "{} compilations:\n{}\nwarnings by source:\n{}",
+        "{} of {} compilations failed:\n{}",
+        failures.len(),
         jobs.len(),
-        failures.join("\n"),
-        details.join("\n")
+        failures.join("\n")
     );
+    println!("{} compilations with -pedantic -Werror", jobs.len());
 }

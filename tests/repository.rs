@@ -1,7 +1,8 @@
 //! The repository itself: `.gitignore` covers what the commands of README.md and docs/
 //! leave in the tree (`build/`, the runtime-defined samples,
 //! `samples/tpp/tpp-sample*`: `git status` must not list them as untracked),
-//! and no tracked file is ignored.
+//! and no tracked file is ignored; CI's steps (`scripts/lib/steps.sh`)
+//! print their times.
 mod support;
 
 use std::process::Command;
@@ -57,4 +58,91 @@ fn gitignore_covers_what_the_documented_commands_leave() {
         "tests/data/reference/EventHeaderInterceptorLE64.dat",
     ];
     assert_eq!(ignored(&sources), Vec::<String>::new(), "sources ignored");
+}
+
+/// `scripts/test.sh`'s steps print each one's seconds as the next starts,
+/// and at the end (also when a step fails) a table of all steps and the total.
+#[test]
+fn ci_steps_print_their_times() {
+    let script = "set -euo pipefail; source scripts/lib/steps.sh; \
+                  step first; sleep 1; step second; step third; false; step never";
+    let output = Command::new("bash")
+        .current_dir(support::root())
+        .args(["-c", script])
+        .output()
+        .expect("running bash");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    // Each (prefix, suffix) matches one line with a number of seconds between.
+    let seconds = |prefix: &str, suffix: &str| -> u64 {
+        stdout
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix(prefix)?
+                    .strip_suffix(suffix)?
+                    .trim()
+                    .parse()
+                    .ok()
+            })
+            .unwrap_or_else(|| panic!("no line {prefix:?} N {suffix:?} in:\n{stdout}"))
+    };
+    assert!(stdout.lines().any(|l| l == "=== step 1: first"), "{stdout}");
+    assert!((1..=2).contains(&seconds("=== step 1 done in ", " s: first")));
+    seconds("=== step 2 done in ", " s: second");
+    seconds("=== step 3 done in ", " s: third");
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l == "=== step times (exit status 1)"),
+        "{stdout}"
+    );
+    assert!((1..=2).contains(&seconds("   1 ", " s  first")));
+    seconds("   2 ", " s  second");
+    seconds("   3 ", " s  third");
+    assert!(seconds("=== total ", " s") >= 1);
+    assert!(!stdout.contains("never"), "{stdout}");
+}
+
+/// The tracked files, from `git ls-files` (relative to the repository root).
+fn tracked() -> Vec<String> {
+    let output = Command::new("git")
+        .arg("-C")
+        .arg(support::root())
+        .arg("ls-files")
+        .output()
+        .expect("running git");
+    assert!(output.status.success(), "git ls-files failed");
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The lints live in one place: every member crate takes the workspace's
+/// (`[lints] workspace = true`; fuzz/, its own workspace, repeats them), and
+/// no file repeats them with a `#![deny(clippy::…)]` of its own (the
+/// library's one-operation-per-unsafe-block rule is set once, in src/lib.rs).
+#[test]
+fn lints_are_set_once_per_crate() {
+    let root = support::root();
+    let mut problems = Vec::new();
+    for manifest in tracked().iter().filter(|f| f.ends_with("Cargo.toml")) {
+        let text = std::fs::read_to_string(root.join(manifest)).unwrap();
+        let takes_workspace = text.contains("\n[lints]\nworkspace = true\n");
+        let own = text.contains("\n[lints.clippy]\nundocumented_unsafe_blocks = \"deny\"\n");
+        if !(takes_workspace || (manifest == "fuzz/Cargo.toml" && own)) {
+            problems.push(format!("{manifest}: no [lints] workspace = true"));
+        }
+    }
+    for file in tracked().iter().filter(|f| f.ends_with(".rs")) {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        let repeats = text
+            .lines()
+            .filter(|l| l.starts_with("#![deny(clippy::"))
+            .count();
+        if repeats > usize::from(file == "src/lib.rs") {
+            problems.push(format!("{file}: {repeats} #![deny(clippy::…)] line(s)"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

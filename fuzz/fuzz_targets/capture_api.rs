@@ -116,6 +116,7 @@ fuzz_target!(|data: &[u8]| {
     let mut state = TracepointProviderState {
         data_file: -1,
         ref_count: 0,
+        // SAFETY: a list link is two pointers; all zero is an unlinked link.
         tracepoint_list_head: unsafe { core::mem::zeroed() },
     };
     let provider = EventHeaderProvider {
@@ -136,6 +137,7 @@ fuzz_target!(|data: &[u8]| {
         status_word: 0,
         write_index: -1,
         provider_state: core::ptr::null(),
+        // SAFETY: a list link is two pointers; all zero is an unlinked link.
         tracepoint_list_link: unsafe { core::mem::zeroed() },
     };
 

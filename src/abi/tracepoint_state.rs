@@ -1,7 +1,6 @@
 //! State blocks owned by the caller and managed by the library
 //! (`tracepoint/tracepoint-state.h`), and the atomic views of the fields the
 //! write path reads without the library lock.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::{c_int, c_uint};
 use core::mem::offset_of;

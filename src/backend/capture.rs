@@ -63,7 +63,6 @@
 //! another file `dup3`s the new file onto it, which redirects every
 //! capture-mode provider at once, and lets the write path recognise capture
 //! providers by their `data_file` alone.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::{c_int, CStr};
 use core::sync::atomic::{AtomicI32, Ordering};

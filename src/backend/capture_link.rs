@@ -14,7 +14,6 @@
 //! mode, which such a program cannot honour: then opening a provider fails
 //! with ENOSYS (see [`super::open_for_provider`]), so that nobody takes
 //! events sent to the kernel, or nowhere, for captured ones.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::{c_int, CStr};
 use core::hint::black_box;

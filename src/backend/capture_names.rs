@@ -8,7 +8,6 @@
 //! `[length: u8][name bytes][NUL]`, published in a table of lazily
 //! allocated segments; an open-addressing hash index (under the lock) finds
 //! a name that is already interned.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::c_int;
 use core::ptr::null_mut;

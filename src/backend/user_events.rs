@@ -4,7 +4,6 @@
 //! Tracepoints are registered with `DIAG_IOCSREG`, naming the address of
 //! their `status_word`, which the kernel then keeps up to date; events are
 //! written with one `writev` whose first vector is the 4-byte write index.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::{c_int, c_uint, CStr};
 use core::sync::atomic::{AtomicI32, AtomicU32, Ordering};

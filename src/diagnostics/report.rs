@@ -2,7 +2,6 @@
 //! one `write(2)` each (see [`super`]). Its own member of the static
 //! library: the capture backend calls it directly, the rest of the library
 //! through [`super`]'s weak reference to [`TABLE`].
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::c_int;
 use core::sync::atomic::{AtomicU32, AtomicU8, Ordering};

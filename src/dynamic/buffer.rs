@@ -7,8 +7,6 @@
 //! A buffer may start in storage it does not own (a builder's storage inside
 //! its own allocation, or inside a C++ `ehd::EventBuilder`): it grows out of
 //! it into `malloc`ed memory, and only frees what it allocated.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 
 use core::ffi::c_int;
 use core::mem::size_of;

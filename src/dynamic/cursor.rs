@@ -3,8 +3,6 @@
 //! append), and the copies it makes: short ones (names, values, short
 //! strings) inline as overlapping word moves instead of a `memcpy` call,
 //! some of them testing for a zero byte with the words they move.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 
 use core::mem::size_of;
 use core::ptr;

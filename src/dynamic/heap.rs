@@ -1,7 +1,5 @@
 //! Single objects on the C heap: the providers, event sets and builders that
 //! C callers hold by pointer. `malloc` failure is ENOMEM.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 
 use core::ffi::c_int;
 use core::mem::{align_of, size_of};

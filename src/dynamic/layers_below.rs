@@ -4,8 +4,6 @@
 //! of a tracepoint (the ABI types' atomic view), and the EventHeader event
 //! write. Nothing else in `dynamic/` reaches outside it, but for the base
 //! floor's byte helpers (`crate::bytes`; see docs/code-layout.md, Floors).
-#![deny(clippy::multiple_unsafe_ops_per_block)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 
 use core::ffi::c_int;
 use core::sync::atomic::AtomicU32;

@@ -13,8 +13,6 @@
 //!
 //! Library code only: `core` and `libc`, no allocation but `malloc`, no
 //! panic path.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod buffer;
 pub mod builder;

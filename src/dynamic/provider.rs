@@ -21,8 +21,6 @@
 //! destroy) must not run concurrently with any other function on the same
 //! provider; lookups may run concurrently with each other. Event sets are
 //! thread-safe: the enabled test, writes, retain and release from any thread.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 
 use core::cell::UnsafeCell;
 use core::ffi::{c_int, CStr};

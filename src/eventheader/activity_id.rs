@@ -8,7 +8,6 @@
 //! counter values do (the mix is a bijection of the counter but for the 6
 //! version and variant bits); ids of different processes as random 122-bit
 //! values do.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 

@@ -4,7 +4,6 @@
 //! Nothing is copied in the common case (no activity id, and a header that
 //! already announces the metadata extension): the header and metadata go
 //! out by pointer.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::{c_int, c_void};
 

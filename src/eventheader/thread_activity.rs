@@ -19,7 +19,6 @@
 //! The slot holds the id itself, not a pointer to an activity object: an
 //! activity may move, end on another thread or outlive its nesting, and the
 //! slot never refers to memory that may be gone.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::c_int;
 

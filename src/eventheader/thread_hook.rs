@@ -10,7 +10,6 @@
 //! (`eventheader-activity.o`, see `cmake/split-archive.cmake`): a program
 //! that does not use `TraceLoggingActivity.h`'s classes links neither, and
 //! carries no thread-local storage of ours.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::c_int;
 

@@ -10,7 +10,6 @@
 //!
 //! `TraceLoggingProvider.h` declares them (`tests/headers.rs` checks the
 //! declarations against these functions). Programs must not call them.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::{c_int, c_void};
 

@@ -9,8 +9,6 @@
 //! for every NULL it does not accept. The readers are `#[inline]` or
 //! generic, so that each export's code stays in its own archive member
 //! (see `cmake/split-archive.cmake`): a program links only what it calls.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 
 use core::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use core::ptr::{self, NonNull};

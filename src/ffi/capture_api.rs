@@ -1,6 +1,5 @@
 //! The exports of `tracepoint/tracepoint-capture.h`, our addition to the
 //! reference API: choosing a capture file from code.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::{c_char, c_int};
 

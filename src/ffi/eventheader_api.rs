@@ -1,7 +1,6 @@
 //! The exports of `eventheader/eventheader-tracepoint.h`: providers with a
 //! name and options, events with a header, optional metadata and a keyword,
 //! written as EventHeader events.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::{c_int, c_void, CStr};
 use core::sync::atomic::Ordering;

@@ -15,7 +15,6 @@
 //! (`tests/headers.rs` checks its declarations against these functions).
 //! Programs must not call them; the public `eventheader_write` keeps every
 //! argument check of the bad-input table.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::{c_int, c_void};
 

@@ -1,6 +1,5 @@
 //! The exports of `tracepoint/tracepoint.h`: register named user_events
 //! tracepoints, keep their enable words, and write events as iovecs.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::{c_char, c_int, c_uint};
 use core::sync::atomic::Ordering;

@@ -30,7 +30,6 @@
 //! read once per write with no lock (see [`super`] for what that promises):
 //! the record limit, whether the write is guarded, whether a short write
 //! broke the file, and the file's generation.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::ffi::c_int;
 use core::ptr;

@@ -2,8 +2,6 @@
 //! arrays of values, strings, arrays of strings, structs and arrays of
 //! structs), with the checks every field needs: the latched error, the
 //! format's range, the event size limit.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 
 use core::ffi::c_int;
 

@@ -11,8 +11,6 @@
 //! the error.
 //!
 //! Bookkeeping the typed adders keep per field must be kept here too.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 
 use core::ffi::c_int;
 

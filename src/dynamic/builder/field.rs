@@ -7,8 +7,6 @@
 //! `encoding|0x80, format|0x80, tag` when a tag is set, then a `u16` count
 //! for constant-count arrays. Integers are in the target's byte order, as
 //! the header's flags announce.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 
 use crate::dynamic::layers_below::find_nul;
 

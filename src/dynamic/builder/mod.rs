@@ -30,8 +30,6 @@
 //! when the name fits, set the header values and the member count of a
 //! struct at a valid bookmark; everything else (growth,
 //! errors, other modes) goes through the library.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 
 mod adders;
 mod append;

@@ -1,8 +1,6 @@
 //! Metadata and payload as given (advanced use): what the typed adders
 //! cannot express, and the counts of variable-count arrays whose length is
 //! only known after their elements.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 
 use core::ffi::c_int;
 

@@ -1,8 +1,6 @@
 //! The write of a definition with more payload vectors than the write
 //! keeps on its stack ([`STACK_VECS`](super::STACK_VECS)): the vectors in
 //! one `malloc`ed block, the payload gathered into another, one vector.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 
 use core::ffi::c_int;
 use core::mem::size_of;

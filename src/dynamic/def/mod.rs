@@ -5,8 +5,6 @@
 //! each value the caller gives: nothing of the payload is copied, except for
 //! a definition with more vectors than the write keeps on its stack (see
 //! [`STACK_VECS`]), whose payload is gathered in one `malloc`ed block.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 
 use core::ffi::{c_int, c_void};
 use core::mem::MaybeUninit;

@@ -2,8 +2,6 @@
 //! write points a vector at them: up to 32 bytes inline, as the first and
 //! the last word of their size class (the same bit trick as the builder's
 //! copies in `cursor.rs`, here without a copy), longer ones by `memchr`.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 
 use core::mem::size_of;
 

@@ -1,7 +1,5 @@
 //! The builder exports: create, copy, destroy, start an event, its header
 //! values and fields mode, and the write.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 
 use core::ffi::{c_char, c_int, c_void};
 use core::ptr::{self, NonNull};

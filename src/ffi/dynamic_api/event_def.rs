@@ -6,8 +6,6 @@
 //! [`ehd_field`] array of the field-array exports (their values ignored),
 //! and each is checked as that export checks it, so the metadata, and the
 //! events, are those of the builder's.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 
 use core::ffi::{c_char, c_int, c_void};
 use core::ptr::NonNull;

@@ -5,8 +5,6 @@
 //! adds it (the same builder methods, the same checks and limits), so the
 //! bytes and the errors are those of the per-field calls; only the calls
 //! across the language boundary are fewer.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 
 use core::ffi::{c_char, c_int, c_void, CStr};
 use core::ptr;

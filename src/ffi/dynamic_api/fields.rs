@@ -1,8 +1,6 @@
 //! The field exports: values, arrays of values, strings, arrays of
 //! strings, structs and arrays of structs, and the raw metadata and payload
 //! of advanced use.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 
 use core::ffi::{c_char, c_int, c_void};
 

@@ -12,8 +12,6 @@
 //!   declares them itself (no generated header does);
 //! - `types`: the handle types and constants; the arguments are read
 //!   with the helpers of every export, `src/ffi/args.rs`.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 #![allow(non_camel_case_types)]
 
 use super::args;

@@ -1,8 +1,6 @@
 //! The provider and event set exports: create, open, register sets, find
 //! them, unregister, destroy; the sets' enabled test, errno, level, keyword
 //! and reference counts.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
-#![deny(clippy::undocumented_unsafe_blocks)]
 
 use core::ffi::{c_char, c_int};
 use core::ptr::{self, NonNull};

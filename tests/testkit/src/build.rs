@@ -334,22 +334,12 @@ fn language(config: &Config, src: &str) -> (&'static str, &'static str, bool) {
 }
 
 /// Checks the syntax of `source` (one of `program`'s) as [`build`] compiles it
-/// in `config`, with `-pedantic` and without `-Werror`: returns the language
-/// it was compiled as ("C" or "C++") and the number of warnings, or Err with
-/// the compiler's output if it did not compile.
-pub fn pedantic_warnings(
-    program: &Program,
-    config: &Config,
-    source: &str,
-) -> Result<(&'static str, usize), String> {
+/// in `config`, with `-pedantic` added to [`STRICT`] (so a pedantic warning
+/// is an error): Err with the compiler's output if it does not compile.
+pub fn check_pedantic(program: &Program, config: &Config, source: &str) -> Result<(), String> {
     let (compiler, std, as_cxx) = language(config, source);
-    let warnings: Vec<&str> = STRICT
-        .iter()
-        .copied()
-        .filter(|f| *f != "-Werror")
-        .chain(["-pedantic"])
-        .collect();
-    let mut args = compile_flags(program, config, std, &warnings);
+    let flags: Vec<&str> = STRICT.iter().copied().chain(["-pedantic"]).collect();
+    let mut args = compile_flags(program, config, std, &flags);
     args.push("-fsyntax-only".into());
     if as_cxx {
         args.extend(["-x".into(), "c++".into()]);
@@ -359,19 +349,14 @@ pub fn pedantic_warnings(
         .args(&args)
         .output()
         .map_err(|e| format!("running {compiler}: {e}"))?;
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    if !output.status.success() {
-        return Err(format!("{compiler} -std={std} {source} failed:\n{stderr}"));
-    }
-    let lang = if compiler == config.toolchain.cxx {
-        "C++"
+    if output.status.success() {
+        Ok(())
     } else {
-        "C"
-    };
-    Ok((
-        lang,
-        stderr.lines().filter(|l| l.contains("warning:")).count(),
-    ))
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        Err(format!(
+            "{compiler} -std={std} -pedantic -Werror {source}:\n{stderr}"
+        ))
+    }
 }
 
 /// Runs a compiler; Err with its command line and output if it fails.
