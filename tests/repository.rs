@@ -146,3 +146,60 @@ fn lints_are_set_once_per_crate() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The shell scripts' functions named here are defined in one file each,
+/// the library the others source: `quiet` in scripts/lib/quiet.sh.
+#[test]
+fn shell_helpers_are_defined_once() {
+    let root = support::root();
+    let mut problems = Vec::new();
+    for (name, home) in [("quiet", "scripts/lib/quiet.sh")] {
+        let definition = format!("{name}() {{");
+        let homes: Vec<String> = tracked()
+            .into_iter()
+            .filter(|f| f.ends_with(".sh"))
+            .filter(|f| {
+                let text = std::fs::read_to_string(root.join(f)).unwrap();
+                text.lines()
+                    .any(|l| l.trim_start().starts_with(&definition))
+            })
+            .collect();
+        if homes != [home] {
+            problems.push(format!(
+                "{name}() is defined in {homes:?}, not only in {home}"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// `quiet` keeps a step's output in the log and, when the step fails, ends
+/// the script with its name, its exit status and the log's last lines.
+#[test]
+fn quiet_names_the_failed_step_and_shows_its_log() {
+    let log = std::env::temp_dir().join(format!("quiet-{}.log", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let script = "set -euo pipefail; source scripts/lib/quiet.sh; \
+                  quiet 'first step' echo hidden; \
+                  quiet 'second step' sh -c 'echo shown; exit 3'; echo never";
+    let output = Command::new("bash")
+        .current_dir(support::root())
+        .env("QUIET_LOG", &log)
+        .env("QUIET_WHO", "suite")
+        .args(["-c", script])
+        .output()
+        .expect("running bash");
+    let _ = std::fs::remove_file(&log);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert_eq!(stdout, "", "the steps' output goes to the log");
+    assert!(
+        stderr.starts_with("suite: second step failed (exit 3; the last 40 lines of "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("\nhidden\n") && stderr.contains("\nshown\n"),
+        "{stderr}"
+    );
+}
