@@ -144,30 +144,21 @@ fn lints_are_set_once_per_crate() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// The shell scripts' functions named here are defined in one file each,
-/// the library the others source: `quiet` in scripts/lib/quiet.sh.
+/// `quiet` is defined in one file, scripts/lib/quiet.sh, which the other
+/// scripts source.
 #[test]
-fn shell_helpers_are_defined_once() {
+fn quiet_is_defined_once() {
     let root = support::root();
-    let mut problems = Vec::new();
-    for (name, home) in [("quiet", "scripts/lib/quiet.sh")] {
-        let definition = format!("{name}() {{");
-        let homes: Vec<String> = tracked()
-            .into_iter()
-            .filter(|f| f.ends_with(".sh"))
-            .filter(|f| {
-                let text = std::fs::read_to_string(root.join(f)).unwrap();
-                text.lines()
-                    .any(|l| l.trim_start().starts_with(&definition))
-            })
-            .collect();
-        if homes != [home] {
-            problems.push(format!(
-                "{name}() is defined in {homes:?}, not only in {home}"
-            ));
-        }
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let homes: Vec<String> = tracked()
+        .into_iter()
+        .filter(|f| f.ends_with(".sh"))
+        .filter(|f| {
+            let text = std::fs::read_to_string(root.join(f)).unwrap();
+            text.lines()
+                .any(|l| l.trim_start().starts_with("quiet() {"))
+        })
+        .collect();
+    assert_eq!(homes, ["scripts/lib/quiet.sh"]);
 }
 
 /// `quiet` keeps a step's output in the log and, when the step fails, ends
