@@ -4,6 +4,8 @@
 //! compiler and run in capture mode, writes the event the README shows.
 //! (The links and anchors of README.md and docs/ are checked by
 //! `scripts/check-links.sh`; the Quick start's demo by `scripts/front-door.sh`.)
+//! No Markdown table cell is longer than [`MAX_CELL`] characters: longer
+//! text goes into a list or a section.
 
 mod support;
 
@@ -183,4 +185,88 @@ fn globs_match_as_collect_does() {
     assert!(glob_matches(b"*_L?K1", b"A_L4K1"));
     assert!(!glob_matches(b"MyCompany_*", b"Other_L4K1"));
     assert!(!glob_matches(b"A?", b"A"));
+}
+
+/// The longest a Markdown table cell may be, in characters.
+const MAX_CELL: usize = 400;
+
+/// The cells of a Markdown table row (`|` inside a code span or escaped
+/// does not separate cells); None for a line that is not a row.
+fn table_cells(line: &str) -> Option<Vec<String>> {
+    let inner = line.trim().strip_prefix('|')?.strip_suffix('|')?;
+    let (mut cells, mut cell, mut code, mut chars) =
+        (Vec::new(), String::new(), false, inner.chars());
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                cell.push(c);
+                cell.extend(chars.next());
+            }
+            '`' => {
+                code = !code;
+                cell.push(c);
+            }
+            '|' if !code => cells.push(std::mem::take(&mut cell).trim().to_string()),
+            _ => cell.push(c),
+        }
+    }
+    cells.push(cell.trim().to_string());
+    Some(cells)
+}
+
+/// "FILE:LINE: N characters" for each cell of `markdown` over [`MAX_CELL`].
+fn long_cells(file: &str, markdown: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut in_fence = false;
+    for (n, line) in markdown.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+        }
+        if in_fence {
+            continue;
+        }
+        for cell in table_cells(line).unwrap_or_default() {
+            let chars = cell.chars().count();
+            if chars > MAX_CELL {
+                found.push(format!("{file}:{}: {chars} characters", n + 1));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn long_cells_are_found() {
+    let long = "x".repeat(MAX_CELL + 1);
+    let doc = format!("| a | b |\n|---|---|\n| `a | b` | {long} |\n```\n| {long} |\n```\n");
+    assert_eq!(long_cells("d.md", &doc), ["d.md:3: 401 characters"]);
+    assert_eq!(
+        table_cells("| `a | b` | c \\| d |").unwrap(),
+        ["`a | b`", "c \\| d"]
+    );
+    let fits = format!("| {} |", "x".repeat(MAX_CELL));
+    assert!(long_cells("d.md", &fits).is_empty());
+}
+
+#[test]
+fn markdown_table_cells_are_short() {
+    let root = support::root();
+    let output = std::process::Command::new("git")
+        .arg("-C")
+        .arg(&root)
+        .args(["ls-files", "*.md"])
+        .output()
+        .expect("running git");
+    assert!(output.status.success(), "git ls-files failed");
+    let files = String::from_utf8_lossy(&output.stdout);
+    let mut found = Vec::new();
+    for file in files.lines() {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        found.extend(long_cells(file, &text));
+    }
+    assert!(
+        found.is_empty(),
+        "table cells over {MAX_CELL} characters (make them a list or a section):\n{}",
+        found.join("\n")
+    );
 }

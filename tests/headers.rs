@@ -470,34 +470,14 @@ fn pedantic_programs_compile_without_warnings() {
                 .flat_map(move |c| p.sources.iter().map(move |s| (p, c, *s)))
         })
         .collect();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let failures: Vec<String> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(&(p, config, source)) = jobs.get(i) else {
-                            break out;
-                        };
-                        if let Err(e) = testkit::build::check_pedantic(p, &config, source) {
-                            out.push(format!(
-                                "{} ({}): {e}",
-                                p.name,
-                                config.label(program(p.name))
-                            ));
-                        }
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("pedantic worker"))
-            .collect()
-    });
+    let failures: Vec<String> = testkit::pool::map(&jobs, |_, &(p, config, source)| {
+        testkit::build::check_pedantic(p, &config, source)
+            .err()
+            .map(|e| format!("{} ({}): {e}", p.name, config.label(program(p.name))))
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     assert!(
         failures.is_empty(),
         "{} of {} compilations failed:\n{}",

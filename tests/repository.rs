@@ -7,26 +7,33 @@ mod support;
 
 use std::process::Command;
 
-/// `git check-ignore` over `paths` (relative to the repository root, which
-/// must be a git work tree: a checkout, as CI has): the ones it ignores.
-fn ignored(paths: &[&str]) -> Vec<String> {
+/// The lines git prints for `args`, run at the repository root (which must
+/// be a git work tree: a checkout, as CI has), when its exit status is one of
+/// `ok`.
+fn git_lines(args: &[&str], ok: &[i32]) -> Vec<String> {
     let output = Command::new("git")
         .arg("-C")
         .arg(support::root())
-        .args(["check-ignore", "--no-index", "--"])
-        .args(paths)
+        .args(args)
         .output()
         .expect("running git");
-    // 0: some ignored, 1: none, 128: an error (not a work tree).
     assert!(
-        matches!(output.status.code(), Some(0 | 1)),
-        "git check-ignore failed: {}",
+        output.status.code().is_some_and(|c| ok.contains(&c)),
+        "git {args:?} failed: {}",
         String::from_utf8_lossy(&output.stderr)
     );
     String::from_utf8_lossy(&output.stdout)
         .lines()
         .map(str::to_string)
         .collect()
+}
+
+/// `git check-ignore` over `paths` (relative to the repository root): the
+/// ones it ignores.
+fn ignored(paths: &[&str]) -> Vec<String> {
+    let args = [&["check-ignore", "--no-index", "--"], paths].concat();
+    // 0: some ignored, 1: none, 128: an error (not a work tree).
+    git_lines(&args, &[0, 1])
 }
 
 #[test]
@@ -105,17 +112,7 @@ fn ci_steps_print_their_times() {
 
 /// The tracked files, from `git ls-files` (relative to the repository root).
 fn tracked() -> Vec<String> {
-    let output = Command::new("git")
-        .arg("-C")
-        .arg(support::root())
-        .arg("ls-files")
-        .output()
-        .expect("running git");
-    assert!(output.status.success(), "git ls-files failed");
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(str::to_string)
-        .collect()
+    git_lines(&["ls-files"], &[0])
 }
 
 /// The lints live in one place: every member crate takes the workspace's
@@ -145,4 +142,71 @@ fn lints_are_set_once_per_crate() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// `quiet` is defined in one file, scripts/lib/quiet.sh, which the other
+/// scripts source.
+#[test]
+fn quiet_is_defined_once() {
+    let root = support::root();
+    let homes: Vec<String> = tracked()
+        .into_iter()
+        .filter(|f| f.ends_with(".sh"))
+        .filter(|f| {
+            let text = std::fs::read_to_string(root.join(f)).unwrap();
+            text.lines()
+                .any(|l| l.trim_start().starts_with("quiet() {"))
+        })
+        .collect();
+    assert_eq!(homes, ["scripts/lib/quiet.sh"]);
+}
+
+/// `quiet` keeps a step's output in the log and, when the step fails, ends
+/// the script with its name, its exit status and the log's last lines.
+#[test]
+fn quiet_names_the_failed_step_and_shows_its_log() {
+    let log = std::env::temp_dir().join(format!("quiet-{}.log", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let script = "set -euo pipefail; source scripts/lib/quiet.sh; \
+                  quiet 'first step' echo hidden; \
+                  quiet 'second step' sh -c 'echo shown; exit 3'; echo never";
+    let output = Command::new("bash")
+        .current_dir(support::root())
+        .env("QUIET_LOG", &log)
+        .env("QUIET_WHO", "suite")
+        .args(["-c", script])
+        .output()
+        .expect("running bash");
+    let _ = std::fs::remove_file(&log);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert_eq!(stdout, "", "the steps' output goes to the log");
+    assert!(
+        stderr.starts_with("suite: second step failed (exit 3; the last 40 lines of "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("\nhidden\n") && stderr.contains("\nshown\n"),
+        "{stderr}"
+    );
+}
+
+/// The tests and the kit spread work over the cores through one worker
+/// pool, `testkit::pool` (tests/testkit/src/pool.rs): no other test source
+/// starts its own threads per core.
+#[test]
+fn one_worker_pool() {
+    let root = support::root();
+    // Spelt in two so that this file does not match.
+    let needle = ["available_", "parallelism()"].concat();
+    let pools: Vec<String> = tracked()
+        .into_iter()
+        .filter(|f| f.ends_with(".rs") && !f.starts_with("src/") && !f.starts_with("cli/src/"))
+        .filter(|f| {
+            let text = std::fs::read_to_string(root.join(f)).unwrap();
+            text.contains(&needle)
+        })
+        .collect();
+    assert_eq!(pools, ["tests/testkit/src/pool.rs"]);
 }

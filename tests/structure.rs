@@ -1,4 +1,4 @@
-//! The structure of `src/` and `cli/src/`: layers point down and there is no
+//! The structure of `src/` and `cli/src/`: floors point down and there is no
 //! circle. The floors are read from the tables of docs/code-layout.md
 //! ("Floors of `src/`", "Floors of `cli/src/`"), so the picture there and
 //! this check cannot drift apart; every `.rs` file must stand on a floor.
@@ -532,12 +532,12 @@ fn check_tree(dir: &str, heading: &str) {
 }
 
 #[test]
-fn library_layers_point_down_without_circles() {
+fn library_floors_point_down_without_circles() {
     check_tree("src", "Floors of `src/`");
 }
 
 #[test]
-fn cli_layers_point_down_without_circles() {
+fn cli_floors_point_down_without_circles() {
     check_tree("cli/src", "Floors of `cli/src/`");
 }
 

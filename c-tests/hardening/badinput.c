@@ -9,8 +9,9 @@
  *                             provider state, in capture mode or ("kernel") against user_events:
  *                             the VM suite runs them on the real kernel,
  *                             where afterwards events/user_events/ in tracefs
- *                             must still list (an empty name or one with '/'
- *                             used to make it fail with EIO until reboot)
+ *                             must still list (a registration with an empty
+ *                             name or one with '/' can make it fail with EIO
+ *                             until reboot)
  *   badinput nokernel         no capture file, no user_events: open fails
  *                             (printed as "open-errno N"), everything else
  *                             is a safe no-op; and fd exhaustion

@@ -26,8 +26,8 @@
  * once; the parent checks that it did.
  *
  * self: from round 10 on, the number of open descriptors must not change
- * and VmRSS must stay within hunload.h's bound (1 MiB; each round used to
- * keep a descriptor and about 8 KiB).
+ * and VmRSS must stay within hunload.h's bound (1 MiB; a leak of one
+ * descriptor and about 8 KiB per round exceeds it).
  *
  * Events (capture mode): one "HardSelf" record per round, payload the u32
  * round; plugin mode writes dlprov.c's HardDl_L5K1 "Loop" events.

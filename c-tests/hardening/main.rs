@@ -322,8 +322,8 @@ fn assert_flat_rss(v: &[&str], stdout: &str) {
 
 /// The library itself (not a client of it) loaded with dlopen and unloaded
 /// 1000 times in capture mode, a fork() every 100 rounds: no descriptor,
-/// no memory growth (each round used to leak the capture descriptor and the
-/// name table, about 8 KiB), and every round's event landed.
+/// no memory growth (a round that leaked the capture descriptor and the name
+/// table, about 8 KiB, would show), and every round's event landed.
 #[test]
 fn the_library_itself_unloads_1000_times_without_growth() {
     for build in support::builds("dlunload") {

@@ -234,32 +234,17 @@ fn header_compiles_at_every_language_level() {
             }
         }
     }
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let done = std::thread::scope(|scope| {
-        let handles: Vec<_> = jobs
-            .chunks(jobs.len().div_ceil(threads))
-            .enumerate()
-            .map(|(t, chunk)| {
-                let obj = dir.join(format!("matrix{t}.o"));
-                scope.spawn(move || {
-                    for (compiler, std, opt, source) in chunk {
-                        ok(testkit::build::compile_object(
-                            compiler,
-                            std,
-                            &[opt],
-                            source,
-                            &obj,
-                        ));
-                    }
-                    chunk.len()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .sum::<usize>()
-    });
+    let done = testkit::pool::map(&jobs, |worker, (compiler, std, opt, source)| {
+        let obj = dir.join(format!("matrix{worker}.o"));
+        ok(testkit::build::compile_object(
+            compiler,
+            std,
+            &[opt],
+            source,
+            &obj,
+        ));
+    })
+    .len();
     let compilers: Vec<&str> = toolchains.iter().flat_map(|t| [t.cc, t.cxx]).collect();
     println!(
         "compile matrix: {done} compilations ({compilers:?} x C {C_STANDARDS:?} / C++ \

@@ -4,7 +4,8 @@
 #
 #   say TEXT             one line on standard output
 #   die TEXT             the failure, the log's last 60 lines, exit 1
-#   quiet WHAT CMD...    CMD with its output in the log; dies naming WHAT if it fails
+#   quiet WHAT CMD...    CMD with its output in the log; fails naming WHAT
+#                        (scripts/lib/quiet.sh, with QUIET_LOG=LOG)
 #   elapsed START        seconds since START (a date +%s.%N)
 
 say() { printf '%s: %s\n' "$SUITE" "$*"; }
@@ -14,10 +15,7 @@ die() {
     tail -n 60 "$LOG" >&2
     exit 1
 }
-quiet() {
-    local what=$1
-    shift
-    echo "+ $*" >>"$LOG"
-    "$@" >>"$LOG" 2>&1 || die "$what (exit $?)"
-}
+# shellcheck source=../../scripts/lib/quiet.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib/quiet.sh"
+QUIET_LOG=$LOG QUIET_WHO="$SUITE: FAILED"
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }

@@ -98,16 +98,7 @@ pub fn build_flavour(name: &str, toolchain: Toolchain, flavour: Flavour) -> Buil
 pub fn builds(name: &str) -> Vec<Build> {
     let program = manifest::program(name);
     let configs = testkit::build::test_configs(program);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = configs
-            .iter()
-            .map(|&config| scope.spawn(move || build_once(program, config)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    })
+    testkit::pool::map(&configs, |_, &config| build_once(program, config))
 }
 
 /// What a run printed and captured.

@@ -424,38 +424,20 @@ pub fn check_syntax(compiler: &str, std: &str, source: &Path) -> (bool, String) 
 }
 
 /// Builds every (program, configuration) of `jobs` into `out_dir` on as
-/// many threads as the machine has cores (see [`build_with`]); Err lists
-/// every failed build.
+/// many threads as the machine has cores ([`crate::pool::map`], see
+/// [`build_with`]); Err lists every failed build.
 pub fn build_many(
     jobs: &[(&Program, Config)],
     lib_dir: &Path,
     out_dir: &Path,
     runtime: SanitizerRuntime<'_>,
 ) -> Result<(), String> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let errors: Vec<String> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads.min(jobs.len()))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut errors = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some((program, config)) = jobs.get(i) else {
-                            break errors;
-                        };
-                        if let Err(e) = build_with(program, config, lib_dir, out_dir, runtime) {
-                            errors.push(e);
-                        }
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("build thread"))
-            .collect()
-    });
+    let errors: Vec<String> = crate::pool::map(jobs, |_, (program, config)| {
+        build_with(program, config, lib_dir, out_dir, runtime).err()
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     if errors.is_empty() {
         Ok(())
     } else {

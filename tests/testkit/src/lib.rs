@@ -63,6 +63,7 @@ pub mod kernel;
 pub mod layout;
 pub mod manifest;
 pub mod perf;
+pub mod pool;
 pub mod run;
 pub mod sanitize;
 pub mod skips;
