@@ -65,6 +65,20 @@ step circular.collect out circular.collect "$EH" collect -c -o "$R/circ.data" "$
 wait
 cp "$R/circ.0001.data" "$R/circular.data" 2>/dev/null
 
+# perf record's own pipe-mode stream, to compare with (perf 6.1's data
+# convert crashes on every pipe-mode input: it prints the headers before it
+# has read them from the stream).
+"$EH" register CliSingle_L5K1 >"$T/single.names" 2>&1 &
+reg=$!
+for _ in $(seq 300); do grep -q . "$T/single.names" && break; sleep 0.1; done
+step record-pipe.record bash -c "perf record -q --no-buildid --no-buildid-cache \
+    -e user_events:CliSingle_L5K1 -o - -- '$W' single 20 2>'$R/record-pipe.record.err' \
+    >'$R/record-pipe.data'"
+kill -TERM "$reg"
+wait "$reg"
+step record-pipe.json out record-pipe.json perf data convert --to-json "$R/record-pipe.json" \
+    -i "$R/record-pipe.data"
+
 for kind in normal pipe circular; do
     f=$R/$kind.data
     step "$kind.script" out "$kind.script" perf script -i "$f"
