@@ -26,8 +26,12 @@
 # The static programs link only the archive members they call: the capture
 # backend is linked for capture mode with -Wl,-u,tracepoint_set_capture_file
 # (a third build of bench.c, which must capture its event).
+# It also counts (callgrind, the iteration difference of
+# benches/run-callgrind.sh) the instructions of one enabled 5-field event of
+# the shared bench program in capture mode, in the reference's record layout
+# and in the timed one (TRACEPOINT_CAPTURE_LAYOUT=timed, docs/format.md §7).
 # It prints a table and fails (exit 1) when the TraceLogging program's static
-# delta exceeds 12 KiB, the stripped .so exceeds 96 KiB, a debug section is
+# delta exceeds 12 KiB, the capture write exceeds its bound in either layout, the stripped .so exceeds 96 KiB, a debug section is
 # installed in the .so, or `nm` finds Rust panic machinery in the installed
 # .so (dynamic symbols), its debug file (full symbol table of the same
 # build) or the .a (every member).
@@ -51,6 +55,11 @@ done
 
 STATIC_DELTA_MAX=$((12 * 1024))
 SO_STRIPPED_MAX=$((96 * 1024))
+# Instructions per enabled 5-field event in capture mode (bench-shared
+# enabled5): the reference's layout, and the timed layout (a clock read
+# through the vDSO, the cached pid and tid, 16 more bytes of head).
+CAPTURE_WRITE_MAX=235
+CAPTURE_TIMED_MAX=340
 CC=${CC:-gcc}
 CXX=${CXX:-g++}
 for tool in cmake "$CC" "$CXX" strip nm readelf size ar; do
@@ -192,6 +201,25 @@ verdict() { # name value limit
 }
 verdict delta "$delta" "$STATIC_DELTA_MAX"
 verdict so "$so_stripped" "$SO_STRIPPED_MAX"
+# shellcheck source=benches/common.sh
+. "$REPO/benches/common.sh"
+capture_ir() { # layout: instructions per enabled5 event, rounded
+    local n totals=()
+    for n in 1000 2000; do
+        TRACEPOINT_CAPTURE_FILE=$WORK/capture.$1 TRACEPOINT_CAPTURE_LAYOUT=$1 \
+            quiet "bench-shared enabled5 $n under callgrind ($1 layout)" valgrind --tool=callgrind \
+            --callgrind-out-file="$WORK/callgrind.$1.$n" "$WORK/bench-shared" enabled5 "$n"
+        totals+=("$(callgrind_total "$WORK/callgrind.$1.$n")")
+    done
+    printf '%.0f' "$(callgrind_per_iteration "${totals[0]}" "${totals[1]}" 1000)"
+}
+capture_ref=$(capture_ir reference)
+capture_timed=$(capture_ir timed)
+# The timed run must have written timed records (the size field's top bit).
+[ "$(od -An -tx1 -j3 -N1 "$WORK/capture.timed" | tr -d ' ')" = 80 ] ||
+    { echo "footprint.sh: the timed capture run wrote no timed record" >&2; exit 1; }
+verdict capture_ref "$capture_ref" "$CAPTURE_WRITE_MAX"
+verdict capture_timed "$capture_timed" "$CAPTURE_TIMED_MAX"
 debug_sections=$(readelf -S "$so" | grep -c '\.debug_' || true)
 [ "$debug_sections" = 0 ] || status=1
 
@@ -210,6 +238,12 @@ printf '| %s | %s | %s |\n' \
     "shared library stripped (\`strip\`)" "$so_stripped" "<= $SO_STRIPPED_MAX ($so_verdict)" \
     "static archive as installed (members, each linked only when called; text + data + bss: $member_sizes)" "$archive_size" "" \
     "separate debug file (TRACEPOINT_INSTALL_DEBUG=ON)" "$debug_size" ""
+echo
+printf '| %s | %s | %s |\n' "capture write (callgrind, shared bench program)" "instructions per event" goal
+printf '|---|--:|--:|\n'
+printf '| %s | %s | %s |\n' \
+    "enabled 5-field event, reference layout" "$capture_ref" "<= $CAPTURE_WRITE_MAX ($capture_ref_verdict)" \
+    "enabled 5-field event, timed layout (TRACEPOINT_CAPTURE_LAYOUT=timed)" "$capture_timed" "<= $CAPTURE_TIMED_MAX ($capture_timed_verdict)"
 echo
 if [ -s "$panic_hits" ]; then
     echo "no-panic check: FAILED, Rust panic machinery in the installed library:"

@@ -319,13 +319,9 @@ unsafe fn write_to(fd: c_int, index: c_int, vecs: &mut [iovec], pad: bool) -> c_
     let Some((_, payload)) = vecs.split_first() else {
         return libc::EINVAL;
     };
-    // The one read of the file's state for this write (see `file`).
-    let state = file::state();
-    let timed = file::timed(state);
-    let stamp_len = if timed { STAMP } else { 0 };
-    let head_len = 4 + stamp_len + name.len() + usize::from(pad);
+    let head_len = 4 + name.len() + usize::from(pad);
     // Over u32 (the size field) is refused here; over what the file takes
-    // (file::limit, far under the timed layout's flag bit) under it.
+    // (file::limit) under it.
     let record_len = payload
         .iter()
         .try_fold(head_len as u64, |sum, v| sum.checked_add(v.iov_len as u64))
@@ -333,26 +329,19 @@ unsafe fn write_to(fd: c_int, index: c_int, vecs: &mut [iovec], pad: bool) -> c_
     let Some(record_len) = record_len else {
         return diagnostics::capture_write_failed(libc::E2BIG);
     };
+    // The one read of the file's state for this write (see `file`).
+    let state = file::state();
     if record_len > file::limit(state) {
-        return diagnostics::capture_write_failed(file::refusal(state));
+        // SAFETY: the caller guarantees the payload buffers.
+        return unsafe { write_timed_or_refuse(fd, name, head_len, record_len, vecs, state) };
     }
-    let head = Head {
-        name,
-        len: head_len,
-        size_field: if timed {
-            record_len | TIMED_FLAG
-        } else {
-            record_len
-        },
-        stamp_len,
-    };
     // Most names are short: a small head buffer keeps the zeroing cheap.
     if head_len <= SHORT_HEAD {
         // SAFETY: the caller guarantees the payload buffers.
-        unsafe { write_record::<SHORT_HEAD>(fd, &head, record_len, vecs, state) }
+        unsafe { write_record::<SHORT_HEAD, false>(fd, name, head_len, record_len, vecs, state) }
     } else {
         // SAFETY: the caller guarantees the payload buffers.
-        unsafe { write_record::<LONG_HEAD>(fd, &head, record_len, vecs, state) }
+        unsafe { write_record::<LONG_HEAD, false>(fd, name, head_len, record_len, vecs, state) }
     }
 }
 
@@ -364,34 +353,67 @@ const STAMP: usize = 16;
 const SHORT_HEAD: usize = 64;
 const LONG_HEAD: usize = 4 + STAMP + MAX_NAME + 1 + 1;
 
-/// A record's head: size field, the timed layout's stamp, name and NUL,
-/// padding byte.
-struct Head<'a> {
-    name: &'a [u8],
-    len: usize,
-    size_field: u32,
-    stamp_len: usize,
+/// A record the reference's layout's limit refused (`head_len` and
+/// `record_len` are its sizes in that layout): written in the timed layout
+/// if the file takes it (whose state has no reference limit, see `file`),
+/// else refused.
+///
+/// # Safety
+/// As for [`write()`].
+#[cold]
+#[inline(never)]
+unsafe fn write_timed_or_refuse(
+    fd: c_int,
+    name: &[u8],
+    head_len: usize,
+    record_len: u32,
+    vecs: &mut [iovec],
+    state: u32,
+) -> c_int {
+    if !file::timed(state) {
+        return diagnostics::capture_write_failed(file::refusal(state));
+    }
+    let head_len = head_len + STAMP;
+    let record_len = record_len.checked_add(STAMP as u32);
+    let Some(record_len) = record_len.filter(|&n| n <= file::timed_limit(state)) else {
+        return diagnostics::capture_write_failed(libc::E2BIG);
+    };
+    if head_len <= SHORT_HEAD {
+        // SAFETY: the caller guarantees the payload buffers.
+        unsafe { write_record::<SHORT_HEAD, true>(fd, name, head_len, record_len, vecs, state) }
+    } else {
+        // SAFETY: the caller guarantees the payload buffers.
+        unsafe { write_record::<LONG_HEAD, true>(fd, name, head_len, record_len, vecs, state) }
+    }
 }
 
+/// Builds the head of a record (the timed layout's if `TIMED`) of
+/// `record_len` bytes, within the file's limit, in a buffer of `N` bytes,
+/// and writes it.
+///
 /// # Safety
 /// As for [`write()`].
 #[inline(always)]
-unsafe fn write_record<const N: usize>(
+unsafe fn write_record<const N: usize, const TIMED: bool>(
     fd: c_int,
-    h: &Head<'_>,
+    name: &[u8],
+    head_len: usize,
     record_len: u32,
     vecs: &mut [iovec],
     state: u32,
 ) -> c_int {
     let mut head = [0u8; N];
     let (size, rest) = head.split_at_mut(4);
-    crate::bytes::copy(size, &h.size_field.to_le_bytes());
-    let (Some((stamp, rest)), Some(first)) =
-        (rest.split_at_mut_checked(h.stamp_len), vecs.first_mut())
-    else {
-        return libc::EINVAL;
+    let size_field = if TIMED {
+        record_len | TIMED_FLAG
+    } else {
+        record_len
     };
-    if h.stamp_len != 0 {
+    crate::bytes::copy(size, &size_field.to_le_bytes());
+    let rest = if TIMED {
+        let Some((stamp, rest)) = rest.split_at_mut_checked(STAMP) else {
+            return libc::EINVAL;
+        };
         let mut fields = [0u8; STAMP];
         let (time, ids) = fields.split_at_mut(8);
         let (pid, tid) = ids.split_at_mut(4);
@@ -399,15 +421,18 @@ unsafe fn write_record<const N: usize>(
         crate::bytes::copy(pid, &stamp::pid().to_le_bytes());
         crate::bytes::copy(tid, &stamp::tid().to_le_bytes());
         crate::bytes::copy(stamp, &fields);
-    }
-    let Some(name_dst) = rest.get_mut(..h.name.len()) else {
+        rest
+    } else {
+        rest
+    };
+    let (Some(name_dst), Some(first)) = (rest.get_mut(..name.len()), vecs.first_mut()) else {
         return libc::EINVAL;
     };
-    crate::bytes::copy(name_dst, h.name);
+    crate::bytes::copy(name_dst, name);
     // The padding byte of an empty event, if any, is already 0.
     *first = iovec {
         iov_base: head.as_mut_ptr().cast(),
-        iov_len: h.len.min(N),
+        iov_len: head_len.min(N),
     };
     // SAFETY: the caller guarantees the payload buffers; vecs[0] points at
     // `head`, live until writev returns.

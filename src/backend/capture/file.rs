@@ -53,12 +53,18 @@ const GUARDED: u32 = 1;
 /// A short write left a partial record at the end of the file (the limit
 /// is 0 then, so every write takes the refusal branch).
 const BROKEN: u32 = 2;
-/// Records take the timed layout (docs/format.md §7.4).
+/// Records take the timed layout (docs/format.md §7.4). The limit bits are
+/// 0 then, so that the reference layout's write, which compares its record
+/// with the limit anyway, is the one that pays nothing for the other layout:
+/// a timed write takes its refusal branch, and finds its limit in [`SMALL`].
 const TIMED: u32 = 4;
+/// With [`TIMED`]: the file takes records of up to `PIPE_BUF` bytes (else
+/// [`MAX_RECORD`]).
+const SMALL: u32 = 8;
 /// The generation: counts file switches, so a short write to one file never
 /// marks the next one broken.
-const GENERATION: u32 = FLAGS & !(GUARDED | BROKEN | TIMED);
-const ONE_GENERATION: u32 = 8;
+const GENERATION: u32 = FLAGS & !(GUARDED | BROKEN | TIMED | SMALL);
+const ONE_GENERATION: u32 = 16;
 
 const _: () = assert!(PIPE_LIMIT & FLAGS == 0 && MAX_RECORD & FLAGS == 0 && PIPE_LIMIT != 0);
 
@@ -109,7 +115,17 @@ impl Kind {
     }
 
     fn bits(self) -> u32 {
-        self.limit | u32::from(self.guarded) | if self.timed { TIMED } else { 0 }
+        with_limit(self.limit, self.timed) | u32::from(self.guarded)
+    }
+}
+
+/// The state bits of a file taking records of up to `limit` bytes (a file's
+/// limit: [`PIPE_LIMIT`] or [`MAX_RECORD`]) in the timed layout or not.
+fn with_limit(limit: u32, timed: bool) -> u32 {
+    match (timed, limit == PIPE_LIMIT) {
+        (false, _) => limit,
+        (true, true) => TIMED | SMALL,
+        (true, false) => TIMED,
     }
 }
 
@@ -131,8 +147,8 @@ pub fn state() -> u32 {
     STATE.load(Ordering::Acquire)
 }
 
-/// The largest record a write that read `state` may write (0: the file is
-/// broken, every record is refused).
+/// The largest record in the reference's layout a write that read `state`
+/// may write (0: the file is broken, or takes the timed layout).
 #[inline(always)]
 pub fn limit(state: u32) -> u32 {
     state & !FLAGS
@@ -142,6 +158,26 @@ pub fn limit(state: u32) -> u32 {
 #[inline(always)]
 pub fn timed(state: u32) -> bool {
     state & TIMED != 0
+}
+
+/// The largest record in the timed layout a write that read `state` (with
+/// [`TIMED`]) may write.
+#[inline(always)]
+pub fn timed_limit(state: u32) -> u32 {
+    if state & SMALL != 0 {
+        PIPE_LIMIT
+    } else {
+        MAX_RECORD
+    }
+}
+
+/// The largest record of either layout the file takes (0 if broken).
+fn any_limit(state: u32) -> u32 {
+    if timed(state) {
+        timed_limit(state)
+    } else {
+        limit(state)
+    }
 }
 
 /// Why a record within the u32 size range was refused by [`limit`]: ENOSPC
@@ -194,7 +230,7 @@ fn narrowed(old: u32, next: Kind) -> u32 {
     let both = if old & BROKEN != 0 {
         BROKEN
     } else {
-        limit(old).min(next.limit) | ((old | next.bits()) & GUARDED) | (next.bits() & TIMED)
+        with_limit(any_limit(old).min(next.limit), next.timed) | ((old | next.bits()) & GUARDED)
     };
     both | generation
 }
@@ -322,20 +358,35 @@ mod tests {
 
     #[test]
     fn a_switch_narrows_to_what_both_files_take() {
-        let file = UNLIMITED_FILE.bits() | 16;
+        let file = UNLIMITED_FILE.bits() | 32;
         let during = narrowed(file, FIFO);
         assert_eq!(limit(during), PIPE_LIMIT);
         assert_eq!(during & GUARDED, GUARDED);
-        assert_eq!(during & GENERATION, 24);
+        assert_eq!(during & GENERATION, 48);
         assert!(!timed(during));
-        // The layout is the next file's.
-        assert!(timed(narrowed(file, TIMED_FILE)));
-        assert!(!timed(narrowed(TIMED_FILE.bits(), FIFO)));
+        // The layout is the next file's; a timed state's limit is in SMALL.
+        let during = narrowed(file, TIMED_FILE);
+        assert!(timed(during));
+        assert_eq!((limit(during), timed_limit(during)), (0, MAX_RECORD));
+        let during = narrowed(FIFO.bits(), TIMED_FILE);
+        assert_eq!(
+            (timed_limit(during), during & GUARDED),
+            (PIPE_LIMIT, GUARDED)
+        );
+        let during = narrowed(TIMED_FILE.bits(), FIFO);
+        assert!(!timed(during));
+        assert_eq!(limit(during), PIPE_LIMIT);
+        let during = narrowed(TIMED_FILE.bits(), UNLIMITED_FILE);
+        assert_eq!(limit(during), MAX_RECORD);
+        // A broken timed file refuses everything (ENOSPC) until a switch.
+        let broken = BROKEN | (TIMED_FILE.bits() & GENERATION);
+        assert!(!timed(broken) && limit(broken) == 0);
+        assert_eq!(refusal(broken), libc::ENOSPC);
         // From a FIFO to a file: still the FIFO's limit and guard.
         let during = narrowed(FIFO.bits(), UNLIMITED_FILE);
         assert_eq!((limit(during), during & GUARDED), (PIPE_LIMIT, GUARDED));
         // A broken file refuses everything until the switch ends.
-        let during = narrowed(BROKEN | 8, UNLIMITED_FILE);
+        let during = narrowed(BROKEN | 16, UNLIMITED_FILE);
         assert_eq!(limit(during), 0);
         assert_eq!(refusal(during), libc::ENOSPC);
         assert_eq!(refusal(FIFO.bits()), libc::E2BIG);
