@@ -4,6 +4,7 @@
 
 pub mod capture;
 mod event_json;
+mod event_meta;
 mod fields;
 pub mod input;
 mod json;
@@ -12,6 +13,8 @@ pub(crate) mod meta;
 mod output;
 mod perf;
 pub(crate) mod time;
+pub mod view;
+pub mod window;
 
 use std::cell::RefCell;
 use std::fs::File;
@@ -32,6 +35,8 @@ pub use event_json::{Formatter, Outcome};
 pub use input::Source;
 use input::{Opened, Recording};
 pub use output::Output;
+pub use view::{EventView, Sink, Time};
+pub use window::{TimeFormat, TimeWindow};
 
 #[derive(Args, Debug)]
 #[command(after_help = DECODE_AFTER_HELP)]
@@ -41,9 +46,26 @@ pub struct DecodeArgs {
     #[arg(value_name = "FILE", required = true)]
     pub inputs: Vec<String>,
 
-    /// One JSON object per line (JSON Lines) instead of a JSON array.
-    #[arg(long)]
+    /// Output format: json (an array), jsonl (one JSON object per line).
+    #[arg(long, value_enum, default_value = "json")]
+    pub format: Format,
+
+    /// The same as --format jsonl.
+    #[arg(long, conflicts_with = "format")]
     pub jsonl: bool,
+
+    /// How times are written: rfc3339 (a string), ns (an integer), s (a
+    /// number of seconds), relative (seconds since the input's first event).
+    /// Default: rfc3339 when the recording has a wall-clock time, else
+    /// seconds of the recording's clock.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub time_format: Option<TimeFormat>,
+
+    /// Only events from START to END (inclusive; either may be empty): each
+    /// an RFC 3339 date-time or seconds after the input's first event, e.g.
+    /// `--time 1.5,3` or `--time 2024-03-28T00:45:12Z,`.
+    #[arg(long, value_name = "START,END", value_parser = TimeWindow::parse)]
+    pub time: Option<TimeWindow>,
 
     /// Metadata to put in each event's "meta" object, comma-separated.
     #[arg(
@@ -114,6 +136,15 @@ Examples:
     exit_status_help!()
 );
 
+/// The output formats of `decode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// One JSON array of events (per input).
+    Json,
+    /// One JSON object per line (JSON Lines).
+    Jsonl,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Meta {
     Default,
@@ -123,6 +154,8 @@ pub enum Meta {
     Cpu,
     Pid,
     Tid,
+    /// The process name (from the recording's COMM records).
+    Comm,
     Id,
     Version,
     Level,
@@ -149,6 +182,7 @@ impl Meta {
             Meta::Cpu => M::Cpu,
             Meta::Pid => M::Pid,
             Meta::Tid => M::Tid,
+            Meta::Comm => M::None,
             Meta::Id => M::Id,
             Meta::Version => M::Version,
             Meta::Level => M::Level,
@@ -170,6 +204,11 @@ impl Meta {
         items
             .iter()
             .fold(td::PerfMetaOptions::None, |acc, m| acc.or(m.options()))
+    }
+
+    /// Do the selected items include the process name?
+    pub fn has_comm(items: &[Meta]) -> bool {
+        items.iter().any(|m| matches!(m, Meta::Comm | Meta::All))
     }
 }
 
@@ -230,12 +269,13 @@ impl From<io::Error> for InputError {
 pub fn decode_input(
     source: Source<'_>,
     fmt: &mut Formatter,
-    out: &mut Output,
+    out: &mut dyn Sink,
     order: Order,
     progress: bool,
     stats: &mut Stats,
 ) -> Result<(), InputError> {
     let name = source.name().to_string();
+    fmt.begin_input();
     out.begin_input()?;
     let result = match guard::contain(|| decode_opened(source, fmt, out, order, progress, stats)) {
         Ok(r) => r,
@@ -251,7 +291,7 @@ pub fn decode_input(
 fn decode_opened(
     source: Source<'_>,
     fmt: &mut Formatter,
-    out: &mut Output,
+    out: &mut dyn Sink,
     order: Order,
     progress: bool,
     stats: &mut Stats,
@@ -271,7 +311,7 @@ fn decode_capture(
     mut reader: capture::CaptureReader<'_>,
     mut progress: Progress,
     fmt: &mut Formatter,
-    out: &mut Output,
+    out: &mut dyn Sink,
     stats: &mut Stats,
 ) -> Result<(), InputError> {
     let mut json = String::new();
@@ -284,7 +324,7 @@ fn decode_capture(
         json.clear();
         let outcome = fmt.capture_event(&mut json, reader.name(), reader.event());
         if stats.count(outcome) {
-            out.event(&json)?;
+            out.event(&fmt.view(&json))?;
         }
         progress.update(reader.position(), stats.events);
     }
@@ -326,11 +366,23 @@ fn check_output(args: &DecodeArgs) -> Result<(), Error> {
 /// target's choice).
 #[derive(Clone, Debug)]
 pub struct Settings {
-    pub jsonl: bool,
+    pub format: Format,
     pub meta: td::PerfMetaOptions,
+    /// `--meta comm`.
+    pub comm: bool,
+    pub time_format: Option<TimeFormat>,
+    pub window: TimeWindow,
     pub filter: Filter,
     pub order: Order,
     pub progress: bool,
+}
+
+/// The sink of the format the settings choose.
+fn output_for(settings: &Settings, w: Box<dyn Write>, inputs: usize) -> Box<dyn Sink> {
+    match settings.format {
+        Format::Json => Box::new(Output::new(w, false, inputs)),
+        Format::Jsonl => Box::new(Output::new(w, true, inputs)),
+    }
 }
 
 /// Decodes `sources` into `sink` as `eventheader decode` does: the exit
@@ -341,8 +393,13 @@ pub fn decode_all(
     sink: Box<dyn Write>,
     report: &mut dyn FnMut(String),
 ) -> Result<Status, Error> {
-    let mut out = Output::new(sink, settings.jsonl, sources.len());
-    let mut fmt = Formatter::new(settings.meta, settings.filter.clone());
+    let mut out = output_for(settings, sink, sources.len());
+    let out = &mut *out;
+    let mut fmt = Formatter::new(settings.meta, settings.filter.clone()).with_times(
+        settings.time_format,
+        settings.window,
+        settings.comm,
+    );
     let mut status = Status::Success;
     for &source in sources {
         let name = source.name();
@@ -350,7 +407,7 @@ pub fn decode_all(
         let result = decode_input(
             source,
             &mut fmt,
-            &mut out,
+            out,
             settings.order,
             settings.progress,
             &mut stats,
@@ -447,8 +504,15 @@ pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
     };
     let sources: Vec<Source<'_>> = args.inputs.iter().map(|p| Source::Path(p)).collect();
     let settings = Settings {
-        jsonl: args.jsonl,
+        format: if args.jsonl {
+            Format::Jsonl
+        } else {
+            args.format
+        },
         meta: Meta::union(&args.meta),
+        comm: Meta::has_comm(&args.meta),
+        time_format: args.time_format,
+        window: args.time.unwrap_or_default(),
         filter: Filter::new(&args.filter),
         order: args.order,
         progress: !args.no_progress,

@@ -6,7 +6,7 @@
 //! the decoder, contained or not in the CLI, fails the target: the CLI's
 //! containment is a last line, the fuzzer finds what reaches it.
 
-use eventheader_cli::decode::{decode_bytes, Order, Settings};
+use eventheader_cli::decode::{decode_bytes, Format, Order, Settings, TimeWindow};
 use eventheader_cli::exit::Status;
 use eventheader_cli::filter::Filter;
 use serde::de::IgnoredAny;
@@ -17,12 +17,19 @@ use tracepoint_decode::PerfMetaOptions;
 pub fn check(data: &[u8], stream: bool) {
     let n = data.len();
     let settings = Settings {
-        jsonl: n % 5 == 0,
+        format: if n % 5 == 0 {
+            Format::Jsonl
+        } else {
+            Format::Json
+        },
         meta: [
             PerfMetaOptions::Default,
             PerfMetaOptions::All,
             PerfMetaOptions::None,
         ][n % 3],
+        comm: n % 7 == 0,
+        time_format: None,
+        window: TimeWindow::default(),
         filter: Filter::default(),
         order: if n % 2 == 0 { Order::Time } else { Order::File },
         progress: false,
@@ -33,7 +40,7 @@ pub fn check(data: &[u8], stream: bool) {
         "status {status:?}"
     );
     let text = std::str::from_utf8(&out).expect("the output is UTF-8");
-    if settings.jsonl {
+    if settings.format == Format::Jsonl {
         for line in text.lines() {
             if let Err(e) = serde_json::from_str::<IgnoredAny>(line) {
                 panic!("invalid JSON line ({e}): {line}");
