@@ -68,7 +68,7 @@ pub fn push_u64(out: &mut String, mut value: u64) {
     out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
 }
 
-fn push_hex_upper(out: &mut String, value: u64) {
+pub(crate) fn push_hex_upper(out: &mut String, value: u64) {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let digits = (64 - value.leading_zeros()).div_ceil(4).max(1);
     for i in (0..digits).rev() {
@@ -77,7 +77,7 @@ fn push_hex_upper(out: &mut String, value: u64) {
 }
 
 /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` of 16 bytes in order.
-fn push_uuid(out: &mut String, b: &[u8]) {
+pub(crate) fn push_uuid(out: &mut String, b: &[u8]) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
     for (i, &byte) in b.iter().enumerate() {

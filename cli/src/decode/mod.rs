@@ -3,6 +3,7 @@
 //! in time order) in memory at a time.
 
 pub mod capture;
+mod csv;
 mod event_json;
 mod event_meta;
 mod fields;
@@ -12,6 +13,7 @@ mod keys;
 pub(crate) mod meta;
 mod output;
 mod perf;
+mod text;
 pub(crate) mod time;
 pub mod view;
 pub mod window;
@@ -46,9 +48,18 @@ pub struct DecodeArgs {
     #[arg(value_name = "FILE", required = true)]
     pub inputs: Vec<String>,
 
-    /// Output format: json (an array), jsonl (one JSON object per line).
+    /// Output format: json (an array), jsonl (one JSON object per line),
+    /// text (one line per event, as perf script writes them), csv.
     #[arg(long, value_enum, default_value = "json")]
     pub format: Format,
+
+    /// The columns of --format csv, comma-separated: time, pid, tid, comm,
+    /// cpu, provider, event, tracepoint, level, keyword, opcode, activity,
+    /// related, fields (all fields as one JSON object), or a field's name
+    /// (nested: a.b). Default: time,cpu,pid,tid,comm,provider,event,level,
+    /// keyword,opcode,activity,related,fields.
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub fields: Vec<String>,
 
     /// The same as --format jsonl.
     #[arg(long, conflicts_with = "format")]
@@ -143,6 +154,10 @@ pub enum Format {
     Json,
     /// One JSON object per line (JSON Lines).
     Jsonl,
+    /// One line per event, as perf script writes them.
+    Text,
+    /// A header row, then one row per event (RFC 4180), columns --fields.
+    Csv,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -372,6 +387,8 @@ pub struct Settings {
     pub comm: bool,
     pub time_format: Option<TimeFormat>,
     pub window: TimeWindow,
+    /// The CSV columns (empty: the default ones).
+    pub fields: Vec<String>,
     pub filter: Filter,
     pub order: Order,
     pub progress: bool,
@@ -382,6 +399,12 @@ fn output_for(settings: &Settings, w: Box<dyn Write>, inputs: usize) -> Box<dyn 
     match settings.format {
         Format::Json => Box::new(Output::new(w, false, inputs)),
         Format::Jsonl => Box::new(Output::new(w, true, inputs)),
+        Format::Text => Box::new(text::TextOutput::new(w, settings.time_format)),
+        Format::Csv => Box::new(csv::CsvOutput::new(
+            w,
+            &settings.fields,
+            settings.time_format,
+        )),
     }
 }
 
@@ -496,6 +519,12 @@ pub fn decode_bytes(
 
 pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
     check_output(args)?;
+    if !args.fields.is_empty() && args.format != Format::Csv {
+        return Err(Error::new(
+            Status::Usage,
+            "--fields chooses the columns of --format csv",
+        ));
+    }
     let sink: Box<dyn Write> = match &args.output {
         Some(path) => {
             Box::new(File::create(path).map_err(|e| Error::io(&e, format!("creating {path}")))?)
@@ -513,6 +542,7 @@ pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
         comm: Meta::has_comm(&args.meta),
         time_format: args.time_format,
         window: args.time.unwrap_or_default(),
+        fields: args.fields.clone(),
         filter: Filter::new(&args.filter),
         order: args.order,
         progress: !args.no_progress,

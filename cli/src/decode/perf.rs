@@ -80,9 +80,10 @@ fn read_u64_at(events: &Events, data: &[u8], at: usize) -> u64 {
         .map_or(0, |b| events.byte_reader().read_u64(b))
 }
 
-/// PERF_RECORD_COMM: u32 pid, u32 tid, the name up to a NUL.
+/// PERF_RECORD_COMM (`data` from its 8-byte header): u32 pid, u32 tid, the
+/// name up to a NUL.
 fn comm(fmt: &mut Formatter, events: &Events, data: &[u8]) {
-    let (Some(tid), Some(name)) = (data.get(4..8), data.get(8..)) else {
+    let (Some(tid), Some(name)) = (data.get(12..16), data.get(16..)) else {
         return;
     };
     let name = &name[..name.iter().position(|&b| b == 0).unwrap_or(name.len())];
@@ -137,9 +138,9 @@ pub fn decode(
             // PERF_RECORD_LOST: u64 id, u64 lost; PERF_RECORD_LOST_SAMPLES: u64 lost.
             td::PerfEventHeaderType::Comm => comm(emit.fmt, events, event.data),
             td::PerfEventHeaderType::Fork => {
-                // u32 pid, ppid, tid, ptid.
+                // After the 8-byte header: u32 pid, ppid, tid, ptid.
                 let r = events.byte_reader();
-                if let (Some(tid), Some(ptid)) = (event.data.get(8..12), event.data.get(12..16)) {
+                if let (Some(tid), Some(ptid)) = (event.data.get(16..20), event.data.get(20..24)) {
                     emit.fmt.fork(r.read_u32(tid), r.read_u32(ptid));
                 }
             }

@@ -30,6 +30,7 @@ pub fn check(data: &[u8], stream: bool) {
         comm: n % 7 == 0,
         time_format: None,
         window: TimeWindow::default(),
+        fields: Vec::new(),
         filter: Filter::default(),
         order: if n % 2 == 0 { Order::Time } else { Order::File },
         progress: false,
