@@ -127,11 +127,16 @@ appended, as often as needed (\"meta_\", \"meta__\", ...).
 A recording of a single event (perf writes its samples without ids) decodes
 completely: every sample is that event.
 
+--format text writes one line per event (as perf script does), --format csv
+a header row and a row per event with the columns --fields names; both take
+the same times (--time-format) and windows (--time).
+
 Metadata names (--meta): default (time,cpu,pid,tid,id,version,level,keyword,
 opcode,tag,activity,related), all, none, time, cpu, pid, tid (shown when it
-differs from pid), id, version, level, keyword, opcode, tag, activity,
-related (the related activity id), provider, event, options, flags, common
-(tracefs common_* fields, before the event's own fields). Items without a
+differs from pid), comm (the process name, from COMM records), id, version,
+level, keyword, opcode, tag, activity, related (the related activity id),
+provider, event, options, flags, common (tracefs common_* fields, before the
+event's own fields). Items without a
 value (zero, absent) are omitted.
 
 Lost events recorded in a perf.data file are reported on stderr. Exit status
