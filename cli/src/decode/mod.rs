@@ -423,10 +423,19 @@ pub fn decode_all(
 ) -> Result<Status, Error> {
     let mut out = output_for(settings, sink, sources.len());
     let out = &mut *out;
-    let mut fmt = Formatter::new(settings.meta, settings.filter.clone()).with_times(
+    // Text and CSV take the metadata from the event's view: the JSON object
+    // they read the fields from needs no "meta" (but the common fields, if
+    // asked for).
+    let json = matches!(settings.format, Format::Json | Format::Jsonl);
+    let meta = match settings.meta {
+        m if json => m,
+        m if m.has_flag(td::PerfMetaOptions::Common) => td::PerfMetaOptions::Common,
+        _ => td::PerfMetaOptions::None,
+    };
+    let mut fmt = Formatter::new(meta, settings.filter.clone()).with_times(
         settings.time_format,
         settings.window,
-        settings.comm,
+        settings.comm && json,
     );
     let mut status = Status::Success;
     for &source in sources {
