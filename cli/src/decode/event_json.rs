@@ -602,4 +602,22 @@ mod tests {
         f.capture_event(&mut out, "Prov_L5K1", &event_with_fields(&["n", "meta"]));
         assert_eq!(out, r#"{ "n_": "Prov:E", "n": 1, "meta": 2 }"#);
     }
+
+    /// FORK records give a new thread its parent's name; a thread without
+    /// a name of its own shows its process's; each input starts unnamed.
+    #[test]
+    fn forked_threads_inherit_the_name() {
+        let mut f = Formatter::new(td::PerfMetaOptions::None, Filter::default());
+        f.set_comm(10, "parent");
+        f.fork(11, 10);
+        f.fork(13, 12);
+        f.ev.tid = Some(11);
+        assert_eq!(f.comm(), Some("parent"));
+        f.ev.tid = Some(13);
+        assert_eq!(f.comm(), None);
+        f.ev.pid = Some(10);
+        assert_eq!(f.comm(), Some("parent"));
+        f.begin_input();
+        assert_eq!(f.comm(), None);
+    }
 }
