@@ -10,11 +10,16 @@
 //! so that every event of the input appears in the output. `"n"` and
 //! `"meta"` step aside for top-level fields of the same name (see [`keys`]).
 
+use std::collections::HashMap;
+
 use tracepoint_decode as td;
 
 use super::capture::Stamp;
+use super::event_meta::EventMeta;
 use super::json::{push_json_str, JsonText};
 use super::keys::{self, Key};
+use super::view::{EventView, Time};
+use super::window::{TimeFormat, TimeWindow};
 use super::{fields, meta};
 use crate::filter::{Filter, Subject};
 use crate::guard;
@@ -33,6 +38,16 @@ pub struct Formatter {
     /// Warn about a capture without time, pid or tid (see
     /// `super::Settings::warn_untimed`).
     pub warn_untimed: bool,
+    /// The current event's metadata (for its [`EventView`]).
+    ev: EventMeta,
+    /// The time of the input's first event.
+    first_time: Option<Time>,
+    /// Process names by thread id, from the recording's COMM records.
+    comms: HashMap<u32, String>,
+    /// `--meta comm`.
+    comm_meta: bool,
+    time_format: Option<TimeFormat>,
+    window: TimeWindow,
 }
 
 /// What became of one event.
@@ -80,7 +95,94 @@ impl Formatter {
             filter,
             stamp: None,
             warn_untimed: false,
+            ev: EventMeta::default(),
+            first_time: None,
+            comms: HashMap::new(),
+            comm_meta: false,
+            time_format: None,
+            window: TimeWindow::default(),
         }
+    }
+
+    /// The time options: how times are written, which are kept, and whether
+    /// the JSON metadata has the process name.
+    pub fn with_times(
+        mut self,
+        format: Option<TimeFormat>,
+        window: TimeWindow,
+        comm: bool,
+    ) -> Formatter {
+        self.time_format = format;
+        self.window = window;
+        self.comm_meta = comm;
+        self
+    }
+
+    /// Starts an input: no first event, no process names yet.
+    pub fn begin_input(&mut self) {
+        self.first_time = None;
+        self.comms.clear();
+    }
+
+    /// Names thread `tid` (a COMM record).
+    pub fn set_comm(&mut self, tid: u32, comm: &str) {
+        let name = self.comms.entry(tid).or_default();
+        name.clear();
+        name.push_str(comm);
+    }
+
+    /// Thread `tid` of a new process or thread (a FORK record) of parent
+    /// thread `ptid` inherits its name.
+    pub fn fork(&mut self, tid: u32, ptid: u32) {
+        if let Some(name) = self.comms.get(&ptid).cloned() {
+            self.comms.insert(tid, name);
+        }
+    }
+
+    fn comm(&self) -> Option<&str> {
+        let ev = &self.ev;
+        ev.tid
+            .and_then(|t| self.comms.get(&t))
+            .or_else(|| ev.pid.and_then(|p| self.comms.get(&p)))
+            .map(String::as_str)
+    }
+
+    /// The view of the event just written to `json` by [`Self::capture_event`]
+    /// or [`Self::perf_sample`].
+    pub fn view<'a>(&'a self, json: &'a str) -> EventView<'a> {
+        let ev = &self.ev;
+        EventView {
+            time: ev.time,
+            first_time: self.first_time,
+            cpu: ev.cpu,
+            pid: ev.pid,
+            tid: ev.tid,
+            comm: self.comm(),
+            tracepoint: &ev.tracepoint,
+            provider: &ev.provider,
+            event: &ev.event,
+            level: ev.level,
+            keyword: ev.keyword,
+            opcode: ev.opcode,
+            activity: ev.activity,
+            related: ev.related,
+            json,
+            fields: json.get(ev.fields.0..ev.fields.1).unwrap_or(""),
+        }
+    }
+
+    /// The time format in effect.
+    pub fn time_format(&self) -> Option<TimeFormat> {
+        self.time_format
+    }
+
+    /// Notes the event's time as the input's first if it is; is it inside
+    /// the time window?
+    fn in_window(&mut self) -> bool {
+        if self.first_time.is_none() {
+            self.first_time = self.ev.time;
+        }
+        self.window.contains(self.ev.time, self.first_time)
     }
 
     /// Does an event with these names pass the filters?
@@ -97,7 +199,18 @@ impl Formatter {
         self.taken.push(out, Key::Meta);
         out.push_str("{ ");
         let mut items = meta::Items::new(out);
+        if let Some(t) = self
+            .ev
+            .time
+            .filter(|_| self.meta.has_flag(td::PerfMetaOptions::Time))
+        {
+            let out = items.key("time");
+            super::time::push_time_as(out, t, self.first_time, self.time_format, true);
+        }
         write(&mut items);
+        if let Some(comm) = self.comm().filter(|_| self.comm_meta) {
+            push_json_str(items.key("comm"), comm);
+        }
         if items.any {
             out.push_str(" }");
         } else {
@@ -108,7 +221,8 @@ impl Formatter {
     /// [`Self::push_meta`] with the metadata of the perf sample itself (not
     /// of an EventHeader event in it).
     fn push_sample_meta(&self, out: &mut String, sample: &td::PerfSampleEventInfo<'_>) {
-        self.push_meta(out, |items| meta::sample(items, sample, self.meta));
+        let m = self.meta.and_not(td::PerfMetaOptions::Time);
+        self.push_meta(out, |items| meta::sample(items, sample, m));
     }
 
     /// `{ "n": NAME, "raw": "HEX"[, "error": WHY], "meta": ... }`.
@@ -123,6 +237,7 @@ impl Formatter {
         self.taken.clear();
         out.push_str("{ \"n\": ");
         push_json_str(out, name);
+        let start = out.len();
         out.push_str(", \"raw\": \"");
         push_hex(out, data);
         out.push('"');
@@ -130,10 +245,11 @@ impl Formatter {
             out.push_str(", \"error\": ");
             push_json_str(out, error);
         }
+        self.ev.fields = (start, out.len());
         if let Some(sample) = sample {
             self.push_sample_meta(out, sample);
         } else if let Some(stamp) = self.stamp {
-            self.push_meta(out, |items| meta::stamp(items, &stamp, self.meta));
+            self.push_meta(out, |items| meta::stamp(items, &stamp, self.meta.and_not(td::PerfMetaOptions::Time)));
         }
         out.push_str(" }");
     }
@@ -165,6 +281,7 @@ impl Formatter {
         if !self.filter.is_empty() && !self.filter.matches(&subject) {
             return Ok(false);
         }
+        self.ev.eventheader(&info);
         out.push_str("{ \"n\": \"");
         let _ = td::display::EventHeaderJsonIdentityDisplay::new(
             info.provider_name(),
@@ -175,6 +292,7 @@ impl Formatter {
         // `, "name": value` for each top-level field, noting the names the
         // decoder's keys must avoid.
         self.taken.clear();
+        let fields_start = out.len();
         let mut written = Ok(true);
         e.move_next();
         while written.is_ok() && e.state().can_move_next() {
@@ -194,18 +312,23 @@ impl Formatter {
                 err
             });
         }
+        self.ev.fields = (fields_start, out.len());
         if self.taken.underscores(Key::Name) > 0 {
             // A field "n": the event's name, written first as "n", steps aside.
             let mut name_key = String::new();
             self.taken.push(&mut name_key, Key::Name);
             out.replace_range(mark + 2..mark + 2 + "\"n\": ".len(), &name_key);
+            let grown = name_key.len() - "\"n\": ".len();
+            self.ev.fields = (fields_start + grown, out.len());
         }
+        // The time comes first, from the event's metadata (push_meta).
+        let m = self.meta.and_not(td::PerfMetaOptions::Time);
         let stamp = self.stamp.filter(|_| sample.is_none());
         self.push_meta(out, |items| {
             if let Some(stamp) = &stamp {
-                meta::stamp(items, stamp, self.meta);
+                meta::stamp(items, stamp, m);
             }
-            meta::eventheader(items, &info, sample, self.meta)
+            meta::eventheader(items, &info, sample, m)
         });
         out.push_str(" }");
         Ok(true)
@@ -213,6 +336,7 @@ impl Formatter {
 
     /// A perf sample that cannot be attributed to an event.
     pub fn unattributed(&mut self, out: &mut String, record: &[u8], why: &str) {
+        self.ev.start("");
         self.push_raw(out, "", record, Some(why), None);
     }
 
@@ -252,6 +376,19 @@ impl Formatter {
         data: &[u8],
         stamp: Option<Stamp>,
     ) -> Outcome {
+        self.ev.start(tracepoint);
+        self.ev.names_from_tracepoint();
+        if let Some(s) = stamp {
+            self.ev.time = Some(Time {
+                ns: i64::try_from(s.time).unwrap_or(i64::MAX),
+                wall: false,
+            });
+            self.ev.pid = Some(s.pid);
+            self.ev.tid = Some(s.tid);
+        }
+        if !self.in_window() {
+            return Outcome::Filtered;
+        }
         self.stamp = stamp;
         let outcome = self.contained(out, tracepoint, data, None, |f, out| {
             f.capture_event_unguarded(out, tracepoint, data)
@@ -301,6 +438,10 @@ impl Formatter {
         out: &mut String,
         sample: &td::PerfSampleEventInfo<'_>,
     ) -> Outcome {
+        self.ev.sample(sample);
+        if !self.in_window() {
+            return Outcome::Filtered;
+        }
         self.contained(
             out,
             sample.name(),
@@ -377,6 +518,7 @@ impl Formatter {
         out.push('"');
         let _ = sample.json_name_display().write_to(&mut JsonText(out));
         out.push('"');
+        let fields_start = out.len();
         fields::push_fields(
             out,
             format,
@@ -385,6 +527,7 @@ impl Formatter {
             sample.byte_reader(),
             self.convert,
         );
+        self.ev.fields = (fields_start, out.len());
         self.push_sample_meta(out, sample);
         out.push_str(" }");
     }
@@ -498,5 +641,23 @@ mod tests {
             None,
         );
         assert_eq!(out, r#"{ "n_": "Prov:E", "n": 1, "meta": 2 }"#);
+    }
+
+    /// FORK records give a new thread its parent's name; a thread without
+    /// a name of its own shows its process's; each input starts unnamed.
+    #[test]
+    fn forked_threads_inherit_the_name() {
+        let mut f = Formatter::new(td::PerfMetaOptions::None, Filter::default());
+        f.set_comm(10, "parent");
+        f.fork(11, 10);
+        f.fork(13, 12);
+        f.ev.tid = Some(11);
+        assert_eq!(f.comm(), Some("parent"));
+        f.ev.tid = Some(13);
+        assert_eq!(f.comm(), None);
+        f.ev.pid = Some(10);
+        assert_eq!(f.comm(), Some("parent"));
+        f.begin_input();
+        assert_eq!(f.comm(), None);
     }
 }

@@ -4,6 +4,8 @@
 
 use std::io::{self, BufWriter, Write};
 
+use super::view::{EventView, Sink};
+
 /// Where events go: a JSON array (of events, or with several inputs of
 /// arrays of events), or JSON Lines.
 pub struct Output {
@@ -28,7 +30,7 @@ impl Output {
         }
     }
 
-    pub(super) fn begin_input(&mut self) -> io::Result<()> {
+    fn begin_input_json(&mut self) -> io::Result<()> {
         self.first = true;
         if self.jsonl {
             return Ok(());
@@ -46,7 +48,7 @@ impl Output {
         Ok(())
     }
 
-    pub(super) fn event(&mut self, json: &str) -> io::Result<()> {
+    fn event_json(&mut self, json: &str) -> io::Result<()> {
         if !self.jsonl {
             let sep: &[u8] = match (self.first, self.nested) {
                 (true, false) => b"\n  ",
@@ -64,7 +66,7 @@ impl Output {
         Ok(())
     }
 
-    pub(super) fn end_input(&mut self) -> io::Result<()> {
+    fn end_input_json(&mut self) -> io::Result<()> {
         if !self.jsonl {
             let end: &[u8] = match (self.first, self.nested) {
                 (true, false) => b"]\n",
@@ -78,7 +80,7 @@ impl Output {
     }
 
     /// Ends the output (the outer array with several inputs) and flushes.
-    pub fn finish(&mut self) -> io::Result<()> {
+    fn finish_json(&mut self) -> io::Result<()> {
         if self.nested && !self.jsonl {
             self.w.write_all(b"\n]\n")?;
         }
@@ -87,5 +89,23 @@ impl Output {
 
     pub fn flush(&mut self) -> io::Result<()> {
         self.w.flush()
+    }
+}
+
+impl Sink for Output {
+    fn begin_input(&mut self) -> io::Result<()> {
+        self.begin_input_json()
+    }
+
+    fn event(&mut self, event: &EventView<'_>) -> io::Result<()> {
+        self.event_json(event.json)
+    }
+
+    fn end_input(&mut self) -> io::Result<()> {
+        self.end_input_json()
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.finish_json()
     }
 }
