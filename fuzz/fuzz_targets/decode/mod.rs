@@ -42,10 +42,10 @@ pub fn check(data: &[u8], stream: bool) {
             PerfMetaOptions::All,
             PerfMetaOptions::None,
         ][n % 3],
-        comm: n % 7 == 0,
+        comm: n.is_multiple_of(7),
         time_format,
         window: TimeWindow::parse(window).unwrap_or_default(),
-        fields: if n % 2 == 0 {
+        fields: if n.is_multiple_of(2) {
             Vec::new()
         } else {
             ["time", "comm", "level", "fields", "n", "raw", "a.b"]
@@ -53,7 +53,7 @@ pub fn check(data: &[u8], stream: bool) {
                 .to_vec()
         },
         filter: Filter::default(),
-        order: if n % 2 == 0 { Order::Time } else { Order::File },
+        order: if n.is_multiple_of(2) { Order::Time } else { Order::File },
         progress: false,
         warn_untimed: n % 7 == 0,
     };
