@@ -10,6 +10,8 @@
 //! so that every event of the input appears in the output. `"n"` and
 //! `"meta"` step aside for top-level fields of the same name (see [`keys`]).
 
+use std::fmt::Write as _;
+
 use tracepoint_decode as td;
 
 use super::json::{push_json_str, JsonText};
@@ -26,6 +28,40 @@ pub struct Formatter {
     /// The current event's top-level fields that the decoder's keys avoid.
     taken: keys::Taken,
     filter: Filter,
+    /// The last event's facts for `--format trace-event` (kept only when
+    /// `facts_on`).
+    pub facts: Facts,
+    pub facts_on: bool,
+}
+
+/// What the trace-event output needs of the event just written, besides
+/// its JSON: `fields` is the range of its `, "name": value` members (an
+/// undecodable event's `raw` and `error`) in that JSON.
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    pub time_ns: Option<u64>,
+    pub pid: Option<u32>,
+    pub tid: Option<u32>,
+    pub name: String,
+    pub opcode: u8,
+    pub activity: Option<[u8; 16]>,
+    pub related: Option<[u8; 16]>,
+    pub fields: std::ops::Range<usize>,
+}
+
+impl Facts {
+    fn sample(&mut self, sample: Option<&td::PerfSampleEventInfo<'_>>) {
+        type St = td::PerfEventAttrSampleType;
+        let Some(s) = sample else {
+            return;
+        };
+        let st = s.sample_type();
+        self.time_ns = st.has_flag(St::Time).then_some(s.time);
+        if st.has_flag(St::Tid) {
+            self.pid = Some(s.pid);
+            self.tid = Some(s.tid);
+        }
+    }
 }
 
 /// What became of one event.
@@ -71,6 +107,8 @@ impl Formatter {
                 .and_not(td::PerfConvertOptions::BoolOutOfRangeAsString),
             taken: keys::Taken::default(),
             filter,
+            facts: Facts::default(),
+            facts_on: false,
         }
     }
 
@@ -114,12 +152,19 @@ impl Formatter {
         self.taken.clear();
         out.push_str("{ \"n\": ");
         push_json_str(out, name);
+        let fields_start = out.len();
         out.push_str(", \"raw\": \"");
         push_hex(out, data);
         out.push('"');
         if let Some(error) = error {
             out.push_str(", \"error\": ");
             push_json_str(out, error);
+        }
+        if self.facts_on {
+            self.facts = Facts::default();
+            self.facts.sample(sample);
+            self.facts.name.push_str(name);
+            self.facts.fields = fields_start..out.len();
         }
         if let Some(sample) = sample {
             self.push_sample_meta(out, sample);
@@ -161,6 +206,7 @@ impl Formatter {
         )
         .write_to(&mut JsonText(out));
         out.push('"');
+        let fields_start = out.len();
         // `, "name": value` for each top-level field, noting the names the
         // decoder's keys must avoid.
         self.taken.clear();
@@ -183,11 +229,28 @@ impl Formatter {
                 err
             });
         }
+        let fields_len = out.len() - fields_start;
         if self.taken.underscores(Key::Name) > 0 {
             // A field "n": the event's name, written first as "n", steps aside.
             let mut name_key = String::new();
             self.taken.push(&mut name_key, Key::Name);
             out.replace_range(mark + 2..mark + 2 + "\"n\": ".len(), &name_key);
+        }
+        if self.facts_on {
+            self.facts = Facts::default();
+            self.facts.sample(sample);
+            let _ = write!(self.facts.name, "{}:", info.provider_name());
+            // Names that are not UTF-8 read as Latin-1, as in "meta".
+            let name = info.name_bytes();
+            match std::str::from_utf8(name) {
+                Ok(n) => self.facts.name.push_str(n),
+                Err(_) => self.facts.name.extend(name.iter().map(|&b| b as char)),
+            }
+            self.facts.opcode = header.opcode.as_int();
+            let ids = info.activity_id_section();
+            self.facts.activity = ids.get(..16).and_then(|b| b.try_into().ok());
+            self.facts.related = ids.get(16..32).and_then(|b| b.try_into().ok());
+            self.facts.fields = out.len() - fields_len..out.len();
         }
         self.push_meta(out, |items| {
             meta::eventheader(items, &info, sample, self.meta)
@@ -353,6 +416,7 @@ impl Formatter {
         out.push('"');
         let _ = sample.json_name_display().write_to(&mut JsonText(out));
         out.push('"');
+        let fields_start = out.len();
         fields::push_fields(
             out,
             format,
@@ -361,6 +425,17 @@ impl Formatter {
             sample.byte_reader(),
             self.convert,
         );
+        if self.facts_on {
+            self.facts = Facts::default();
+            self.facts.sample(Some(sample));
+            let _ = write!(
+                self.facts.name,
+                "{}:{}",
+                format.system_name(),
+                format.name()
+            );
+            self.facts.fields = fields_start..out.len();
+        }
         self.push_sample_meta(out, sample);
         out.push_str(" }");
     }

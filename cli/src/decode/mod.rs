@@ -42,8 +42,14 @@ pub struct DecodeArgs {
     #[arg(value_name = "FILE", required = true)]
     pub inputs: Vec<String>,
 
-    /// One JSON object per line (JSON Lines) instead of a JSON array.
-    #[arg(long)]
+    /// Output format: json (an array of events), jsonl (one JSON object per
+    /// line), trace-event (the Trace Event Format, for Perfetto's UI,
+    /// chrome://tracing and speedscope).
+    #[arg(long, value_enum, default_value = "json")]
+    pub format: Format,
+
+    /// The same as --format jsonl.
+    #[arg(long, conflicts_with = "format")]
     pub jsonl: bool,
 
     /// Metadata to put in each event's "meta" object, comma-separated.
@@ -114,6 +120,14 @@ Examples:
     "\n\n",
     exit_status_help!()
 );
+
+/// The output formats of `decode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Json,
+    Jsonl,
+    TraceEvent,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Meta {
@@ -285,7 +299,7 @@ fn decode_capture(
         json.clear();
         let outcome = fmt.capture_event(&mut json, reader.name(), reader.event());
         if stats.count(outcome) {
-            out.event(&json)?;
+            out.event(&json, &fmt.facts)?;
         }
         progress.update(reader.position(), stats.events);
     }
@@ -328,6 +342,8 @@ fn check_output(args: &DecodeArgs) -> Result<(), Error> {
 #[derive(Clone, Debug)]
 pub struct Settings {
     pub jsonl: bool,
+    /// One Trace Event Format document (`--format trace-event`).
+    pub trace_event: bool,
     pub meta: td::PerfMetaOptions,
     pub filter: Filter,
     pub order: Order,
@@ -342,8 +358,13 @@ pub fn decode_all(
     sink: Box<dyn Write>,
     report: &mut dyn FnMut(String),
 ) -> Result<Status, Error> {
-    let mut out = Output::new(sink, settings.jsonl, sources.len());
+    let mut out = if settings.trace_event {
+        Output::trace_event(sink)
+    } else {
+        Output::new(sink, settings.jsonl, sources.len())
+    };
     let mut fmt = Formatter::new(settings.meta, settings.filter.clone());
+    fmt.facts_on = settings.trace_event;
     let mut status = Status::Success;
     for &source in sources {
         let name = source.name();
@@ -392,7 +413,11 @@ pub fn decode_all(
             ));
         }
     }
-    match out.finish() {
+    let finished = out.finish();
+    if let Some(line) = out.trace_summary().and_then(|s| s.unmatched_line()) {
+        report(line);
+    }
+    match finished {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::io(&e, "writing the output")),
         _ => Ok(status),
     }
@@ -448,7 +473,8 @@ pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
     };
     let sources: Vec<Source<'_>> = args.inputs.iter().map(|p| Source::Path(p)).collect();
     let settings = Settings {
-        jsonl: args.jsonl,
+        jsonl: args.jsonl || args.format == Format::Jsonl,
+        trace_event: args.format == Format::TraceEvent,
         meta: Meta::union(&args.meta),
         filter: Filter::new(&args.filter),
         order: args.order,

@@ -46,7 +46,7 @@ impl Emitter<'_> {
             }
         };
         if stats.count(outcome) {
-            self.out.event(&self.json)?;
+            self.out.event(&self.json, &self.fmt.facts)?;
         }
         Ok(())
     }

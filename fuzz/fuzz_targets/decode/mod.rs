@@ -2,7 +2,9 @@
 //! `eventheader decode` does (the CLI's library), with options chosen from
 //! the input's length, and check that it ends with status 0 or 1 and that
 //! its output is valid JSON (no panic, hang or unbounded growth on any
-//! input, and every string escaped). A panic anywhere in
+//! input, and every string escaped); one input length in seven takes
+//! `--format trace-event`, whose document must hold a `traceEvents` array
+//! of events that each have a phase, a pid and a tid. A panic anywhere in
 //! the decoder, contained or not in the CLI, fails the target: the CLI's
 //! containment is a last line, the fuzzer finds what reaches it.
 
@@ -16,8 +18,10 @@ use tracepoint_decode::PerfMetaOptions;
 /// outcome.
 pub fn check(data: &[u8], stream: bool) {
     let n = data.len();
+    let trace_event = n % 7 == 3;
     let settings = Settings {
-        jsonl: n % 5 == 0,
+        jsonl: n % 5 == 0 && !trace_event,
+        trace_event,
         meta: [
             PerfMetaOptions::Default,
             PerfMetaOptions::All,
@@ -38,6 +42,16 @@ pub fn check(data: &[u8], stream: bool) {
             if let Err(e) = serde_json::from_str::<IgnoredAny>(line) {
                 panic!("invalid JSON line ({e}): {line}");
             }
+        }
+    } else if settings.trace_event {
+        let doc: serde_json::Value = serde_json::from_str(text)
+            .unwrap_or_else(|e| panic!("invalid JSON ({e}): {text:.4000}"));
+        let events = doc["traceEvents"].as_array().expect("a traceEvents array");
+        for e in events {
+            assert!(
+                e["ph"].is_string() && e["pid"].is_u64() && e["tid"].is_u64(),
+                "a trace event without ph, pid or tid: {e}"
+            );
         }
     } else if let Err(e) = serde_json::from_str::<IgnoredAny>(text) {
         panic!("invalid JSON ({e}): {text:.4000}");
