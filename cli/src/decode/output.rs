@@ -97,6 +97,7 @@ impl Output {
                 t.conv.begin(&mut t.text);
                 self.w.write_all(t.text.as_bytes())?;
             }
+            t.conv.begin_input();
             return Ok(());
         }
         self.first = true;
