@@ -10,12 +10,15 @@
 //! so that every event of the input appears in the output. `"n"` and
 //! `"meta"` step aside for top-level fields of the same name (see [`keys`]).
 
-use std::fmt::Write as _;
+use std::collections::HashMap;
 
 use tracepoint_decode as td;
 
+use super::event_meta::EventMeta;
 use super::json::{push_json_str, JsonText};
 use super::keys::{self, Key};
+use super::view::{EventView, Time};
+use super::window::{TimeFormat, TimeWindow};
 use super::{fields, meta};
 use crate::filter::{Filter, Subject};
 use crate::guard;
@@ -28,40 +31,16 @@ pub struct Formatter {
     /// The current event's top-level fields that the decoder's keys avoid.
     taken: keys::Taken,
     filter: Filter,
-    /// The last event's facts for `--format trace-event` (kept only when
-    /// `facts_on`).
-    pub facts: Facts,
-    pub facts_on: bool,
-}
-
-/// What the trace-event output needs of the event just written, besides
-/// its JSON: `fields` is the range of its `, "name": value` members (an
-/// undecodable event's `raw` and `error`) in that JSON.
-#[derive(Clone, Debug, Default)]
-pub struct Facts {
-    pub time_ns: Option<u64>,
-    pub pid: Option<u32>,
-    pub tid: Option<u32>,
-    pub name: String,
-    pub opcode: u8,
-    pub activity: Option<[u8; 16]>,
-    pub related: Option<[u8; 16]>,
-    pub fields: std::ops::Range<usize>,
-}
-
-impl Facts {
-    fn sample(&mut self, sample: Option<&td::PerfSampleEventInfo<'_>>) {
-        type St = td::PerfEventAttrSampleType;
-        let Some(s) = sample else {
-            return;
-        };
-        let st = s.sample_type();
-        self.time_ns = st.has_flag(St::Time).then_some(s.time);
-        if st.has_flag(St::Tid) {
-            self.pid = Some(s.pid);
-            self.tid = Some(s.tid);
-        }
-    }
+    /// The current event's metadata (for its [`EventView`]).
+    ev: EventMeta,
+    /// The time of the input's first event.
+    first_time: Option<Time>,
+    /// Process names by thread id, from the recording's COMM records.
+    comms: HashMap<u32, String>,
+    /// `--meta comm`.
+    comm_meta: bool,
+    time_format: Option<TimeFormat>,
+    window: TimeWindow,
 }
 
 /// What became of one event.
@@ -107,9 +86,94 @@ impl Formatter {
                 .and_not(td::PerfConvertOptions::BoolOutOfRangeAsString),
             taken: keys::Taken::default(),
             filter,
-            facts: Facts::default(),
-            facts_on: false,
+            ev: EventMeta::default(),
+            first_time: None,
+            comms: HashMap::new(),
+            comm_meta: false,
+            time_format: None,
+            window: TimeWindow::default(),
         }
+    }
+
+    /// The time options: how times are written, which are kept, and whether
+    /// the JSON metadata has the process name.
+    pub fn with_times(
+        mut self,
+        format: Option<TimeFormat>,
+        window: TimeWindow,
+        comm: bool,
+    ) -> Formatter {
+        self.time_format = format;
+        self.window = window;
+        self.comm_meta = comm;
+        self
+    }
+
+    /// Starts an input: no first event, no process names yet.
+    pub fn begin_input(&mut self) {
+        self.first_time = None;
+        self.comms.clear();
+    }
+
+    /// Names thread `tid` (a COMM record).
+    pub fn set_comm(&mut self, tid: u32, comm: &str) {
+        let name = self.comms.entry(tid).or_default();
+        name.clear();
+        name.push_str(comm);
+    }
+
+    /// Thread `tid` of a new process or thread (a FORK record) of parent
+    /// thread `ptid` inherits its name.
+    pub fn fork(&mut self, tid: u32, ptid: u32) {
+        if let Some(name) = self.comms.get(&ptid).cloned() {
+            self.comms.insert(tid, name);
+        }
+    }
+
+    fn comm(&self) -> Option<&str> {
+        let ev = &self.ev;
+        ev.tid
+            .and_then(|t| self.comms.get(&t))
+            .or_else(|| ev.pid.and_then(|p| self.comms.get(&p)))
+            .map(String::as_str)
+    }
+
+    /// The view of the event just written to `json` by [`Self::capture_event`]
+    /// or [`Self::perf_sample`].
+    pub fn view<'a>(&'a self, json: &'a str) -> EventView<'a> {
+        let ev = &self.ev;
+        EventView {
+            time: ev.time,
+            first_time: self.first_time,
+            cpu: ev.cpu,
+            pid: ev.pid,
+            tid: ev.tid,
+            comm: self.comm(),
+            tracepoint: &ev.tracepoint,
+            provider: &ev.provider,
+            event: &ev.event,
+            level: ev.level,
+            keyword: ev.keyword,
+            opcode: ev.opcode,
+            activity: ev.activity,
+            related: ev.related,
+            json,
+            fields: json.get(ev.fields.0..ev.fields.1).unwrap_or(""),
+        }
+    }
+
+    /// The time format in effect.
+    pub fn time_format(&self) -> Option<TimeFormat> {
+        self.time_format
+    }
+
+    /// Notes the event's time as the input's first if it is; is it inside
+    /// the time window?
+    fn in_window(&mut self) -> bool {
+        if self.first_time.is_none() {
+            self.first_time = self.ev.time;
+        }
+        self.window.contains(self.ev.time, self.first_time)
     }
 
     /// Does an event with these names pass the filters?
@@ -126,7 +190,18 @@ impl Formatter {
         self.taken.push(out, Key::Meta);
         out.push_str("{ ");
         let mut items = meta::Items::new(out);
+        if let Some(t) = self
+            .ev
+            .time
+            .filter(|_| self.meta.has_flag(td::PerfMetaOptions::Time))
+        {
+            let out = items.key("time");
+            super::time::push_time_as(out, t, self.first_time, self.time_format, true);
+        }
         write(&mut items);
+        if let Some(comm) = self.comm().filter(|_| self.comm_meta) {
+            push_json_str(items.key("comm"), comm);
+        }
         if items.any {
             out.push_str(" }");
         } else {
@@ -137,7 +212,8 @@ impl Formatter {
     /// [`Self::push_meta`] with the metadata of the perf sample itself (not
     /// of an EventHeader event in it).
     fn push_sample_meta(&self, out: &mut String, sample: &td::PerfSampleEventInfo<'_>) {
-        self.push_meta(out, |items| meta::sample(items, sample, self.meta));
+        let m = self.meta.and_not(td::PerfMetaOptions::Time);
+        self.push_meta(out, |items| meta::sample(items, sample, m));
     }
 
     /// `{ "n": NAME, "raw": "HEX"[, "error": WHY], "meta": ... }`.
@@ -152,7 +228,7 @@ impl Formatter {
         self.taken.clear();
         out.push_str("{ \"n\": ");
         push_json_str(out, name);
-        let fields_start = out.len();
+        let start = out.len();
         out.push_str(", \"raw\": \"");
         push_hex(out, data);
         out.push('"');
@@ -160,12 +236,7 @@ impl Formatter {
             out.push_str(", \"error\": ");
             push_json_str(out, error);
         }
-        if self.facts_on {
-            self.facts = Facts::default();
-            self.facts.sample(sample);
-            self.facts.name.push_str(name);
-            self.facts.fields = fields_start..out.len();
-        }
+        self.ev.fields = (start, out.len());
         if let Some(sample) = sample {
             self.push_sample_meta(out, sample);
         }
@@ -199,6 +270,7 @@ impl Formatter {
         if !self.filter.is_empty() && !self.filter.matches(&subject) {
             return Ok(false);
         }
+        self.ev.eventheader(&info);
         out.push_str("{ \"n\": \"");
         let _ = td::display::EventHeaderJsonIdentityDisplay::new(
             info.provider_name(),
@@ -206,10 +278,10 @@ impl Formatter {
         )
         .write_to(&mut JsonText(out));
         out.push('"');
-        let fields_start = out.len();
         // `, "name": value` for each top-level field, noting the names the
         // decoder's keys must avoid.
         self.taken.clear();
+        let fields_start = out.len();
         let mut written = Ok(true);
         e.move_next();
         while written.is_ok() && e.state().can_move_next() {
@@ -229,38 +301,24 @@ impl Formatter {
                 err
             });
         }
-        let fields_len = out.len() - fields_start;
+        self.ev.fields = (fields_start, out.len());
         if self.taken.underscores(Key::Name) > 0 {
             // A field "n": the event's name, written first as "n", steps aside.
             let mut name_key = String::new();
             self.taken.push(&mut name_key, Key::Name);
             out.replace_range(mark + 2..mark + 2 + "\"n\": ".len(), &name_key);
+            let grown = name_key.len() - "\"n\": ".len();
+            self.ev.fields = (fields_start + grown, out.len());
         }
-        if self.facts_on {
-            self.facts = Facts::default();
-            self.facts.sample(sample);
-            let _ = write!(self.facts.name, "{}:", info.provider_name());
-            // Names that are not UTF-8 read as Latin-1, as in "meta".
-            let name = info.name_bytes();
-            match std::str::from_utf8(name) {
-                Ok(n) => self.facts.name.push_str(n),
-                Err(_) => self.facts.name.extend(name.iter().map(|&b| b as char)),
-            }
-            self.facts.opcode = header.opcode.as_int();
-            let ids = info.activity_id_section();
-            self.facts.activity = ids.get(..16).and_then(|b| b.try_into().ok());
-            self.facts.related = ids.get(16..32).and_then(|b| b.try_into().ok());
-            self.facts.fields = out.len() - fields_len..out.len();
-        }
-        self.push_meta(out, |items| {
-            meta::eventheader(items, &info, sample, self.meta)
-        });
+        let m = self.meta.and_not(td::PerfMetaOptions::Time);
+        self.push_meta(out, |items| meta::eventheader(items, &info, sample, m));
         out.push_str(" }");
         Ok(true)
     }
 
     /// A perf sample that cannot be attributed to an event.
     pub fn unattributed(&mut self, out: &mut String, record: &[u8], why: &str) {
+        self.ev.start("");
         self.push_raw(out, "", record, Some(why), None);
     }
 
@@ -294,6 +352,11 @@ impl Formatter {
 
     /// A capture-file record (tracepoint name + event bytes).
     pub fn capture_event(&mut self, out: &mut String, tracepoint: &str, data: &[u8]) -> Outcome {
+        self.ev.start(tracepoint);
+        self.ev.names_from_tracepoint();
+        if !self.in_window() {
+            return Outcome::Filtered;
+        }
         self.contained(out, tracepoint, data, None, |f, out| {
             f.capture_event_unguarded(out, tracepoint, data)
         })
@@ -340,6 +403,10 @@ impl Formatter {
         out: &mut String,
         sample: &td::PerfSampleEventInfo<'_>,
     ) -> Outcome {
+        self.ev.sample(sample);
+        if !self.in_window() {
+            return Outcome::Filtered;
+        }
         self.contained(
             out,
             sample.name(),
@@ -425,17 +492,7 @@ impl Formatter {
             sample.byte_reader(),
             self.convert,
         );
-        if self.facts_on {
-            self.facts = Facts::default();
-            self.facts.sample(Some(sample));
-            let _ = write!(
-                self.facts.name,
-                "{}:{}",
-                format.system_name(),
-                format.name()
-            );
-            self.facts.fields = fields_start..out.len();
-        }
+        self.ev.fields = (fields_start, out.len());
         self.push_sample_meta(out, sample);
         out.push_str(" }");
     }

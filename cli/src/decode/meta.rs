@@ -29,7 +29,7 @@ impl<'o> Items<'o> {
         Items { out, any: false }
     }
 
-    fn key(&mut self, name: &str) -> &mut String {
+    pub(crate) fn key(&mut self, name: &str) -> &mut String {
         if self.any {
             self.out.push_str(", ");
         }
@@ -68,7 +68,7 @@ pub fn push_u64(out: &mut String, mut value: u64) {
     out.push_str(std::str::from_utf8(&buf[at..]).unwrap_or_default());
 }
 
-fn push_hex_upper(out: &mut String, value: u64) {
+pub(crate) fn push_hex_upper(out: &mut String, value: u64) {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let digits = (64 - value.leading_zeros()).div_ceil(4).max(1);
     for i in (0..digits).rev() {
@@ -77,7 +77,7 @@ fn push_hex_upper(out: &mut String, value: u64) {
 }
 
 /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` of 16 bytes in order.
-fn push_uuid(out: &mut String, b: &[u8]) {
+pub(crate) fn push_uuid(out: &mut String, b: &[u8]) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
     for (i, &byte) in b.iter().enumerate() {
@@ -111,7 +111,7 @@ fn sample_basics(items: &mut Items<'_>, s: &td::PerfSampleEventInfo<'_>, meta: M
         let out = items.key("time");
         if !time::push_time(out, s) {
             // No wall-clock offset in the recording: seconds, as a number.
-            push_seconds(out, s.time);
+            time::push_seconds(out, s.time);
         }
     }
     if st.has_flag(St::Cpu) && meta.has_flag(M::Cpu) {
@@ -125,18 +125,6 @@ fn sample_basics(items: &mut Items<'_>, s: &td::PerfSampleEventInfo<'_>, meta: M
             items.number("tid", s.tid.into());
         }
     }
-}
-
-/// Seconds as the crate writes them (`f64` shortest form, exponent form
-/// outside 1e-4..1e17).
-fn push_seconds(out: &mut String, ns: u64) {
-    use std::fmt::Write as _;
-    let v = ns as f64 / 1e9;
-    let _ = if v != 0.0 && !(1e-4..1e17).contains(&v) {
-        write!(out, "{v:e}")
-    } else {
-        write!(out, "{v}")
-    };
 }
 
 /// The items of a sample itself (an event decoded through its tracefs
@@ -291,7 +279,7 @@ mod tests {
         assert_eq!(s, "\"a\\\"\u{e9}\u{e9}\\\\\"");
         s.clear();
         for ns in [0, 1_000_001_000, 12_345, u64::MAX] {
-            push_seconds(&mut s, ns);
+            time::push_seconds(&mut s, ns);
             s.push(' ');
         }
         assert_eq!(s, "0 1.000001 1.2345e-5 18446744073.709553 ");

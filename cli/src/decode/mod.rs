@@ -3,7 +3,9 @@
 //! in time order) in memory at a time.
 
 pub mod capture;
+mod csv;
 mod event_json;
+mod event_meta;
 mod fields;
 pub mod input;
 mod json;
@@ -11,8 +13,11 @@ mod keys;
 pub(crate) mod meta;
 mod output;
 mod perf;
+mod text;
 pub(crate) mod time;
 pub mod trace_event;
+pub mod view;
+pub mod window;
 
 use std::cell::RefCell;
 use std::fs::File;
@@ -33,6 +38,8 @@ pub use event_json::{Formatter, Outcome};
 pub use input::Source;
 use input::{Opened, Recording};
 pub use output::Output;
+pub use view::{EventView, Sink, Time};
+pub use window::{TimeFormat, TimeWindow};
 
 #[derive(Args, Debug)]
 #[command(after_help = DECODE_AFTER_HELP)]
@@ -42,15 +49,35 @@ pub struct DecodeArgs {
     #[arg(value_name = "FILE", required = true)]
     pub inputs: Vec<String>,
 
-    /// Output format: json (an array of events), jsonl (one JSON object per
-    /// line), trace-event (the Trace Event Format, for Perfetto's UI,
-    /// chrome://tracing and speedscope).
+    /// Output format: json (an array), jsonl (one JSON object per line),
+    /// text (one line per event, as perf script writes them), csv.
     #[arg(long, value_enum, default_value = "json")]
     pub format: Format,
+
+    /// The columns of --format csv, comma-separated: time, pid, tid, comm,
+    /// cpu, provider, event, tracepoint, level, keyword, opcode, activity,
+    /// related, fields (all fields as one JSON object), or a field's name
+    /// (nested: a.b). Default: time,cpu,pid,tid,comm,provider,event,level,
+    /// keyword,opcode,activity,related,fields.
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub fields: Vec<String>,
 
     /// The same as --format jsonl.
     #[arg(long, conflicts_with = "format")]
     pub jsonl: bool,
+
+    /// How times are written: rfc3339 (a string), ns (an integer), s (a
+    /// number of seconds), relative (seconds since the input's first event).
+    /// Default: rfc3339 when the recording has a wall-clock time, else
+    /// seconds of the recording's clock.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub time_format: Option<TimeFormat>,
+
+    /// Only events from START to END (inclusive; either may be empty): each
+    /// an RFC 3339 date-time or seconds after the input's first event, e.g.
+    /// `--time 1.5,3` or `--time 2024-03-28T00:45:12Z,`.
+    #[arg(long, value_name = "START,END", value_parser = TimeWindow::parse)]
+    pub time: Option<TimeWindow>,
 
     /// Metadata to put in each event's "meta" object, comma-separated.
     #[arg(
@@ -101,11 +128,16 @@ appended, as often as needed (\"meta_\", \"meta__\", ...).
 A recording of a single event (perf writes its samples without ids) decodes
 completely: every sample is that event.
 
+--format text writes one line per event (as perf script does), --format csv
+a header row and a row per event with the columns --fields names; both take
+the same times (--time-format) and windows (--time).
+
 Metadata names (--meta): default (time,cpu,pid,tid,id,version,level,keyword,
 opcode,tag,activity,related), all, none, time, cpu, pid, tid (shown when it
-differs from pid), id, version, level, keyword, opcode, tag, activity,
-related (the related activity id), provider, event, options, flags, common
-(tracefs common_* fields, before the event's own fields). Items without a
+differs from pid), comm (the process name, from COMM records), id, version,
+level, keyword, opcode, tag, activity, related (the related activity id),
+provider, event, options, flags, common (tracefs common_* fields, before the
+event's own fields). Items without a
 value (zero, absent) are omitted.
 
 Lost events recorded in a perf.data file are reported on stderr. Exit status
@@ -124,8 +156,15 @@ Examples:
 /// The output formats of `decode`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
+    /// One JSON array of events (per input).
     Json,
+    /// One JSON object per line (JSON Lines).
     Jsonl,
+    /// One line per event, as perf script writes them.
+    Text,
+    /// A header row, then one row per event (RFC 4180), columns --fields.
+    Csv,
+    /// The Trace Event Format (Perfetto's UI, chrome://tracing, speedscope).
     TraceEvent,
 }
 
@@ -138,6 +177,8 @@ pub enum Meta {
     Cpu,
     Pid,
     Tid,
+    /// The process name (from the recording's COMM records).
+    Comm,
     Id,
     Version,
     Level,
@@ -164,6 +205,7 @@ impl Meta {
             Meta::Cpu => M::Cpu,
             Meta::Pid => M::Pid,
             Meta::Tid => M::Tid,
+            Meta::Comm => M::None,
             Meta::Id => M::Id,
             Meta::Version => M::Version,
             Meta::Level => M::Level,
@@ -185,6 +227,11 @@ impl Meta {
         items
             .iter()
             .fold(td::PerfMetaOptions::None, |acc, m| acc.or(m.options()))
+    }
+
+    /// Do the selected items include the process name?
+    pub fn has_comm(items: &[Meta]) -> bool {
+        items.iter().any(|m| matches!(m, Meta::Comm | Meta::All))
     }
 }
 
@@ -245,12 +292,13 @@ impl From<io::Error> for InputError {
 pub fn decode_input(
     source: Source<'_>,
     fmt: &mut Formatter,
-    out: &mut Output,
+    out: &mut dyn Sink,
     order: Order,
     progress: bool,
     stats: &mut Stats,
 ) -> Result<(), InputError> {
     let name = source.name().to_string();
+    fmt.begin_input();
     out.begin_input()?;
     let result = match guard::contain(|| decode_opened(source, fmt, out, order, progress, stats)) {
         Ok(r) => r,
@@ -266,7 +314,7 @@ pub fn decode_input(
 fn decode_opened(
     source: Source<'_>,
     fmt: &mut Formatter,
-    out: &mut Output,
+    out: &mut dyn Sink,
     order: Order,
     progress: bool,
     stats: &mut Stats,
@@ -286,7 +334,7 @@ fn decode_capture(
     mut reader: capture::CaptureReader<'_>,
     mut progress: Progress,
     fmt: &mut Formatter,
-    out: &mut Output,
+    out: &mut dyn Sink,
     stats: &mut Stats,
 ) -> Result<(), InputError> {
     let mut json = String::new();
@@ -299,7 +347,7 @@ fn decode_capture(
         json.clear();
         let outcome = fmt.capture_event(&mut json, reader.name(), reader.event());
         if stats.count(outcome) {
-            out.event(&json, &fmt.facts)?;
+            out.event(&fmt.view(&json))?;
         }
         progress.update(reader.position(), stats.events);
     }
@@ -341,13 +389,32 @@ fn check_output(args: &DecodeArgs) -> Result<(), Error> {
 /// target's choice).
 #[derive(Clone, Debug)]
 pub struct Settings {
-    pub jsonl: bool,
-    /// One Trace Event Format document (`--format trace-event`).
-    pub trace_event: bool,
+    pub format: Format,
     pub meta: td::PerfMetaOptions,
+    /// `--meta comm`.
+    pub comm: bool,
+    pub time_format: Option<TimeFormat>,
+    pub window: TimeWindow,
+    /// The CSV columns (empty: the default ones).
+    pub fields: Vec<String>,
     pub filter: Filter,
     pub order: Order,
     pub progress: bool,
+}
+
+/// The sink of the format the settings choose.
+fn output_for(settings: &Settings, w: Box<dyn Write>, inputs: usize) -> Box<dyn Sink> {
+    match settings.format {
+        Format::Json => Box::new(Output::new(w, false, inputs)),
+        Format::Jsonl => Box::new(Output::new(w, true, inputs)),
+        Format::Text => Box::new(text::TextOutput::new(w, settings.time_format)),
+        Format::Csv => Box::new(csv::CsvOutput::new(
+            w,
+            &settings.fields,
+            settings.time_format,
+        )),
+        Format::TraceEvent => Box::new(trace_event::TraceEventOutput::new(w)),
+    }
 }
 
 /// Decodes `sources` into `sink` as `eventheader decode` does: the exit
@@ -358,13 +425,13 @@ pub fn decode_all(
     sink: Box<dyn Write>,
     report: &mut dyn FnMut(String),
 ) -> Result<Status, Error> {
-    let mut out = if settings.trace_event {
-        Output::trace_event(sink)
-    } else {
-        Output::new(sink, settings.jsonl, sources.len())
-    };
-    let mut fmt = Formatter::new(settings.meta, settings.filter.clone());
-    fmt.facts_on = settings.trace_event;
+    let mut out = output_for(settings, sink, sources.len());
+    let out = &mut *out;
+    let mut fmt = Formatter::new(settings.meta, settings.filter.clone()).with_times(
+        settings.time_format,
+        settings.window,
+        settings.comm,
+    );
     let mut status = Status::Success;
     for &source in sources {
         let name = source.name();
@@ -372,7 +439,7 @@ pub fn decode_all(
         let result = decode_input(
             source,
             &mut fmt,
-            &mut out,
+            out,
             settings.order,
             settings.progress,
             &mut stats,
@@ -414,8 +481,8 @@ pub fn decode_all(
         }
     }
     let finished = out.finish();
-    if let Some(line) = out.trace_summary().and_then(|s| s.unmatched_line()) {
-        report(line);
+    for note in out.notes() {
+        report(note);
     }
     match finished {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::io(&e, "writing the output")),
@@ -465,6 +532,12 @@ pub fn decode_bytes(
 
 pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
     check_output(args)?;
+    if !args.fields.is_empty() && args.format != Format::Csv {
+        return Err(Error::new(
+            Status::Usage,
+            "--fields chooses the columns of --format csv",
+        ));
+    }
     let sink: Box<dyn Write> = match &args.output {
         Some(path) => {
             Box::new(File::create(path).map_err(|e| Error::io(&e, format!("creating {path}")))?)
@@ -473,9 +546,16 @@ pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
     };
     let sources: Vec<Source<'_>> = args.inputs.iter().map(|p| Source::Path(p)).collect();
     let settings = Settings {
-        jsonl: args.jsonl || args.format == Format::Jsonl,
-        trace_event: args.format == Format::TraceEvent,
+        format: if args.jsonl {
+            Format::Jsonl
+        } else {
+            args.format
+        },
         meta: Meta::union(&args.meta),
+        comm: Meta::has_comm(&args.meta),
+        time_format: args.time_format,
+        window: args.time.unwrap_or_default(),
+        fields: args.fields.clone(),
         filter: Filter::new(&args.filter),
         order: args.order,
         progress: !args.no_progress,

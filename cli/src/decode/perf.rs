@@ -9,7 +9,7 @@
 
 use tracepoint_decode as td;
 
-use super::{Formatter, InputError, Order, Outcome, Output, Stats};
+use super::{Formatter, InputError, Order, Outcome, Sink, Stats};
 use crate::perfdata::{Events, PerfReader};
 use crate::progress::Progress;
 
@@ -26,7 +26,7 @@ const ROUND_KEEP: usize = 16 << 20;
 
 struct Emitter<'o> {
     fmt: &'o mut Formatter,
-    out: &'o mut Output,
+    out: &'o mut dyn Sink,
     json: String,
 }
 
@@ -46,7 +46,7 @@ impl Emitter<'_> {
             }
         };
         if stats.count(outcome) {
-            self.out.event(&self.json, &self.fmt.facts)?;
+            self.out.event(&self.fmt.view(&self.json))?;
         }
         Ok(())
     }
@@ -80,12 +80,23 @@ fn read_u64_at(events: &Events, data: &[u8], at: usize) -> u64 {
         .map_or(0, |b| events.byte_reader().read_u64(b))
 }
 
+/// PERF_RECORD_COMM (`data` from its 8-byte header): u32 pid, u32 tid, the
+/// name up to a NUL.
+fn comm(fmt: &mut Formatter, events: &Events, data: &[u8]) {
+    let (Some(tid), Some(name)) = (data.get(12..16), data.get(16..)) else {
+        return;
+    };
+    let name = &name[..name.iter().position(|&b| b == 0).unwrap_or(name.len())];
+    let name = String::from_utf8_lossy(name);
+    fmt.set_comm(events.byte_reader().read_u32(tid), &name);
+}
+
 pub fn decode(
     path: &str,
     mut reader: Box<PerfReader<'_>>,
     mut progress: Progress,
     fmt: &mut Formatter,
-    out: &mut Output,
+    out: &mut dyn Sink,
     order: Order,
     stats: &mut Stats,
 ) -> Result<(), InputError> {
@@ -125,6 +136,14 @@ pub fn decode(
                 emit.flush(events, &mut round, stats)?
             }
             // PERF_RECORD_LOST: u64 id, u64 lost; PERF_RECORD_LOST_SAMPLES: u64 lost.
+            td::PerfEventHeaderType::Comm => comm(emit.fmt, events, event.data),
+            td::PerfEventHeaderType::Fork => {
+                // After the 8-byte header: u32 pid, ppid, tid, ptid.
+                let r = events.byte_reader();
+                if let (Some(tid), Some(ptid)) = (event.data.get(16..20), event.data.get(20..24)) {
+                    emit.fmt.fork(r.read_u32(tid), r.read_u32(ptid));
+                }
+            }
             td::PerfEventHeaderType::Lost => stats.lost += read_u64_at(events, event.data, 16),
             td::PerfEventHeaderType::LostSamples => {
                 stats.lost += read_u64_at(events, event.data, 8)

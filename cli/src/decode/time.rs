@@ -5,6 +5,9 @@ use std::fmt::Write as _;
 
 use tracepoint_decode as td;
 
+use super::view::Time;
+use super::window::TimeFormat;
+
 /// Days since 1970-01-01 to (year, month, day) in the proleptic Gregorian
 /// calendar (H. Hinnant's civil-from-days algorithm).
 fn civil_from_days(days: i64) -> (i64, u32, u32) {
@@ -61,6 +64,80 @@ pub fn push_time_of(out: &mut String, session: &td::PerfSessionInfo, time: u64) 
     true
 }
 
+/// Seconds as the crate writes them (`f64` shortest form, exponent form
+/// outside 1e-4..1e17).
+pub fn push_seconds(out: &mut String, ns: u64) {
+    let v = ns as f64 / 1e9;
+    let _ = if v != 0.0 && !(1e-4..1e17).contains(&v) {
+        write!(out, "{v:e}")
+    } else {
+        write!(out, "{v}")
+    };
+}
+
+/// `"2024-03-28T00:45:12.640913120Z"` of nanoseconds since 1970 (without
+/// the quotes unless `quoted`); a year outside 1..=9999 gives
+/// `TIME(seconds.nanoseconds)`.
+pub fn push_rfc3339(out: &mut String, ns: i64, quoted: bool) {
+    let secs = ns.div_euclid(1_000_000_000);
+    let nanos = ns.rem_euclid(1_000_000_000) as u32;
+    let (year, month, day) = civil_from_days(secs.div_euclid(86_400));
+    let q = if quoted { "\"" } else { "" };
+    if !(1..=9999).contains(&year) {
+        let _ = write!(out, "{q}TIME({secs}.{nanos:09}){q}");
+        return;
+    }
+    let sod = secs.rem_euclid(86_400) as u32;
+    let mut b = *b"\"0000-00-00T00:00:00.000000000Z\"";
+    let mut put = |at: usize, width: usize, mut v: u32| {
+        for i in (at..at + width).rev() {
+            b[i] = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+    };
+    put(1, 4, year as u32);
+    put(6, 2, month);
+    put(9, 2, day);
+    put(12, 2, sod / 3600);
+    put(15, 2, sod / 60 % 60);
+    put(18, 2, sod % 60);
+    put(21, 9, nanos);
+    let b = if quoted { &b[..] } else { &b[1..b.len() - 1] };
+    // Digits and punctuation: ASCII.
+    out.push_str(std::str::from_utf8(b).unwrap_or_default());
+}
+
+/// Seconds with nine decimals (exact).
+pub fn push_decimal_seconds(out: &mut String, ns: i64) {
+    let sign = if ns < 0 { "-" } else { "" };
+    let a = ns.unsigned_abs();
+    let _ = write!(out, "{sign}{}.{:09}", a / 1_000_000_000, a % 1_000_000_000);
+}
+
+/// Writes a time as `format` says (the default: RFC 3339 for a wall-clock
+/// time, else seconds as the JSON output has always written them), quoting
+/// strings when `quoted`.
+pub fn push_time_as(
+    out: &mut String,
+    t: Time,
+    first: Option<Time>,
+    format: Option<TimeFormat>,
+    quoted: bool,
+) {
+    match format {
+        None if t.wall => push_rfc3339(out, t.ns, quoted),
+        None => push_seconds(out, t.ns.max(0) as u64),
+        Some(TimeFormat::Rfc3339) => push_rfc3339(out, t.ns, quoted),
+        Some(TimeFormat::Ns) => {
+            let _ = write!(out, "{}", t.ns);
+        }
+        Some(TimeFormat::S) => push_decimal_seconds(out, t.ns),
+        Some(TimeFormat::Relative) => {
+            push_decimal_seconds(out, t.ns.saturating_sub(first.unwrap_or(t).ns))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,5 +150,47 @@ mod tests {
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
         assert_eq!(civil_from_days(-719_162), (1, 1, 1));
         assert_eq!(civil_from_days(2_932_896), (9999, 12, 31));
+    }
+
+    #[test]
+    fn formats() {
+        let t = Time {
+            ns: 1_711_586_712_640_913_120,
+            wall: true,
+        };
+        let first = Some(Time {
+            ns: 1_711_586_710_000_000_000,
+            wall: true,
+        });
+        let mut s = String::new();
+        for f in [
+            None,
+            Some(TimeFormat::Rfc3339),
+            Some(TimeFormat::Ns),
+            Some(TimeFormat::S),
+            Some(TimeFormat::Relative),
+        ] {
+            push_time_as(&mut s, t, first, f, true);
+            s.push(' ');
+        }
+        assert_eq!(
+            s,
+            "\"2024-03-28T00:45:12.640913120Z\" \"2024-03-28T00:45:12.640913120Z\" \
+             1711586712640913120 1711586712.640913120 2.640913120 "
+        );
+        s.clear();
+        let raw = Time {
+            ns: 1_500_000_000,
+            wall: false,
+        };
+        push_time_as(&mut s, raw, None, None, true);
+        s.push(' ');
+        push_time_as(&mut s, raw, Some(t), Some(TimeFormat::Relative), true);
+        s.push(' ');
+        push_rfc3339(&mut s, -1, false);
+        assert_eq!(
+            s,
+            "1.5 -1711586711.140913120 1969-12-31T23:59:59.999999999Z"
+        );
     }
 }

@@ -1,14 +1,15 @@
 //! What the decode fuzz targets share: decode the input as
 //! `eventheader decode` does (the CLI's library), with options chosen from
-//! the input's length, and check that it ends with status 0 or 1 and that
-//! its output is valid JSON (no panic, hang or unbounded growth on any
-//! input, and every string escaped); one input length in seven takes
-//! `--format trace-event`, whose document must hold a `traceEvents` array
-//! of events that each have a phase, a pid and a tid. A panic anywhere in
+//! the input's length and first byte (every output format, time format and
+//! kind of time window), and check that it ends with status 0 or 1 and that
+//! its output is well-formed in the format chosen (valid JSON, one line of
+//! text per event, RFC 4180 CSV, a Trace Event Format document whose
+//! events all have a phase, pid and tid) (no panic, hang or unbounded growth on any
+//! input, and every string escaped). A panic anywhere in
 //! the decoder, contained or not in the CLI, fails the target: the CLI's
 //! containment is a last line, the fuzzer finds what reaches it.
 
-use eventheader_cli::decode::{decode_bytes, Order, Settings};
+use eventheader_cli::decode::{decode_bytes, Format, Order, Settings, TimeFormat, TimeWindow};
 use eventheader_cli::exit::Status;
 use eventheader_cli::filter::Filter;
 use serde::de::IgnoredAny;
@@ -18,15 +19,46 @@ use tracepoint_decode::PerfMetaOptions;
 /// outcome.
 pub fn check(data: &[u8], stream: bool) {
     let n = data.len();
-    let trace_event = n % 7 == 3;
+    // The output format, time format and time window from the first byte
+    // (the input is still all of `data`).
+    let b = data.first().copied().unwrap_or(0) as usize;
+    let format = [
+        Format::Json,
+        Format::Jsonl,
+        Format::Text,
+        Format::Csv,
+        Format::TraceEvent,
+    ][b % 5];
+    let time_format = [
+        None,
+        Some(TimeFormat::Rfc3339),
+        Some(TimeFormat::Ns),
+        Some(TimeFormat::S),
+        Some(TimeFormat::Relative),
+    ][b / 5 % 5];
+    let window = match b / 25 % 4 {
+        0 => ",",
+        1 => "0.000001,",
+        2 => ",2024-03-28T00:45:12.6Z",
+        _ => "-1,1000",
+    };
     let settings = Settings {
-        jsonl: n % 5 == 0 && !trace_event,
-        trace_event,
+        format,
         meta: [
             PerfMetaOptions::Default,
             PerfMetaOptions::All,
             PerfMetaOptions::None,
         ][n % 3],
+        comm: n % 7 == 0,
+        time_format,
+        window: TimeWindow::parse(window).unwrap_or_default(),
+        fields: if n % 2 == 0 {
+            Vec::new()
+        } else {
+            ["time", "comm", "level", "fields", "n", "raw", "a.b"]
+                .map(String::from)
+                .to_vec()
+        },
         filter: Filter::default(),
         order: if n % 2 == 0 { Order::Time } else { Order::File },
         progress: false,
@@ -37,23 +69,76 @@ pub fn check(data: &[u8], stream: bool) {
         "status {status:?}"
     );
     let text = std::str::from_utf8(&out).expect("the output is UTF-8");
-    if settings.jsonl {
-        for line in text.lines() {
-            if let Err(e) = serde_json::from_str::<IgnoredAny>(line) {
-                panic!("invalid JSON line ({e}): {line}");
+    match settings.format {
+        Format::Jsonl => {
+            for line in text.lines() {
+                if let Err(e) = serde_json::from_str::<IgnoredAny>(line) {
+                    panic!("invalid JSON line ({e}): {line}");
+                }
             }
         }
-    } else if settings.trace_event {
-        let doc: serde_json::Value = serde_json::from_str(text)
-            .unwrap_or_else(|e| panic!("invalid JSON ({e}): {text:.4000}"));
-        let events = doc["traceEvents"].as_array().expect("a traceEvents array");
-        for e in events {
-            assert!(
-                e["ph"].is_string() && e["pid"].is_u64() && e["tid"].is_u64(),
-                "a trace event without ph, pid or tid: {e}"
-            );
+        Format::Json => {
+            if let Err(e) = serde_json::from_str::<IgnoredAny>(text) {
+                panic!("invalid JSON ({e}): {text:.4000}");
+            }
         }
-    } else if let Err(e) = serde_json::from_str::<IgnoredAny>(text) {
-        panic!("invalid JSON ({e}): {text:.4000}");
+        Format::Text => {
+            // One line per event: no control character but the line ends.
+            assert!(text.is_empty() || text.ends_with('\n'));
+            for line in text.lines() {
+                assert!(!line.chars().any(char::is_control), "{line:?}");
+            }
+        }
+        Format::Csv => check_csv(text),
+        Format::TraceEvent => {
+            // One document; every event with a phase, a pid and a tid.
+            let doc: serde_json::Value = serde_json::from_str(text)
+                .unwrap_or_else(|e| panic!("invalid JSON ({e}): {text:.4000}"));
+            let events = doc["traceEvents"].as_array().expect("a traceEvents array");
+            for e in events {
+                assert!(
+                    e["ph"].is_string() && e["pid"].is_u64() && e["tid"].is_u64(),
+                    "a trace event without ph, pid or tid: {e}"
+                );
+            }
+        }
     }
+}
+
+/// RFC 4180: rows of as many cells as the header, CRLF line ends, quotes
+/// only around whole cells and doubled inside them.
+fn check_csv(text: &str) {
+    let (mut cells, mut width, mut quoted, mut at_start) = (1usize, None, false, true);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+            }
+            (true, '"') => {
+                quoted = false;
+                assert!(matches!(chars.peek(), Some(',' | '\r')), "{text:.2000}");
+            }
+            (true, _) => {}
+            (false, '"') => {
+                assert!(at_start, "a quote inside a cell: {text:.2000}");
+                quoted = true;
+            }
+            (false, ',') => {
+                cells += 1;
+                at_start = true;
+                continue;
+            }
+            (false, '\r') => {
+                assert_eq!(chars.next(), Some('\n'), "{text:.2000}");
+                assert_eq!(*width.get_or_insert(cells), cells, "{text:.2000}");
+                cells = 1;
+                at_start = true;
+                continue;
+            }
+            (false, c) => assert!(c != '\n', "a bare LF: {text:.2000}"),
+        }
+        at_start = false;
+    }
+    assert!(!quoted && at_start, "the last row ends with CRLF: {text:.2000}");
 }

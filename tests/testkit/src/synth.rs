@@ -49,7 +49,21 @@ pub fn write_perf_data_with(
     with_ids: bool,
     format: fn(&str, u32) -> String,
 ) {
-    write_samples(path, records, count, with_ids, format, 0..0);
+    write_samples(path, records, count, with_ids, format, 0..0, None);
+}
+
+/// [`write_perf_data`] (with ids) whose samples' thread (pid 4242, tid
+/// 4243) is named `comm` by a PERF_RECORD_COMM before them.
+pub fn write_perf_data_comm(path: &Path, records: &[(String, Vec<u8>)], count: usize, comm: &str) {
+    write_samples(
+        path,
+        records,
+        count,
+        true,
+        eventheader_format,
+        0..0,
+        Some(comm),
+    );
 }
 
 /// [`write_perf_data`] (with ids) followed by the samples `again` once more,
@@ -61,7 +75,7 @@ pub fn write_perf_data_again(
     count: usize,
     again: Range<usize>,
 ) {
-    write_samples(path, records, count, true, eventheader_format, again);
+    write_samples(path, records, count, true, eventheader_format, again, None);
 }
 
 /// One sample of [`write_perf_data_timed`]: tracepoint name, event bytes,
@@ -92,6 +106,7 @@ pub fn write_perf_data_timed(path: &Path, samples: &[TimedSample]) {
         true,
         eventheader_format,
         0..0,
+        None,
         &who,
     );
 }
@@ -103,12 +118,14 @@ fn write_samples(
     with_ids: bool,
     format: fn(&str, u32) -> String,
     again: Range<usize>,
+    comm: Option<&str>,
 ) {
     let who = |k: usize| (4242, 4243, 1_000_000_000 + k as u64 * 1000);
-    write_samples_with(path, records, count, with_ids, format, again, &who);
+    write_samples_with(path, records, count, with_ids, format, again, comm, &who);
 }
 
 /// [`write_samples`] with the pid, tid and time of sample `k` from `who`.
+#[allow(clippy::too_many_arguments)]
 fn write_samples_with(
     path: &Path,
     records: &[(String, Vec<u8>)],
@@ -116,6 +133,7 @@ fn write_samples_with(
     with_ids: bool,
     format: fn(&str, u32) -> String,
     again: Range<usize>,
+    comm: Option<&str>,
     who: &dyn Fn(usize) -> (u32, u32, u64),
 ) {
     let mut names: Vec<&str> = Vec::new();
@@ -157,6 +175,26 @@ fn write_samples_with(
     w.set_clockid_header(1);
     w.set_clock_data_header(1, 1_711_584_000_000_000_000, 0);
     let mut buf = Vec::with_capacity(1 << 20);
+    if let Some(comm) = comm {
+        // PERF_RECORD_COMM: pid, tid, the name (NUL-padded to 8 bytes), then
+        // the sample id fields (tid, time, cpu, identifier).
+        let name_len = (comm.len() + 1).div_ceil(8) * 8;
+        let size = 8 + 8 + name_len + 8 + 8 + 8 + 8 * with_ids as usize;
+        buf.extend_from_slice(&3u32.to_le_bytes());
+        buf.extend_from_slice(&0u16.to_le_bytes());
+        buf.extend_from_slice(&(size as u16).to_le_bytes());
+        buf.extend_from_slice(&4242u32.to_le_bytes());
+        buf.extend_from_slice(&4243u32.to_le_bytes());
+        buf.extend_from_slice(comm.as_bytes());
+        buf.resize(buf.len() + name_len - comm.len(), 0);
+        buf.extend_from_slice(&4242u32.to_le_bytes());
+        buf.extend_from_slice(&4243u32.to_le_bytes());
+        buf.extend_from_slice(&999_999_000u64.to_le_bytes());
+        buf.extend_from_slice(&0u64.to_le_bytes());
+        if with_ids {
+            buf.extend_from_slice(&5000u64.to_le_bytes());
+        }
+    }
     for k in (0..count).chain(again) {
         let (name, event) = &records[k % records.len()];
         let i = names.iter().position(|n| n == name).unwrap();
