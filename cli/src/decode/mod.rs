@@ -164,6 +164,8 @@ pub enum Format {
     Text,
     /// A header row, then one row per event (RFC 4180), columns --fields.
     Csv,
+    /// The Trace Event Format (Perfetto's UI, chrome://tracing, speedscope).
+    TraceEvent,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -424,6 +426,7 @@ fn output_for(settings: &Settings, w: Box<dyn Write>, inputs: usize) -> Box<dyn 
             &settings.fields,
             settings.time_format,
         )),
+        Format::TraceEvent => Box::new(trace_event::TraceEventOutput::new(w)),
     }
 }
 
@@ -500,7 +503,11 @@ pub fn decode_all(
             ));
         }
     }
-    match out.finish() {
+    let finished = out.finish();
+    for note in out.notes() {
+        report(note);
+    }
+    match finished {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::io(&e, "writing the output")),
         _ => Ok(status),
     }

@@ -32,12 +32,18 @@
 //!
 //! Times are microseconds from the first event's time, with three decimals
 //! (nanoseconds); the first event's time is `otherData.originNs`. An input
-//! without times (capture files) counts one microsecond per event.
+//! without times (capture files) counts one microsecond per event. Several
+//! inputs are laid end to end: each input's times count from its own first
+//! event, starting where the previous input's last event was (their clocks
+//! need not be comparable), so that every track stays in time order. An
+//! event earlier than its input's first (file order) is placed at it.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::io::{self, BufWriter, Write};
 
 use super::json::push_json_str;
+use super::view::{EventView, Sink};
 
 /// Opcodes of EventHeader (and ETW) activities.
 pub const OPCODE_START: u8 = 1;
@@ -115,9 +121,15 @@ pub struct TraceEvents {
     /// Threads and processes already named.
     named_threads: HashMap<(u32, u32), ()>,
     named_processes: HashMap<u32, ()>,
+    /// The first input's first time (for `otherData`).
     origin_ns: Option<u64>,
-    /// Events seen (the time of an input without times).
+    /// The current input's first time, and where it is on the output's
+    /// time line.
+    input_origin: Option<u64>,
+    base_ns: u64,
+    /// Events seen in this input (the time of an input without times).
     ordinal: u64,
+    /// The latest time written, on the output's time line.
     last_ns: u64,
     any: bool,
     summary: Summary,
@@ -134,8 +146,7 @@ fn push_uuid(out: &mut String, b: &[u8; 16]) {
     out.push('"');
 }
 
-/// Microseconds with three decimals, signed (an event before the first one
-/// when the input is not in time order).
+/// Microseconds with three decimals (signed: a duration is a difference).
 fn push_us(out: &mut String, ns: i128) {
     let sign = if ns < 0 { "-" } else { "" };
     let a = ns.unsigned_abs();
@@ -170,12 +181,16 @@ impl TraceEvents {
         push_json_str(out, name);
     }
 
+    /// Starts an input: its times follow the previous input's.
+    pub fn begin_input(&mut self) {
+        self.input_origin = None;
+        self.base_ns = self.last_ns;
+        self.ordinal = 0;
+    }
+
     fn push_ts(&self, out: &mut String, ns: u64) {
         out.push_str(",\"ts\":");
-        push_us(
-            out,
-            i128::from(ns) - i128::from(self.origin_ns.unwrap_or(0)),
-        );
+        push_us(out, i128::from(ns));
     }
 
     fn name_thread(&mut self, out: &mut String, pid: u32, tid: u32, name: &str) {
@@ -198,12 +213,14 @@ impl TraceEvents {
 
     /// Converts one event.
     pub fn event(&mut self, out: &mut String, e: &Event<'_>) {
-        let ns = match e.time_ns {
+        let raw = match e.time_ns {
             Some(t) => t,
             None => self.ordinal * 1000,
         };
         self.ordinal += 1;
-        self.origin_ns.get_or_insert(ns);
+        self.origin_ns.get_or_insert(raw);
+        let origin = *self.input_origin.get_or_insert(raw);
+        let ns = self.base_ns.saturating_add(raw.saturating_sub(origin));
         self.last_ns = self.last_ns.max(ns);
         let (pid, tid) = (e.pid.unwrap_or(0), e.tid.or(e.pid).unwrap_or(0));
         if let Some(comm) = e.comm {
@@ -286,10 +303,9 @@ impl TraceEvents {
     fn unmatched_start(&mut self, out: &mut String, id: [u8; 16], o: Open, now_ns: u64) {
         self.unstack(id, o.pid, o.tid);
         self.summary.unmatched_starts += 1;
-        let origin = i128::from(self.origin_ns.unwrap_or(0));
         self.instant(out, &o.name, now_ns, o.pid, o.tid, |out| {
             out.push_str("{\"unmatched\":\"start without a stop\",\"startTs\":");
-            push_us(out, i128::from(o.start_ns) - origin);
+            push_us(out, i128::from(o.start_ns));
             out.push_str(",\"activity\":");
             push_uuid(out, &id);
             push_related(out, o.related);
@@ -375,6 +391,94 @@ impl TraceEvents {
             s.unmatched_stops
         );
         self.summary.clone()
+    }
+}
+
+/// `decode --format trace-event`: one document for all inputs.
+pub struct TraceEventOutput {
+    w: BufWriter<Box<dyn Write>>,
+    conv: TraceEvents,
+    text: String,
+    name: String,
+    fields: String,
+    started: bool,
+    summary: Option<Summary>,
+}
+
+impl TraceEventOutput {
+    pub fn new(w: Box<dyn Write>) -> TraceEventOutput {
+        TraceEventOutput {
+            w: BufWriter::with_capacity(1 << 16, w),
+            conv: TraceEvents::new(),
+            text: String::new(),
+            name: String::new(),
+            fields: String::new(),
+            started: false,
+            summary: None,
+        }
+    }
+}
+
+impl Sink for TraceEventOutput {
+    fn begin_input(&mut self) -> io::Result<()> {
+        self.text.clear();
+        if !self.started {
+            self.started = true;
+            self.conv.begin(&mut self.text);
+        }
+        self.conv.begin_input();
+        self.w.write_all(self.text.as_bytes())
+    }
+
+    fn event(&mut self, e: &EventView<'_>) -> io::Result<()> {
+        self.name.clear();
+        if e.provider.is_empty() || e.event.is_empty() {
+            self.name.push_str(e.tracepoint);
+        } else {
+            let _ = write!(self.name, "{}:{}", e.provider, e.event);
+        }
+        self.fields.clear();
+        self.fields.push('{');
+        self.fields
+            .push_str(e.fields.trim_start_matches([',', ' ']).trim_end());
+        self.fields.push('}');
+        let event = Event {
+            time_ns: e.time.map(|t| u64::try_from(t.ns).unwrap_or(0)),
+            pid: e.pid,
+            tid: e.tid,
+            comm: e.comm,
+            name: &self.name,
+            opcode: e.opcode.unwrap_or(0),
+            activity: e.activity,
+            related: e.related,
+            fields: &self.fields,
+        };
+        self.text.clear();
+        self.conv.event(&mut self.text, &event);
+        self.w.write_all(self.text.as_bytes())
+    }
+
+    fn end_input(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.text.clear();
+        if !self.started {
+            self.started = true;
+            self.conv.begin(&mut self.text);
+        }
+        self.summary = Some(self.conv.finish(&mut self.text));
+        self.w.write_all(self.text.as_bytes())?;
+        self.w.flush()
+    }
+
+    fn notes(&self) -> Vec<String> {
+        self.summary
+            .as_ref()
+            .and_then(Summary::unmatched_line)
+            .into_iter()
+            .collect()
     }
 }
 

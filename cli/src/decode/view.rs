@@ -54,6 +54,10 @@ pub trait Sink {
     fn end_input(&mut self) -> io::Result<()>;
     /// Ends the output and flushes it.
     fn finish(&mut self) -> io::Result<()>;
+    /// What the output has to tell the user once finished (stderr lines).
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The members of JSON object text (or of the member list of

@@ -6,6 +6,7 @@
 //! tid) and none is left open; `B`, `E` and `i` events are in time order per
 //! track; complete events (`X`, `dur` >= 0) nest per track: two of them
 //! either do not overlap or one holds the other.
+#![allow(dead_code)]
 
 use std::collections::HashMap;
 
@@ -176,4 +177,54 @@ pub fn check(text: &str) -> Result<Checked, String> {
 fn trunc(e: &J) -> String {
     let s = format!("{e:?}");
     s.chars().take(200).collect()
+}
+
+/// The slices of [`nested_recording`] per track: thread 500, thread 501,
+/// and the virtual thread of the activity that starts on 500 and stops on
+/// 501.
+pub const NESTED_SLICES: [&[&str]; 3] = [
+    &["Demo:Request", "Demo:Parse"],
+    &["Demo:Query", "Demo:Fetch"],
+    &["Demo:Handoff"],
+];
+
+/// Writes a perf.data recording of process 500 with nested activities on
+/// two threads (500 and 501), one activity that starts on one thread and
+/// stops on the other, and an instant event; the `i`-th activity's id is
+/// `[i; 16]`, parents through the related id.
+pub fn nested_recording(path: &std::path::Path) {
+    use testkit::synth::{activity_event, write_perf_data_timed, TimedSample};
+    let id = |i: u8| [i; 16];
+    let none = [0u8; 16];
+    // (µs, tid, event, opcode, activity, related, field s)
+    type Row = (u64, u32, &'static str, u8, [u8; 16], [u8; 16], &'static str);
+    let events: [Row; 13] = [
+        (1_000, 500, "Request", 1, id(1), none, "GET /index"),
+        (1_100, 500, "Tick", 0, none, none, "tick"),
+        (1_200, 500, "Parse", 1, id(2), id(1), "headers"),
+        (1_300, 501, "Query", 1, id(3), id(1), "SELECT 1"),
+        (1_600, 501, "Fetch", 1, id(4), id(3), "rows"),
+        (1_700, 500, "Parse", 2, id(2), none, "ok"),
+        (2_100, 501, "Fetch", 2, id(4), none, "3 rows"),
+        (2_200, 500, "Handoff", 1, id(5), id(1), "to worker"),
+        (2_500, 501, "Query", 2, id(3), none, "ok"),
+        (2_800, 501, "Handoff", 2, id(5), none, "taken"),
+        (2_900, 501, "Tick", 0, none, none, "tock \"quoted\""),
+        (3_000, 500, "Request", 2, id(1), none, "200"),
+        (3_100, 500, "Tick", 0, none, none, "done"),
+    ];
+    let samples: Vec<TimedSample> = events
+        .iter()
+        .map(|&(us, tid, name, opcode, act, rel, s)| {
+            let (name, event) = activity_event("Demo", name, opcode, act, rel, s);
+            TimedSample {
+                name,
+                event,
+                pid: 500,
+                tid,
+                time: 5_000_000_000 + us * 1000,
+            }
+        })
+        .collect();
+    write_perf_data_timed(path, &samples);
 }

@@ -3,7 +3,8 @@
 //! the input's length and first byte (every output format, time format and
 //! kind of time window), and check that it ends with status 0 or 1 and that
 //! its output is well-formed in the format chosen (valid JSON, one line of
-//! text per event, RFC 4180 CSV) (no panic, hang or unbounded growth on any
+//! text per event, RFC 4180 CSV, a Trace Event Format document whose
+//! events all have a phase, pid and tid) (no panic, hang or unbounded growth on any
 //! input, and every string escaped). A panic anywhere in
 //! the decoder, contained or not in the CLI, fails the target: the CLI's
 //! containment is a last line, the fuzzer finds what reaches it.
@@ -21,15 +22,21 @@ pub fn check(data: &[u8], stream: bool) {
     // The output format, time format and time window from the first byte
     // (the input is still all of `data`).
     let b = data.first().copied().unwrap_or(0) as usize;
-    let format = [Format::Json, Format::Jsonl, Format::Text, Format::Csv][b % 4];
+    let format = [
+        Format::Json,
+        Format::Jsonl,
+        Format::Text,
+        Format::Csv,
+        Format::TraceEvent,
+    ][b % 5];
     let time_format = [
         None,
         Some(TimeFormat::Rfc3339),
         Some(TimeFormat::Ns),
         Some(TimeFormat::S),
         Some(TimeFormat::Relative),
-    ][b / 4 % 5];
-    let window = match b / 20 % 4 {
+    ][b / 5 % 5];
+    let window = match b / 25 % 4 {
         0 => ",",
         1 => "0.000001,",
         2 => ",2024-03-28T00:45:12.6Z",
@@ -84,6 +91,18 @@ pub fn check(data: &[u8], stream: bool) {
             }
         }
         Format::Csv => check_csv(text),
+        Format::TraceEvent => {
+            // One document; every event with a phase, a pid and a tid.
+            let doc: serde_json::Value = serde_json::from_str(text)
+                .unwrap_or_else(|e| panic!("invalid JSON ({e}): {text:.4000}"));
+            let events = doc["traceEvents"].as_array().expect("a traceEvents array");
+            for e in events {
+                assert!(
+                    e["ph"].is_string() && e["pid"].is_u64() && e["tid"].is_u64(),
+                    "a trace event without ph, pid or tid: {e}"
+                );
+            }
+        }
     }
 }
 

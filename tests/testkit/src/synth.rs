@@ -78,6 +78,39 @@ pub fn write_perf_data_again(
     write_samples(path, records, count, true, eventheader_format, again, None);
 }
 
+/// One sample of [`write_perf_data_timed`]: tracepoint name, event bytes,
+/// pid, tid and time (ns of the recording's clock).
+pub struct TimedSample {
+    pub name: String,
+    pub event: Vec<u8>,
+    pub pid: u32,
+    pub tid: u32,
+    pub time: u64,
+}
+
+/// A perf.data file (with sample ids) of `samples` as given: each with its
+/// own pid, tid and time, for recordings of several threads over time.
+pub fn write_perf_data_timed(path: &Path, samples: &[TimedSample]) {
+    let records: Vec<(String, Vec<u8>)> = samples
+        .iter()
+        .map(|s| (s.name.clone(), s.event.clone()))
+        .collect();
+    let who = |k: usize| {
+        let s = &samples[k];
+        (s.pid, s.tid, s.time)
+    };
+    write_samples_with(
+        path,
+        &records,
+        samples.len(),
+        true,
+        eventheader_format,
+        0..0,
+        None,
+        &who,
+    );
+}
+
 fn write_samples(
     path: &Path,
     records: &[(String, Vec<u8>)],
@@ -86,6 +119,22 @@ fn write_samples(
     format: fn(&str, u32) -> String,
     again: Range<usize>,
     comm: Option<&str>,
+) {
+    let who = |k: usize| (4242, 4243, 1_000_000_000 + k as u64 * 1000);
+    write_samples_with(path, records, count, with_ids, format, again, comm, &who);
+}
+
+/// [`write_samples`] with the pid, tid and time of sample `k` from `who`.
+#[allow(clippy::too_many_arguments)]
+fn write_samples_with(
+    path: &Path,
+    records: &[(String, Vec<u8>)],
+    count: usize,
+    with_ids: bool,
+    format: fn(&str, u32) -> String,
+    again: Range<usize>,
+    comm: Option<&str>,
+    who: &dyn Fn(usize) -> (u32, u32, u64),
 ) {
     let mut names: Vec<&str> = Vec::new();
     for (name, _) in records {
@@ -158,14 +207,15 @@ fn write_samples(
         if with_ids {
             buf.extend_from_slice(&(5000 + i as u64).to_le_bytes());
         }
-        buf.extend_from_slice(&4242u32.to_le_bytes()); // pid
-        buf.extend_from_slice(&4243u32.to_le_bytes()); // tid
-        buf.extend_from_slice(&(1_000_000_000 + k as u64 * 1000).to_le_bytes()); // time
+        let (pid, tid, time) = who(k);
+        buf.extend_from_slice(&pid.to_le_bytes());
+        buf.extend_from_slice(&tid.to_le_bytes());
+        buf.extend_from_slice(&time.to_le_bytes());
         buf.extend_from_slice(&((k % 4) as u64).to_le_bytes()); // cpu, res
         buf.extend_from_slice(&(raw_padded as u32).to_le_bytes());
         buf.extend_from_slice(&(1000 + i as u16).to_le_bytes()); // common_type
         buf.extend_from_slice(&[0, 0]); // common_flags, common_preempt_count
-        buf.extend_from_slice(&4243i32.to_le_bytes()); // common_pid
+        buf.extend_from_slice(&(tid as i32).to_le_bytes()); // common_pid
         buf.extend_from_slice(event);
         buf.resize(buf.len() + raw_padded - raw_len, 0);
         if buf.len() >= 1 << 20 {
@@ -200,4 +250,36 @@ pub fn burst_records(count: u32) -> Vec<(String, Vec<u8>)> {
             ("CliBurst_L5K1".to_string(), ev)
         })
         .collect()
+}
+
+/// An EventHeader event `name` of `Provider_L5K1` with opcode `opcode`,
+/// activity id `activity` and related id `related` (when not zero) and
+/// one string field `s`, as (tracepoint name, event bytes).
+pub fn activity_event(
+    provider: &str,
+    name: &str,
+    opcode: u8,
+    activity: [u8; 16],
+    related: [u8; 16],
+    s: &str,
+) -> (String, Vec<u8>) {
+    let mut meta = name.as_bytes().to_vec();
+    meta.extend_from_slice(b"\0s\0\x07"); // field s: ZStringChar8 (NUL-terminated)
+                                          // Flags: 64-bit, little-endian, extension; version 0, id 0, tag 0, opcode, level 5.
+    let mut ev = vec![7u8, 0, 0, 0, 0, 0, opcode, 5];
+    if activity != [0; 16] {
+        let ids = if related != [0; 16] { 32u16 } else { 16 };
+        ev.extend_from_slice(&ids.to_le_bytes());
+        ev.extend_from_slice(&0x8002u16.to_le_bytes()); // activity ids, chained
+        ev.extend_from_slice(&activity);
+        if related != [0; 16] {
+            ev.extend_from_slice(&related);
+        }
+    }
+    ev.extend_from_slice(&(meta.len() as u16).to_le_bytes());
+    ev.extend_from_slice(&1u16.to_le_bytes()); // metadata, last
+    ev.extend_from_slice(&meta);
+    ev.extend_from_slice(s.as_bytes());
+    ev.push(0);
+    (format!("{provider}_L5K1"), ev)
 }
