@@ -6,7 +6,7 @@ pub mod capture;
 mod event_json;
 mod fields;
 pub mod input;
-mod json;
+pub(crate) mod json;
 mod keys;
 pub(crate) mod meta;
 mod output;
