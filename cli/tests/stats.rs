@@ -227,6 +227,40 @@ fn filters_apply() {
     assert_eq!(int(&j, "filtered"), 13);
 }
 
+/// --tid and --cpu on a recording whose samples are known: tid 4243, CPU
+/// k % 4 for sample k (testkit::synth).
+#[test]
+fn thread_and_cpu_filters() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("burst.data");
+    write_perf_data(&path, &burst_records(1000), 1000, true);
+    let p = path.to_str().unwrap();
+    let count = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.push(p);
+        let j = stats_json(&all);
+        (int(j.get("total").unwrap(), "count"), int(&j, "filtered"))
+    };
+    assert_eq!(count(&["--cpu", "1"]), (250, 750));
+    assert_eq!(count(&["--cpu", "1", "--cpu", "3"]), (500, 500));
+    assert_eq!(count(&["--tid", "4243"]), (1000, 0));
+    assert_eq!(count(&["--tid", "4242"]), (0, 1000));
+    assert_eq!(
+        count(&["--tid", "4243", "--cpu", "0", "--pid", "4242"]),
+        (250, 750)
+    );
+    // decode: the same events, each on its CPU.
+    let out = run(&["decode", "--jsonl", "--cpu", "2", p]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 250);
+    assert!(text.lines().all(|l| l.contains("\"cpu\": 2,")), "{text}");
+    // A bad value names the option.
+    let out = run(&["stats", "--cpu", "x", p]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'--cpu <CPU>'"));
+}
+
 /// The table: one header line per section, every event name on a line of
 /// its own, and an unreadable input is exit status 1 with a message.
 #[test]

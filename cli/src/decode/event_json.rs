@@ -60,6 +60,22 @@ fn sample_pid(sample: &td::PerfSampleEventInfo<'_>) -> Option<u32> {
         .then_some(sample.pid)
 }
 
+/// The sample's thread id, if it records one.
+pub fn sample_tid(sample: &td::PerfSampleEventInfo<'_>) -> Option<u32> {
+    sample
+        .sample_type()
+        .has_flag(td::PerfEventAttrSampleType::Tid)
+        .then_some(sample.tid)
+}
+
+/// The sample's CPU, if it records one.
+pub fn sample_cpu(sample: &td::PerfSampleEventInfo<'_>) -> Option<u32> {
+    sample
+        .sample_type()
+        .has_flag(td::PerfEventAttrSampleType::Cpu)
+        .then_some(sample.cpu)
+}
+
 impl Formatter {
     pub fn new(meta: td::PerfMetaOptions, filter: Filter) -> Formatter {
         Formatter {
@@ -150,6 +166,8 @@ impl Formatter {
             event: info.name_bytes(),
             level_keyword: Some((header.level.as_int(), info.keyword())),
             pid: sample.and_then(sample_pid),
+            tid: sample.and_then(sample_tid),
+            cpu: sample.and_then(sample_cpu),
         };
         if !self.filter.is_empty() && !self.filter.matches(&subject) {
             return Ok(false);
@@ -252,6 +270,8 @@ impl Formatter {
                     event: tracepoint.as_bytes(),
                     level_keyword: None,
                     pid: None,
+                    tid: None,
+                    cpu: None,
                 }) {
                     return Outcome::Filtered;
                 }
@@ -325,6 +345,8 @@ impl Formatter {
             event: format.name().as_bytes(),
             level_keyword: None,
             pid: sample_pid(sample),
+            tid: sample_tid(sample),
+            cpu: sample_cpu(sample),
         }) {
             return Outcome::Filtered;
         }

@@ -28,7 +28,7 @@ use crate::filter::{Filter, FilterArgs};
 use crate::guard;
 use crate::plural;
 use crate::progress::Progress;
-pub use event_json::{Formatter, Outcome};
+pub use event_json::{sample_cpu, sample_tid, Formatter, Outcome};
 pub use input::Source;
 use input::{Opened, Recording};
 pub use output::Output;

@@ -13,7 +13,7 @@ use tracepoint_decode as td;
 
 use crate::decode::capture::CaptureReader;
 use crate::decode::input::{self, Opened, Recording};
-use crate::decode::Source;
+use crate::decode::{sample_cpu, sample_tid, Source};
 use crate::exit::{Error, Status};
 use crate::filter::{Filter, FilterArgs, Subject};
 use crate::guard;
@@ -195,6 +195,14 @@ fn read_u64_at(events: &Events, data: &[u8], at: usize) -> u64 {
         .map_or(0, |b| events.byte_reader().read_u64(b))
 }
 
+/// The process, thread and CPU of an event, when its recording has them.
+#[derive(Clone, Copy, Default)]
+struct Who {
+    pid: Option<u32>,
+    tid: Option<u32>,
+    cpu: Option<u32>,
+}
+
 impl Counter<'_> {
     /// Counts one event of `system:tracepoint` with `bytes` of event data.
     fn event(
@@ -204,7 +212,7 @@ impl Counter<'_> {
         named: Named<'_, '_>,
         bytes: usize,
         time: Option<Time>,
-        pid: Option<u32>,
+        who: Who,
     ) {
         let (provider, event, level, keyword) = match named {
             Named::EventHeader(p, e, l, k) => (p, e, Some(l), Some(k)),
@@ -218,7 +226,9 @@ impl Counter<'_> {
             provider,
             event,
             level_keyword: level.zip(keyword),
-            pid,
+            pid: who.pid,
+            tid: who.tid,
+            cpu: who.cpu,
         };
         if !self.filter.is_empty() && !self.filter.matches(&subject) {
             self.summary.filtered += 1;
@@ -232,7 +242,7 @@ impl Counter<'_> {
             level,
             bytes,
             time,
-            pid,
+            pid: who.pid,
         });
     }
 
@@ -255,7 +265,7 @@ impl Counter<'_> {
                 named,
                 data.len(),
                 None,
-                None,
+                Who::default(),
             );
             n += 1;
             progress.update(reader.position(), n);
@@ -334,15 +344,17 @@ impl Counter<'_> {
             }
         };
         let time = sample_time(&sample);
-        let pid = sample
-            .sample_type()
-            .has_flag(td::PerfEventAttrSampleType::Tid)
-            .then_some(sample.pid);
+        let tid = sample_tid(&sample);
+        let who = Who {
+            pid: tid.map(|_| sample.pid),
+            tid,
+            cpu: sample_cpu(&sample),
+        };
         let Some(format) = sample.format() else {
             let name = sample.name();
             let (system, tracepoint) = name.split_once(':').unwrap_or(("", name));
             let bytes = sample.raw_data().len();
-            self.event(system, tracepoint, Named::Malformed, bytes, time, pid);
+            self.event(system, tracepoint, Named::Malformed, bytes, time, who);
             return;
         };
         let (system, tracepoint) = (format.system_name(), format.name());
@@ -357,7 +369,7 @@ impl Counter<'_> {
         } else {
             Named::Plain
         };
-        self.event(system, tracepoint, named, user.len(), time, pid);
+        self.event(system, tracepoint, named, user.len(), time, who);
     }
 }
 
