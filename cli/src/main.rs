@@ -28,7 +28,7 @@ enum Command {
     /// the program that writes them starts.
     Register(register::RegisterArgs),
     /// Record user_events tracepoints into a perf.data file (no perf needed).
-    Collect(collect::CollectArgs),
+    Collect(Box<collect::CollectArgs>),
     /// Print the events of capture files and perf.data files as JSON.
     Decode(decode::DecodeArgs),
     /// Count the events of capture files and perf.data files per event,
