@@ -101,6 +101,7 @@ pub fn count_input(
     let progress = Progress::new(name, len.unwrap_or(0), progress);
     let mut counter = Counter {
         context: td::EventHeaderEnumeratorContext::new(),
+        split: SplitCache::default(),
         filter,
         summary,
     };
@@ -123,6 +124,7 @@ pub fn count_input(
 
 struct Counter<'a> {
     context: td::EventHeaderEnumeratorContext,
+    split: SplitCache,
     filter: &'a Filter,
     summary: &'a mut Summary,
 }
@@ -137,13 +139,79 @@ enum Named<'n, 'd> {
     Malformed,
 }
 
+/// The last tracepoint name split into provider (its length) and keyword
+/// (checking a name costs more than counting its event).
+#[derive(Default)]
+struct SplitCache {
+    name: String,
+    split: Option<(usize, u64)>,
+}
+
+impl SplitCache {
+    fn get(&mut self, tracepoint: &str) -> Option<(usize, u64)> {
+        if self.name != tracepoint {
+            self.name.clear();
+            self.name.push_str(tracepoint);
+            self.split = crate::spec::split_eventheader_name(tracepoint)
+                .map(|(provider, _, keyword)| (provider.len(), keyword));
+        }
+        self.split
+    }
+}
+
+/// The event name and level of a well-formed EventHeader event, read from
+/// its header and the first metadata extension in its chain: None when
+/// anything is unusual (the enumerator then judges the event).
+fn quick_name(data: &[u8]) -> Option<(&[u8], u8)> {
+    // eventheader_flags: pointer64 0x01, little-endian 0x02, extension 0x04.
+    let flags = *data.first()?;
+    if flags & !0x07 != 0 || flags & 0x04 == 0 {
+        return None;
+    }
+    let read = |b: &[u8]| {
+        let b = [b[0], b[1]];
+        if flags & 0x02 != 0 {
+            u16::from_le_bytes(b)
+        } else {
+            u16::from_be_bytes(b)
+        }
+    };
+    let level = *data.get(7)?;
+    let mut at = 8;
+    loop {
+        // Extension: u16 size, u16 kind (0x8000: another follows).
+        let head = data.get(at..at + 4)?;
+        let (size, kind) = (usize::from(read(&head[..2])), read(&head[2..]));
+        let body = data.get(at + 4..at + 4 + size)?;
+        if kind & 0x7fff == 1 {
+            let nul = body.iter().position(|&b| b == 0)?;
+            return Some((&body[..nul], level));
+        }
+        if kind & 0x8000 == 0 {
+            return None;
+        }
+        at += 4 + size;
+    }
+}
+
 /// The provider, event name, level and keyword of an EventHeader event,
 /// from its header and metadata (no field is decoded).
 fn eventheader_names<'n, 'd>(
     context: &mut td::EventHeaderEnumeratorContext,
+    split: &mut SplitCache,
     tracepoint: &'n str,
     data: &'d [u8],
 ) -> Result<Named<'n, 'd>, td::EventHeaderEnumeratorError> {
+    if let (Some((name, level)), Some((provider_len, keyword))) =
+        (quick_name(data), split.get(tracepoint))
+    {
+        return Ok(Named::EventHeader(
+            &tracepoint[..provider_len],
+            name,
+            level,
+            keyword,
+        ));
+    }
     let e = context.enumerate_with_name_and_data(
         tracepoint,
         data,
@@ -254,7 +322,7 @@ impl Counter<'_> {
         let mut n = 0u64;
         while reader.next_record().map_err(|e| e.0)? {
             let (name, data) = (reader.name(), reader.event());
-            let named = match eventheader_names(&mut self.context, name, data) {
+            let named = match eventheader_names(&mut self.context, &mut self.split, name, data) {
                 Ok(named) => named,
                 Err(_) if crate::spec::check_eventheader_name(name).is_err() => Named::Plain,
                 Err(_) => Named::Malformed,
@@ -360,7 +428,7 @@ impl Counter<'_> {
         let (system, tracepoint) = (format.system_name(), format.name());
         let user = sample.user_data();
         let named = if format.decoding_style() == td::PerfEventDecodingStyle::EventHeader {
-            match eventheader_names(&mut self.context, tracepoint, user) {
+            match eventheader_names(&mut self.context, &mut self.split, tracepoint, user) {
                 Ok(named) => named,
                 // Well-formed without metadata: counted as a tracepoint.
                 Err(td::EventHeaderEnumeratorError::NotSupported) => Named::Plain,

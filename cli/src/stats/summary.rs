@@ -112,6 +112,9 @@ pub struct Summary {
     /// Problems with an input's metadata that did not stop the counting.
     pub notes: Vec<String>,
     key: Vec<u8>,
+    /// The row found last, and its key.
+    last: Option<usize>,
+    last_key: Vec<u8>,
 }
 
 impl Summary {
@@ -123,40 +126,51 @@ impl Summary {
     }
 
     pub fn add(&mut self, e: &Event<'_>) {
-        let key = &mut self.key;
-        key.clear();
+        self.key.clear();
         for part in [
             e.system.as_bytes(),
             e.tracepoint.as_bytes(),
             e.provider.as_bytes(),
             e.event,
         ] {
-            key.extend_from_slice(part);
-            key.push(0);
+            self.key.extend_from_slice(part);
+            self.key.push(0);
         }
-        let i = match self.rows.get(key.as_slice()) {
-            Some(&i) => i,
-            None => {
-                let name = if e.level.is_some() {
-                    format!("{}:{}", e.provider, String::from_utf8_lossy(e.event))
-                } else {
-                    String::from_utf8_lossy(e.event).into_owned()
-                };
-                self.events.push(EventRow {
-                    tracepoint: format!("{}:{}", e.system, e.tracepoint),
-                    provider: e.provider.to_string(),
-                    name,
-                    level: e.level,
-                    row: Row::default(),
-                });
-                self.rows.insert(key.clone(), self.events.len() - 1);
-                self.events.len() - 1
+        // Events of one name often follow each other: the last row first.
+        let i = match self.last {
+            Some(i) if self.last_key == self.key => i,
+            _ => {
+                let i = self.find_or_add(e);
+                self.last = Some(i);
+                self.last_key.clone_from(&self.key);
+                i
             }
         };
         self.events[i].row.add(e.bytes as u64, e.time);
         if let (Some(map), Some(pid)) = (self.by_process.as_mut(), e.pid) {
             map.entry(pid).or_default().add(e.bytes as u64, e.time);
         }
+    }
+
+    /// The row of the key in `self.key`, made for the event `e` if new.
+    fn find_or_add(&mut self, e: &Event<'_>) -> usize {
+        if let Some(&i) = self.rows.get(self.key.as_slice()) {
+            return i;
+        }
+        let name = if e.level.is_some() {
+            format!("{}:{}", e.provider, String::from_utf8_lossy(e.event))
+        } else {
+            String::from_utf8_lossy(e.event).into_owned()
+        };
+        self.events.push(EventRow {
+            tracepoint: format!("{}:{}", e.system, e.tracepoint),
+            provider: e.provider.to_string(),
+            name,
+            level: e.level,
+            row: Row::default(),
+        });
+        self.rows.insert(self.key.clone(), self.events.len() - 1);
+        self.events.len() - 1
     }
 
     /// A COMM record: thread `tid` of process `pid` is named `comm`.
