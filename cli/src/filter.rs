@@ -1,19 +1,22 @@
-//! Event filters for `decode` and `collect --live`: provider name, event
-//! name, level at most N, keyword mask, process id. Each given filter must
-//! match (and, within one filter given several times, one of its values).
+//! Event filters for `decode`, `stats` and `collect` (`--live`, and
+//! `--snapshot-on`): provider name, event name, level at most N, keyword
+//! mask, process id, thread id, CPU. Each given filter must match (and,
+//! within one filter given several times, one of its values).
 //!
 //! - EventHeader events: provider and event are the event's own names,
 //!   level and keyword its tracepoint's.
 //! - Other tracepoints: the provider is the tracepoint's system
 //!   (`user_events`, `sched`), the event its name; they have no level or
 //!   keyword, which filters do not apply to.
-//! - The pid is the sample's (perf.data and live); capture files carry no
-//!   pid, so with `--pid` none of their events match.
+//! - The pid, tid and CPU are the sample's (perf.data and live); capture
+//!   files carry none, so with `--pid`, `--tid` or `--cpu` none of their
+//!   events match.
 //!
 //! `collect` pushes what it can into the kernel: it records only the
 //! tracepoints whose names can match (EventHeader names carry the provider,
-//! level and keyword), and hands the pid filter to the kernel's tracepoint
-//! filter (`common_pid == N`).
+//! level and keyword), and hands the pid and tid filters to the kernel's
+//! tracepoint filter (`common_pid == N`: the kernel's pid of a task is its
+//! thread id).
 
 use clap::Args;
 
@@ -45,6 +48,16 @@ pub struct FilterArgs {
     #[arg(long, value_name = "PID", value_parser = parse_pid, allow_negative_numbers = true,
           help_heading = "Filters")]
     pub pid: Vec<u32>,
+
+    /// Only events of this thread id. May be repeated.
+    #[arg(long, value_name = "TID", value_parser = parse_pid, allow_negative_numbers = true,
+          help_heading = "Filters")]
+    pub tid: Vec<u32>,
+
+    /// Only events recorded on this CPU (0, 1, ...). May be repeated.
+    #[arg(long, value_name = "CPU", value_parser = parse_cpu, allow_negative_numbers = true,
+          help_heading = "Filters")]
+    pub cpu: Vec<u32>,
 }
 
 /// The largest process id a kernel can give (PID_MAX_LIMIT).
@@ -56,6 +69,17 @@ pub fn parse_pid(s: &str) -> Result<u32, String> {
         .ok()
         .filter(|p| *p <= PID_MAX_LIMIT && s.bytes().all(|b| b.is_ascii_digit()))
         .ok_or_else(|| format!("'{s}' is not a process id (0 to {PID_MAX_LIMIT}, decimal)"))
+}
+
+/// The most CPUs a kernel can have (NR_CPUS is at most 8192).
+const CPU_MAX: u32 = 8191;
+
+/// A CPU number: 0 to CPU_MAX, in decimal.
+pub fn parse_cpu(s: &str) -> Result<u32, String> {
+    s.parse::<u32>()
+        .ok()
+        .filter(|c| *c <= CPU_MAX && s.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| format!("'{s}' is not a CPU number (0 to {CPU_MAX}, decimal)"))
 }
 
 /// A level: 1 (critical) to 255.
@@ -87,6 +111,8 @@ pub struct Subject<'a> {
     /// Level and keyword (EventHeader events only).
     pub level_keyword: Option<(u8, u64)>,
     pub pid: Option<u32>,
+    pub tid: Option<u32>,
+    pub cpu: Option<u32>,
 }
 
 /// The filters of one command.
@@ -108,6 +134,8 @@ impl Filter {
             && a.level.is_none()
             && a.keyword.is_none()
             && a.pid.is_empty()
+            && a.tid.is_empty()
+            && a.cpu.is_empty()
     }
 
     /// Needs the event's own name (EventHeader events: in their payload).
@@ -128,6 +156,8 @@ impl Filter {
             && s.level_keyword
                 .map_or(true, |(l, k)| self.level_keyword_match(l, k))
             && (a.pid.is_empty() || s.pid.is_some_and(|p| a.pid.contains(&p)))
+            && (a.tid.is_empty() || s.tid.is_some_and(|t| a.tid.contains(&t)))
+            && (a.cpu.is_empty() || s.cpu.is_some_and(|c| a.cpu.contains(&c)))
     }
 
     /// Can events of the tracepoint `system:name` pass (decided from its
@@ -144,19 +174,26 @@ impl Filter {
         a.provider.is_empty() || a.provider.iter().any(|p| p == system)
     }
 
-    /// The kernel tracepoint filter for the pid filter, if any:
-    /// `common_pid == 1 || common_pid == 2`.
+    /// The kernel tracepoint filter for the pid and tid filters, if any:
+    /// `common_pid == 1 || common_pid == 2`, and with both
+    /// `(common_pid == 1) && (common_pid == 3)`.
     pub fn kernel_filter(&self) -> Option<String> {
-        if self.args.pid.is_empty() {
-            return None;
+        let any_of = |ids: &[u32]| {
+            ids.iter()
+                .map(|p| format!("common_pid == {p}"))
+                .collect::<Vec<String>>()
+                .join(" || ")
+        };
+        match (self.args.pid.is_empty(), self.args.tid.is_empty()) {
+            (true, true) => None,
+            (false, true) => Some(any_of(&self.args.pid)),
+            (true, false) => Some(any_of(&self.args.tid)),
+            (false, false) => Some(format!(
+                "({}) && ({})",
+                any_of(&self.args.pid),
+                any_of(&self.args.tid)
+            )),
         }
-        let terms: Vec<String> = self
-            .args
-            .pid
-            .iter()
-            .map(|p| format!("common_pid == {p}"))
-            .collect();
-        Some(terms.join(" || "))
     }
 }
 
@@ -181,6 +218,8 @@ mod tests {
             event: event.as_bytes(),
             level_keyword: Some((level, keyword)),
             pid: Some(pid),
+            tid: Some(pid + 1),
+            cpu: Some(pid % 4),
         }
     }
 
@@ -209,9 +248,20 @@ mod tests {
             event: b"sched_switch",
             level_keyword: None,
             pid: Some(1),
+            tid: None,
+            cpu: None,
         };
         assert!(filter(&["--level", "1", "--keyword", "8"]).matches(&plain));
         assert!(filter(&["--provider", "sched"]).matches(&plain));
+        // Thread and CPU (eh(): tid pid + 1, CPU pid % 4).
+        let f = filter(&["--tid", "8", "--tid", "9", "--cpu", "3"]);
+        assert!(!f.is_empty());
+        assert!(f.matches(&eh("P", "E", 5, 2, 7)));
+        assert!(!f.matches(&eh("P", "E", 5, 2, 8)));
+        assert!(!filter(&["--cpu", "2"]).matches(&eh("P", "E", 5, 2, 7)));
+        // Without them (a capture file): nothing matches.
+        assert!(!filter(&["--tid", "1"]).matches(&plain));
+        assert!(!filter(&["--cpu", "0"]).matches(&plain));
     }
 
     #[test]
@@ -231,6 +281,16 @@ mod tests {
                 .unwrap(),
             "common_pid == 3 || common_pid == 9"
         );
+        assert_eq!(
+            filter(&["--tid", "4"]).kernel_filter().unwrap(),
+            "common_pid == 4"
+        );
+        assert_eq!(
+            filter(&["--pid", "3", "--tid", "4", "--tid", "5"])
+                .kernel_filter()
+                .unwrap(),
+            "(common_pid == 3) && (common_pid == 4 || common_pid == 5)"
+        );
     }
 
     #[test]
@@ -245,6 +305,9 @@ mod tests {
             &["x", "--keyword", "0"],
             &["x", "--keyword", "xyz"],
             &["x", "--pid", "-1"],
+            &["x", "--tid", "x"],
+            &["x", "--cpu", "8192"],
+            &["x", "--cpu", "-1"],
         ] {
             assert!(
                 <Cli as clap::Parser>::try_parse_from(args).is_err(),
@@ -267,6 +330,11 @@ mod tests {
                 "for '--keyword <MASK>': not a hexadecimal",
             ),
             (&["x", "--pid", "+5"], "'+5' is not a process id"),
+            (
+                &["x", "--cpu", "-1"],
+                "for '--cpu <CPU>': '-1' is not a CPU number",
+            ),
+            (&["x", "--tid", "0x5"], "for '--tid <TID>': '0x5' is not"),
         ] {
             let e = <Cli as clap::Parser>::try_parse_from(args)
                 .unwrap_err()

@@ -37,4 +37,5 @@ pub mod plural;
 pub mod progress;
 pub mod register;
 pub mod spec;
+pub mod stats;
 pub mod tracefs;

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser, Subcommand};
 
 use eventheader_cli::exit::Status;
-use eventheader_cli::{collect, decode, doctor, register};
+use eventheader_cli::{collect, decode, doctor, register, stats};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -28,9 +28,12 @@ enum Command {
     /// the program that writes them starts.
     Register(register::RegisterArgs),
     /// Record user_events tracepoints into a perf.data file (no perf needed).
-    Collect(collect::CollectArgs),
+    Collect(Box<collect::CollectArgs>),
     /// Print the events of capture files and perf.data files as JSON.
     Decode(decode::DecodeArgs),
+    /// Count the events of capture files and perf.data files per event,
+    /// tracepoint, provider, level and process: a table, or JSON.
+    Stats(stats::StatsArgs),
     /// Say whether events written on this machine can reach a collector,
     /// and what to do when not (user_events, tracefs, access, collecting).
     Doctor(doctor::DoctorArgs),
@@ -102,6 +105,7 @@ fn main() -> ExitCode {
         Command::Register(args) => register::run(args),
         Command::Collect(args) => collect::run(args),
         Command::Decode(args) => decode::run(args),
+        Command::Stats(args) => stats::run(args),
         Command::Doctor(args) => doctor::run(args),
         Command::Generate(args) => generate::run(args, Cli::command()),
     };

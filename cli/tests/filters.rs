@@ -95,6 +95,16 @@ fn filters_on_perf_data() {
                 !eh(e) || meta_u64(e, "keyword").unwrap_or(0) & 2 != 0
             }),
             (&["--pid", &pid], &|e| meta_u64(e, "pid") == Some(pid_n)),
+            // The thread id: "tid", or the pid when they are equal.
+            (&["--tid", &pid], &|e| {
+                meta_u64(e, "tid").or(meta_u64(e, "pid")) == Some(pid_n)
+            }),
+            (&["--cpu", "1", "--cpu", "2"], &|e| {
+                matches!(meta_u64(e, "cpu"), Some(1 | 2))
+            }),
+            (&["--cpu", "0", "--provider", "sched"], &|e| {
+                meta_u64(e, "cpu") == Some(0) && meta_str(e, "provider") == Some("sched")
+            }),
         ],
     );
 }
@@ -117,4 +127,27 @@ fn filters_on_a_capture_file() {
     // A capture file records no process ids: --pid keeps nothing.
     let p = reference_dir().join(file);
     assert!(events(&["decode", "--jsonl", "--pid", "1", p.to_str().unwrap()]).is_empty());
+    // Nor thread ids or CPUs.
+    assert!(events(&["decode", "--jsonl", "--tid", "1", p.to_str().unwrap()]).is_empty());
+    assert!(events(&["decode", "--jsonl", "--cpu", "0", p.to_str().unwrap()]).is_empty());
+}
+
+/// `collect` cannot push --cpu into the kernel: a recording refuses it
+/// (before touching tracefs), as it refuses --event.
+#[test]
+fn collect_refuses_cpu_without_live() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_file = dir.path().join("x.data");
+    let out = run(&[
+        "collect",
+        "--cpu",
+        "0",
+        "-o",
+        out_file.to_str().unwrap(),
+        "P_*",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--cpu needs --live"), "{err}");
+    assert!(!out_file.exists());
 }

@@ -19,7 +19,7 @@ use std::process::{Command, Output};
 use common::run;
 
 /// The subcommands the tool has today: `--help` must list at least these.
-const KNOWN_SUBCOMMANDS: [&str; 3] = ["register", "collect", "decode"];
+const KNOWN_SUBCOMMANDS: [&str; 4] = ["register", "collect", "decode", "stats"];
 
 const COMPLETIONS: [(&str, &str); 3] = [
     ("bash", "bash-completion/completions/eventheader"),

@@ -152,9 +152,10 @@ Examples:
   eventheader collect -c -b 8M --snapshot-on level=1 -o crash.data 'MyProvider_*'
 
 Filters: collect records only the tracepoints whose names can pass them
-(EventHeader names carry provider, level and keyword) and gives --pid to the
-kernel's tracepoint filter; --event (an EventHeader event's name is in its
-payload) needs --live, where every filter applies to what is printed.
+(EventHeader names carry provider, level and keyword) and gives --pid and
+--tid to the kernel's tracepoint filter; --event (an EventHeader event's name
+is in its payload) and --cpu need --live, where every filter applies to what
+is printed.
 
 With --live or -o -, the command's standard output goes to standard error.
 
@@ -292,6 +293,12 @@ fn check_args(args: &CollectArgs) -> Result<(), Error> {
         return Err(Error::new(
             Status::Usage,
             "--circular writes one file per snapshot: -o - (one stream) cannot hold them",
+        ));
+    }
+    if !args.live && !args.filter.cpu.is_empty() {
+        return Err(Error::new(
+            Status::Usage,
+            "--cpu needs --live (a recording holds every CPU's events; the kernel's tracepoint filter has no CPU)",
         ));
     }
     if !args.live && !args.filter.event.is_empty() {

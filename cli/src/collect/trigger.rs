@@ -26,12 +26,12 @@ pub const TRIGGER_RING_BYTES: usize = 64 << 10;
 const PERF_RECORD_SAMPLE: u32 = 9;
 
 /// The filter names `--snapshot-on` accepts (decode's filter options).
-const KEYS: &[&str] = &["provider", "event", "level", "keyword", "pid"];
+const KEYS: &[&str] = &["provider", "event", "level", "keyword", "pid", "tid", "cpu"];
 
 /// Parses `--snapshot-on`'s value: `NAME=VALUE` pairs separated by commas
-/// (or spaces), NAME one of provider, event, level, keyword, pid, each
-/// with decode's rules for its option; a name given twice matches either
-/// value (provider, event, pid). An error names the field.
+/// (or spaces), NAME one of provider, event, level, keyword, pid, tid,
+/// cpu, each with decode's rules for its option; a name given twice
+/// matches either value (provider, event, pid, tid, cpu). An error names the field.
 pub fn parse_spec(spec: &str) -> Result<FilterArgs, String> {
     let mut f = FilterArgs::default();
     let mut any = false;
@@ -70,7 +70,9 @@ pub fn parse_spec(spec: &str) -> Result<FilterArgs, String> {
                 once(f.keyword.is_some())?;
                 f.keyword = Some(filter::parse_mask(value).map_err(field)?);
             }
-            _ => f.pid.push(filter::parse_pid(value).map_err(field)?),
+            "pid" => f.pid.push(filter::parse_pid(value).map_err(field)?),
+            "tid" => f.tid.push(filter::parse_pid(value).map_err(field)?),
+            _ => f.cpu.push(filter::parse_cpu(value).map_err(field)?),
         }
         any = true;
     }
@@ -207,6 +209,8 @@ mod tests {
         assert_eq!(f.event, vec!["E"]);
         assert_eq!(f.keyword, Some(6));
         assert_eq!(f.pid, vec![7]);
+        let f = parse_spec("tid=8,tid=9,cpu=3").unwrap();
+        assert_eq!((f.tid, f.cpu), (vec![8, 9], vec![3]));
         for (bad, says) in [
             ("", "no filter given"),
             (" , ", "no filter given"),
@@ -231,6 +235,8 @@ mod tests {
                 "field 'pid': '99999999' is not a process id",
             ),
             ("--level=1", "unknown filter"),
+            ("tid=-2", "field 'tid': '-2' is not a process id"),
+            ("cpu=9000", "field 'cpu': '9000' is not a CPU number"),
         ] {
             let e = parse_spec(bad).unwrap_err();
             assert!(e.contains(says), "{bad:?}: {e}");

@@ -82,6 +82,22 @@ fn sample_pid(sample: &td::PerfSampleEventInfo<'_>) -> Option<u32> {
         .then_some(sample.pid)
 }
 
+/// The sample's thread id, if it records one.
+pub fn sample_tid(sample: &td::PerfSampleEventInfo<'_>) -> Option<u32> {
+    sample
+        .sample_type()
+        .has_flag(td::PerfEventAttrSampleType::Tid)
+        .then_some(sample.tid)
+}
+
+/// The sample's CPU, if it records one.
+pub fn sample_cpu(sample: &td::PerfSampleEventInfo<'_>) -> Option<u32> {
+    sample
+        .sample_type()
+        .has_flag(td::PerfEventAttrSampleType::Cpu)
+        .then_some(sample.cpu)
+}
+
 impl Formatter {
     pub fn new(meta: td::PerfMetaOptions, filter: Filter) -> Formatter {
         Formatter {
@@ -277,6 +293,8 @@ impl Formatter {
             event: info.name_bytes(),
             level_keyword: Some((header.level.as_int(), info.keyword())),
             pid: sample.and_then(sample_pid).or(self.stamp.map(|s| s.pid)),
+            tid: sample.and_then(sample_tid).or(self.stamp.map(|s| s.tid)),
+            cpu: sample.and_then(sample_cpu),
         };
         if !self.filter.is_empty() && !self.filter.matches(&subject) {
             return Ok(false);
@@ -413,6 +431,8 @@ impl Formatter {
                     event: tracepoint.as_bytes(),
                     level_keyword: None,
                     pid: self.stamp.map(|s| s.pid),
+                    tid: self.stamp.map(|s| s.tid),
+                    cpu: None,
                 }) {
                     return Outcome::Filtered;
                 }
@@ -490,6 +510,8 @@ impl Formatter {
             event: format.name().as_bytes(),
             level_keyword: None,
             pid: sample_pid(sample),
+            tid: sample_tid(sample),
+            cpu: sample_cpu(sample),
         }) {
             return Outcome::Filtered;
         }

@@ -10,7 +10,7 @@ use super::window::TimeFormat;
 
 /// Days since 1970-01-01 to (year, month, day) in the proleptic Gregorian
 /// calendar (H. Hinnant's civil-from-days algorithm).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
+pub(crate) fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);

@@ -34,7 +34,8 @@ usage: testkit COMMAND ...
   reference-dir               prints where the reference data is
   synth-perf OUT COUNT [KIND]  writes a perf.data of COUNT samples (testkit::synth):
                               KIND reference (default): the reference capture's
-                              events, cycled; burst: cli_writer's Burst (u32 i)";
+                              events, cycled; burst: cli_writer's Burst (u32 i)
+  synth-capture OUT COUNT [KIND]  a capture file of COUNT records of the same kinds";
 
 /// Parsed `--key value` options and the remaining words.
 struct Args {
@@ -109,9 +110,10 @@ fn cmd_build(args: &[String]) -> Result<bool, String> {
     Ok(true)
 }
 
-fn cmd_synth_perf(out: &str, count: &str, kind: &str) -> Result<bool, String> {
-    let count: usize = count.parse().map_err(|_| format!("not a count: {count}"))?;
-    let records: Vec<(String, Vec<u8>)> = match kind {
+/// The records of a synthetic recording: the reference capture's, or
+/// cli_writer's Burst.
+fn synth_records(count: usize, kind: &str) -> Result<Vec<(String, Vec<u8>)>, String> {
+    Ok(match kind {
         "reference" => capture::read(&testkit::reference_capture())?
             .into_iter()
             .map(|r| (r.name, r.event))
@@ -119,8 +121,30 @@ fn cmd_synth_perf(out: &str, count: &str, kind: &str) -> Result<bool, String> {
         // Distinct values of i up to 65,536, then cycled.
         "burst" => testkit::synth::burst_records(count.min(1 << 16) as u32),
         _ => return Err(format!("unknown kind {kind} (reference, burst)")),
-    };
+    })
+}
+
+fn cmd_synth_perf(out: &str, count: &str, kind: &str) -> Result<bool, String> {
+    let count: usize = count.parse().map_err(|_| format!("not a count: {count}"))?;
+    let records = synth_records(count, kind)?;
     testkit::synth::write_perf_data(Path::new(out), &records, count, true);
+    Ok(true)
+}
+
+/// A capture file of `count` records (docs/format.md §7): the records of
+/// [`synth_records`], cycled.
+fn cmd_synth_capture(out: &str, count: &str, kind: &str) -> Result<bool, String> {
+    let count: usize = count.parse().map_err(|_| format!("not a count: {count}"))?;
+    let records = synth_records(count, kind)?;
+    let mut data = Vec::new();
+    for k in 0..count {
+        let (name, event) = &records[k % records.len()];
+        data.extend_from_slice(&((4 + name.len() + 1 + event.len()) as u32).to_le_bytes());
+        data.extend_from_slice(name.as_bytes());
+        data.push(0);
+        data.extend_from_slice(event);
+    }
+    std::fs::write(out, data).map_err(|e| format!("{out}: {e}"))?;
     Ok(true)
 }
 
@@ -282,6 +306,8 @@ fn main() -> ExitCode {
         }
         ["synth-perf", out, count] => cmd_synth_perf(out, count, "reference"),
         ["synth-perf", out, count, kind] => cmd_synth_perf(out, count, kind),
+        ["synth-capture", out, count] => cmd_synth_capture(out, count, "reference"),
+        ["synth-capture", out, count, kind] => cmd_synth_capture(out, count, kind),
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

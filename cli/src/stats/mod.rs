@@ -1,0 +1,496 @@
+//! `eventheader stats`: counts the events of capture files and perf.data
+//! files (read as `decode` reads them) per event name, tracepoint,
+//! provider, level and, with `--by process`, process. EventHeader events
+//! are opened only as far as their names: no field is decoded.
+
+mod report;
+pub mod summary;
+
+use std::io::{self, Write};
+
+use clap::{Args, ValueEnum};
+use tracepoint_decode as td;
+
+use crate::decode::capture::CaptureReader;
+use crate::decode::input::{self, Opened, Recording};
+use crate::decode::{sample_cpu, sample_tid, Source};
+use crate::exit::{Error, Status};
+use crate::filter::{Filter, FilterArgs, Subject};
+use crate::guard;
+use crate::perfdata::{Events, PerfReader};
+use crate::progress::Progress;
+use summary::{Event, Summary, Time};
+
+#[derive(Args, Debug)]
+#[command(after_help = STATS_AFTER_HELP)]
+pub struct StatsArgs {
+    /// Capture files (TRACEPOINT_CAPTURE_FILE) and perf.data files, normal or
+    /// pipe mode (recognized by their content); `-` is standard input.
+    #[arg(value_name = "FILE", required = true)]
+    pub inputs: Vec<String>,
+
+    /// Output: a table for people, or one JSON object.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: StatsFormat,
+
+    /// Also count per process (pid, and its name when the recording has
+    /// COMM records).
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub by: Vec<By>,
+
+    /// No progress display on stderr (shown only when stderr is a terminal and
+    /// an input is larger than 32 MiB).
+    #[arg(long)]
+    pub no_progress: bool,
+
+    #[command(flatten)]
+    pub filter: FilterArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StatsFormat {
+    Table,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum By {
+    Process,
+}
+
+const STATS_AFTER_HELP: &str = concat!(
+    "\
+Counts the events of all inputs together: per event (`Provider:Event` for
+EventHeader events, the tracepoint's name for others) and tracepoint, per
+provider (the tracepoint's system for non-EventHeader events), per level,
+and with --by process per process. Each row gives the count, the bytes (the
+event's data after the tracepoint's common fields), the first and last time
+and the rate (events per second between them). Capture files carry no time:
+their rows have none. Events lost by the recording (PERF_RECORD_LOST and
+LOST_SAMPLES) are counted, as are the events the filters left out.
+
+--format json writes one object:
+  { \"inputs\": [...], \"total\": ROW, \"filtered\": N, \"lost\": N, \"malformed\": N,
+    \"events\": [ { \"name\", \"tracepoint\", \"provider\", \"level\", ROW }, ... ],
+    \"tracepoints\": [...], \"providers\": [...], \"levels\": [...],
+    \"processes\": [ { \"pid\", \"comm\", ROW }, ... ] }
+where ROW is \"count\", \"bytes\", \"first\", \"last\", \"rate\"; times as decode
+writes them (RFC 3339 when the recording gives its wall-clock offset, else
+seconds), null when unknown.
+
+Exit status 1 when an input cannot be read or holds malformed records or
+events (they are still counted, under their tracepoint).
+
+Examples:
+  eventheader stats trace.data
+  eventheader stats --by process --format json a.data b.dat",
+    "\n\n",
+    exit_status_help!()
+);
+
+/// Counts one input into `summary`; Err(message) when it cannot be read
+/// (to its end).
+pub fn count_input(
+    source: Source<'_>,
+    filter: &Filter,
+    summary: &mut Summary,
+    progress: bool,
+) -> Result<(), String> {
+    let name = source.name();
+    let Opened { recording, len } = input::open(source).map_err(|e| format!("{name}: {e}"))?;
+    let progress = Progress::new(name, len.unwrap_or(0), progress);
+    let mut counter = Counter {
+        context: td::EventHeaderEnumeratorContext::new(),
+        split: SplitCache::default(),
+        filter,
+        summary,
+    };
+    let result = match recording {
+        Recording::Capture(reader) => {
+            guard::contain(|| counter.capture(reader, progress)).map_err(|p| p.to_string())
+        }
+        Recording::Perf(reader) => {
+            guard::contain(|| counter.perf(reader, progress)).map_err(|p| p.to_string())
+        }
+    };
+    match result {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => Err(format!("{name}: {e}")),
+        Err(panic) => Err(format!(
+            "{name}: counting failed (a decoder bug; please report it with the input): {panic}"
+        )),
+    }
+}
+
+struct Counter<'a> {
+    context: td::EventHeaderEnumeratorContext,
+    split: SplitCache,
+    filter: &'a Filter,
+    summary: &'a mut Summary,
+}
+
+/// What the name of an event's data says.
+enum Named<'n, 'd> {
+    /// An EventHeader event: provider, event name, level, keyword.
+    EventHeader(&'n str, &'d [u8], u8, u64),
+    /// Not EventHeader.
+    Plain,
+    /// An EventHeader tracepoint whose data is not a valid event.
+    Malformed,
+}
+
+/// The last tracepoint name split into provider (its length) and keyword
+/// (checking a name costs more than counting its event).
+#[derive(Default)]
+struct SplitCache {
+    name: String,
+    split: Option<(usize, u64)>,
+}
+
+impl SplitCache {
+    fn get(&mut self, tracepoint: &str) -> Option<(usize, u64)> {
+        if self.name != tracepoint {
+            self.name.clear();
+            self.name.push_str(tracepoint);
+            self.split = crate::spec::split_eventheader_name(tracepoint)
+                .map(|(provider, _, keyword)| (provider.len(), keyword));
+        }
+        self.split
+    }
+}
+
+/// The event name and level of a well-formed EventHeader event, read from
+/// its header and the first metadata extension in its chain: None when
+/// anything is unusual (the enumerator then judges the event).
+fn quick_name(data: &[u8]) -> Option<(&[u8], u8)> {
+    // eventheader_flags: pointer64 0x01, little-endian 0x02, extension 0x04.
+    let flags = *data.first()?;
+    if flags & !0x07 != 0 || flags & 0x04 == 0 {
+        return None;
+    }
+    let read = |b: &[u8]| {
+        let b = [b[0], b[1]];
+        if flags & 0x02 != 0 {
+            u16::from_le_bytes(b)
+        } else {
+            u16::from_be_bytes(b)
+        }
+    };
+    let level = *data.get(7)?;
+    let mut at = 8;
+    loop {
+        // Extension: u16 size, u16 kind (0x8000: another follows).
+        let head = data.get(at..at + 4)?;
+        let (size, kind) = (usize::from(read(&head[..2])), read(&head[2..]));
+        let body = data.get(at + 4..at + 4 + size)?;
+        if kind & 0x7fff == 1 {
+            let nul = body.iter().position(|&b| b == 0)?;
+            return Some((&body[..nul], level));
+        }
+        if kind & 0x8000 == 0 {
+            return None;
+        }
+        at += 4 + size;
+    }
+}
+
+/// The provider, event name, level and keyword of an EventHeader event,
+/// from its header and metadata (no field is decoded).
+fn eventheader_names<'n, 'd>(
+    context: &mut td::EventHeaderEnumeratorContext,
+    split: &mut SplitCache,
+    tracepoint: &'n str,
+    data: &'d [u8],
+) -> Result<Named<'n, 'd>, td::EventHeaderEnumeratorError> {
+    if let (Some((name, level)), Some((provider_len, keyword))) =
+        (quick_name(data), split.get(tracepoint))
+    {
+        return Ok(Named::EventHeader(
+            &tracepoint[..provider_len],
+            name,
+            level,
+            keyword,
+        ));
+    }
+    let e = context.enumerate_with_name_and_data(
+        tracepoint,
+        data,
+        td::EventHeaderEnumeratorContext::MOVE_NEXT_LIMIT_DEFAULT,
+    )?;
+    let info = e.event_info();
+    Ok(Named::EventHeader(
+        info.provider_name(),
+        info.name_bytes(),
+        info.header().level.as_int(),
+        info.keyword(),
+    ))
+}
+
+/// A perf sample's time (None without PERF_SAMPLE_TIME): wall-clock when
+/// the recording gives its clock's offset.
+fn sample_time(sample: &td::PerfSampleEventInfo<'_>) -> Option<Time> {
+    if !sample
+        .sample_type()
+        .has_flag(td::PerfEventAttrSampleType::Time)
+    {
+        return None;
+    }
+    let session = sample.session_info;
+    Some(if session.clock_offset_known() {
+        let ts = session.time_to_time_spec(sample.time);
+        Time {
+            ns: ts
+                .seconds()
+                .saturating_mul(1_000_000_000)
+                .saturating_add(i64::from(ts.nanoseconds())),
+            wall: true,
+        }
+    } else {
+        Time {
+            ns: i64::try_from(sample.time).unwrap_or(i64::MAX),
+            wall: false,
+        }
+    })
+}
+
+fn read_u32_at(events: &Events, data: &[u8], at: usize) -> Option<u32> {
+    data.get(at..at + 4)
+        .map(|b| events.byte_reader().read_u32(b))
+}
+
+fn read_u64_at(events: &Events, data: &[u8], at: usize) -> u64 {
+    data.get(at..at + 8)
+        .map_or(0, |b| events.byte_reader().read_u64(b))
+}
+
+/// The process, thread and CPU of an event, when its recording has them.
+#[derive(Clone, Copy, Default)]
+struct Who {
+    pid: Option<u32>,
+    tid: Option<u32>,
+    cpu: Option<u32>,
+}
+
+impl Counter<'_> {
+    /// Counts one event of `system:tracepoint` with `bytes` of event data.
+    fn event(
+        &mut self,
+        system: &str,
+        tracepoint: &str,
+        named: Named<'_, '_>,
+        bytes: usize,
+        time: Option<Time>,
+        who: Who,
+    ) {
+        let (provider, event, level, keyword) = match named {
+            Named::EventHeader(p, e, l, k) => (p, e, Some(l), Some(k)),
+            Named::Plain => (system, tracepoint.as_bytes(), None, None),
+            Named::Malformed => {
+                self.summary.malformed += 1;
+                (system, tracepoint.as_bytes(), None, None)
+            }
+        };
+        let subject = Subject {
+            provider,
+            event,
+            level_keyword: level.zip(keyword),
+            pid: who.pid,
+            tid: who.tid,
+            cpu: who.cpu,
+        };
+        if !self.filter.is_empty() && !self.filter.matches(&subject) {
+            self.summary.filtered += 1;
+            return;
+        }
+        self.summary.add(&Event {
+            system,
+            tracepoint,
+            provider,
+            event,
+            level,
+            bytes,
+            time,
+            pid: who.pid,
+        });
+    }
+
+    fn capture(
+        &mut self,
+        mut reader: CaptureReader<'_>,
+        mut progress: Progress,
+    ) -> Result<(), String> {
+        let mut n = 0u64;
+        while reader.next_record().map_err(|e| e.0)? {
+            let (name, data) = (reader.name(), reader.event());
+            let named = match eventheader_names(&mut self.context, &mut self.split, name, data) {
+                Ok(named) => named,
+                Err(_) if crate::spec::check_eventheader_name(name).is_err() => Named::Plain,
+                Err(_) => Named::Malformed,
+            };
+            self.event(
+                crate::spec::USER_EVENTS,
+                name,
+                named,
+                data.len(),
+                None,
+                Who::default(),
+            );
+            n += 1;
+            progress.update(reader.position(), n);
+        }
+        Ok(())
+    }
+
+    fn perf(
+        &mut self,
+        mut reader: Box<PerfReader<'_>>,
+        mut progress: Progress,
+    ) -> Result<(), String> {
+        let mut n = 0u64;
+        let result = loop {
+            match reader.move_next() {
+                Ok(true) => {}
+                Ok(false) => break Ok(()),
+                Err(e) => {
+                    break Err(format!(
+                        "malformed event data after {}: {e}",
+                        crate::plural::count(n, "event")
+                    ))
+                }
+            }
+            let record = reader.current();
+            let events = reader.events();
+            match record.header.ty {
+                td::PerfEventHeaderType::Sample => {
+                    n += 1;
+                    self.sample(events, record.data);
+                }
+                // PERF_RECORD_COMM: u32 pid, u32 tid, char comm[].
+                td::PerfEventHeaderType::Comm => {
+                    if let (Some(pid), Some(tid), Some(comm)) = (
+                        read_u32_at(events, record.data, 8),
+                        read_u32_at(events, record.data, 12),
+                        record.data.get(16..),
+                    ) {
+                        let end = comm.iter().position(|&b| b == 0).unwrap_or(comm.len());
+                        self.summary.comm(pid, tid, &comm[..end]);
+                    }
+                }
+                // PERF_RECORD_LOST: u64 id, u64 lost; PERF_RECORD_LOST_SAMPLES: u64 lost.
+                td::PerfEventHeaderType::Lost => {
+                    self.summary.lost += read_u64_at(events, record.data, 16)
+                }
+                td::PerfEventHeaderType::LostSamples => {
+                    self.summary.lost += read_u64_at(events, record.data, 8)
+                }
+                _ => {}
+            }
+            progress.update(reader.position(), n);
+        };
+        self.summary
+            .notes
+            .extend(std::mem::take(&mut reader.events_mut().notes));
+        result
+    }
+
+    fn sample(&mut self, events: &Events, data: &[u8]) {
+        let sample = match events.sample_info(data) {
+            Ok(sample) => sample,
+            Err(_) => {
+                self.summary.malformed += 1;
+                self.summary.add(&Event {
+                    system: "",
+                    tracepoint: "(unattributed)",
+                    provider: "",
+                    event: b"(unattributed)",
+                    level: None,
+                    bytes: data.len(),
+                    time: None,
+                    pid: None,
+                });
+                return;
+            }
+        };
+        let time = sample_time(&sample);
+        let tid = sample_tid(&sample);
+        let who = Who {
+            pid: tid.map(|_| sample.pid),
+            tid,
+            cpu: sample_cpu(&sample),
+        };
+        let Some(format) = sample.format() else {
+            let name = sample.name();
+            let (system, tracepoint) = name.split_once(':').unwrap_or(("", name));
+            let bytes = sample.raw_data().len();
+            self.event(system, tracepoint, Named::Malformed, bytes, time, who);
+            return;
+        };
+        let (system, tracepoint) = (format.system_name(), format.name());
+        let user = sample.user_data();
+        let named = if format.decoding_style() == td::PerfEventDecodingStyle::EventHeader {
+            match eventheader_names(&mut self.context, &mut self.split, tracepoint, user) {
+                Ok(named) => named,
+                // Well-formed without metadata: counted as a tracepoint.
+                Err(td::EventHeaderEnumeratorError::NotSupported) => Named::Plain,
+                Err(_) => Named::Malformed,
+            }
+        } else {
+            Named::Plain
+        };
+        self.event(system, tracepoint, named, user.len(), time, who);
+    }
+}
+
+/// Counts `sources` and writes the report to `sink`: the exit status, and a
+/// message through `report` for each problem.
+pub fn stats_all(
+    sources: &[Source<'_>],
+    filter: &Filter,
+    by_process: bool,
+    format: StatsFormat,
+    progress: bool,
+    sink: &mut dyn Write,
+    report: &mut dyn FnMut(String),
+) -> Result<Status, Error> {
+    let mut summary = Summary::new(by_process);
+    let mut status = Status::Success;
+    for &source in sources {
+        if let Err(message) = count_input(source, filter, &mut summary, progress) {
+            report(message);
+            status = status.worst(Status::Failure);
+        }
+        for note in std::mem::take(&mut summary.notes) {
+            report(format!("{}: {note}", source.name()));
+        }
+    }
+    if summary.malformed > 0 {
+        report(format!(
+            "{} malformed (counted under their tracepoint)",
+            crate::plural::count(summary.malformed, "event")
+        ));
+        status = status.worst(Status::Failure);
+    }
+    let names: Vec<&str> = sources.iter().map(|s| s.name()).collect();
+    let text = match format {
+        StatsFormat::Table => report::table(&summary, &names),
+        StatsFormat::Json => report::json(&summary, &names),
+    };
+    match sink.write_all(text.as_bytes()).and_then(|()| sink.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::io(&e, "writing the output")),
+        _ => Ok(status),
+    }
+}
+
+pub fn run(args: &StatsArgs) -> Result<Status, Error> {
+    let sources: Vec<Source<'_>> = args.inputs.iter().map(|p| Source::Path(p)).collect();
+    let mut out = io::stdout().lock();
+    stats_all(
+        &sources,
+        &Filter::new(&args.filter),
+        args.by.contains(&By::Process),
+        args.format,
+        !args.no_progress,
+        &mut out,
+        &mut |m| eprintln!("eventheader: stats: {m}"),
+    )
+}
