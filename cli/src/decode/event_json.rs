@@ -265,7 +265,9 @@ impl Formatter {
         if let Some(sample) = sample {
             self.push_sample_meta(out, sample);
         } else if let Some(stamp) = self.stamp {
-            self.push_meta(out, |items| meta::stamp(items, &stamp, self.meta.and_not(td::PerfMetaOptions::Time)));
+            self.push_meta(out, |items| {
+                meta::stamp(items, &stamp, self.meta.and_not(td::PerfMetaOptions::Time))
+            });
         }
         out.push_str(" }");
     }
