@@ -73,7 +73,14 @@ fn long_options(subcommand: &str) -> Vec<String> {
         .lines()
         .skip_while(|l| *l != "Options:")
         .skip(1)
-        .take_while(|l| l.starts_with(' '))
+        // Short layout: one line per option; long layout (clap's when a
+        // value has its own help): the option's line, then its indented help
+        // and blank lines.
+        .take_while(|l| l.is_empty() || l.starts_with(' '))
+        .filter(|l| {
+            let t = l.trim_start();
+            t.starts_with('-') && !t.starts_with("- ")
+        })
         .filter_map(|l| l.split_whitespace().find(|w| w.starts_with("--")))
         .map(|w| w.trim_end_matches(',').to_owned())
         .collect();
