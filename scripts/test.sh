@@ -3,7 +3,9 @@
 # test, with a 30 s stress run), the same C/C++ suites cross-built for aarch64
 # under qemu (scripts/cross/test.sh), the 32-bit and big-endian checks
 # (scripts/cross/abis.sh), the headers compiled for riscv64, ppc64el and
-# mips64el (scripts/cross/headers.sh), sanitizers (ASan+UBSan, TSan, valgrind),
+# mips64el (scripts/cross/headers.sh), the Debian packages and release
+# archives of amd64 and arm64 tested in clean Debian roots
+# (scripts/package.sh, scripts/package/clean-root.sh), sanitizers (ASan+UBSan, TSan, valgrind),
 # fuzzing (bounded), then the real-kernel suites in QEMU VMs (x86_64, arm64).
 #
 # Environment: SKIP_KERNEL=1 skips the VM suites; QUICK=1 skips sanitizers and
@@ -55,6 +57,14 @@ bash scripts/cross/abis.sh i386 armhf s390x
 
 step "the headers on riscv64, ppc64el and mips64el (compiled, no library there)"
 bash scripts/cross/headers.sh riscv64 ppc64el mips64el
+
+step "packages: amd64 and arm64 (glibc 2.17), each in clean bookworm and bullseye roots (arm64 under qemu-user)"
+bash scripts/package.sh amd64 arm64
+for arch in amd64 arm64; do
+    for suite in bookworm bullseye; do
+        bash scripts/package/clean-root.sh "$suite" "$arch"
+    done
+done
 
 if [ "$quick" != 1 ]; then
     step "sanitizers (ASan+UBSan, TSan, valgrind memcheck)"
