@@ -3,7 +3,7 @@
 # eventheader tool, for each Debian architecture named (default: every
 # architecture the cross suites build the library for), into target/packages/:
 #
-#   bash scripts/package.sh                 # amd64 arm64 i386 armhf s390x
+#   bash scripts/package.sh                 # amd64 arm64 i386 armhf
 #   bash scripts/package.sh amd64 arm64
 #
 #   libeventheader-tracepoint1_VERSION_ARCH.deb     the shared library
@@ -22,6 +22,18 @@
 # 2.17 lacks (scripts/package/glibc.sh), or lintian reports an error.
 # Other architectures than the machine's need scripts/cross/install.sh's
 # toolchain (bash scripts/install-deps.sh installs it).
+#
+# i386 and armhf get the library packages and an archive without the tool:
+# the tool's decoder crate (tracepoint_decode 0.5) passes an i64 where libc
+# declares time_t, which is 32 bits on those glibc targets, and does not
+# compile there ("error[E0308]: mismatched types ... expected `*const i32`,
+# found `&i64`" at libc::gmtime_r). libc's 64-bit time_t on them would need
+# glibc 2.34's __gmtime64_r, above the 2.17 baseline.
+#
+# s390x is not in the default list: zig 0.13 (scripts/packages.txt) fails
+# to build its compiler-rt for s390x when it links the library ("LLVM
+# ERROR: Cannot select: ... i32 = fp_to_fp16 ... In function: __fixhfsi").
+# `bash scripts/package.sh s390x` shows it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -32,7 +44,7 @@ work=$root/target/pkg
 . scripts/package/debian.sh
 
 archs=("$@")
-[ ${#archs[@]} -gt 0 ] || archs=(amd64 arm64 i386 armhf s390x)
+[ ${#archs[@]} -gt 0 ] || archs=(amd64 arm64 i386 armhf)
 version=$(sed -n 's/^version *= *"\([0-9.]*\)"$/\1/p' Cargo.toml | head -n 1)
 [ -n "$version" ] || { echo "package.sh: no version in Cargo.toml" >&2; exit 1; }
 host_arch=$(dpkg --print-architecture)
@@ -44,6 +56,8 @@ mkdir -p "$out" "$work"
 # and the cmake flags of the architecture's build.
 arch_setup() {
     cmake_flags=()
+    tool=1
+    case $1 in i386 | armhf) tool=0 cmake_flags=(-DEVENTHEADER_BUILD_CLI=OFF) ;; esac
     if [ "$1" = "$host_arch" ]; then
         triple=$(gcc -dumpmachine)
         triple=${triple/-pc-/-}
@@ -62,7 +76,7 @@ arch_setup() {
     # standard library (cargo from PATH: zig-cargo.sh runs cargo-zigbuild,
     # which runs it).
     PATH=$(dirname "$CROSS_CARGO"):$PATH
-    cmake_flags=(-DCMAKE_SYSTEM_NAME=Linux "-DCMAKE_SYSTEM_PROCESSOR=$cpu"
+    cmake_flags+=(-DCMAKE_SYSTEM_NAME=Linux "-DCMAKE_SYSTEM_PROCESSOR=$cpu"
         "-DCMAKE_C_COMPILER=$CROSS_CC" "-DCMAKE_CROSSCOMPILING_EMULATOR=${CROSS_RUN// /;}"
         "-DTRACEPOINT_RUSTC=$RUSTC")
 }
@@ -92,9 +106,12 @@ package_arch() {
         local tree=$work/$arch/usr-tree
         rm -rf "$tree"
         DESTDIR=$tree cmake --install "$build" --prefix /usr >/dev/null
-        "${bin}strip" --strip-all --remove-section=.comment --remove-section=.note "$tree/usr/bin/eventheader"
-        check_glibc "$arch" "$bin" "$tree/usr/lib/$multiarch/libeventheader_tracepoint.so.$version" \
-            "$tree/usr/bin/eventheader"
+        local bins=()
+        if [ "$tool" = 1 ]; then
+            "${bin}strip" --strip-all --remove-section=.comment --remove-section=.note "$tree/usr/bin/eventheader"
+            bins=("$tree/usr/bin/eventheader")
+        fi
+        check_glibc "$arch" "$bin" "$tree/usr/lib/$multiarch/libeventheader_tracepoint.so.$version" "${bins[@]}"
         check_static_glibc "$arch" "$tree/usr/lib/$multiarch/libeventheader_tracepoint.a" "$work/$arch"
         debian_packages "$arch" "$multiarch" "$version" "$tree" "$work/$arch/deb" "$out"
 
@@ -105,7 +122,7 @@ package_arch() {
         configure "$build" lib
         rm -rf "$work/$arch/archive"
         cmake --install "$build" --prefix "$atree" >/dev/null
-        "${bin}strip" --strip-all --remove-section=.comment --remove-section=.note "$atree/bin/eventheader"
+        [ "$tool" = 0 ] || "${bin}strip" --strip-all --remove-section=.comment --remove-section=.note "$atree/bin/eventheader"
         sed -i 's|^prefix=.*|prefix=${pcfiledir}/../..|' "$atree"/lib/pkgconfig/*.pc
         tar -C "$work/$arch/archive" --sort=name --owner=0 --group=0 --numeric-owner \
             --mtime="@$SOURCE_DATE_EPOCH" -cf - "$name" | gzip -9n >"$out/$name.tar.gz"

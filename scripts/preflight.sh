@@ -87,6 +87,7 @@ need speedscope test -f "$npm_dir/node_modules/speedscope/dist/release/index.htm
 need dpkg-shlibdeps dpkg-shlibdeps --version
 need lintian lintian --version
 need mmdebstrap mmdebstrap --version
+need arch-test arch-test "$(dpkg --print-architecture)"
 need zig "$venv/bin/python3" -m ziglang version
 need cargo-zigbuild "$venv/bin/cargo-zigbuild" --version
 need conan "$venv/bin/conan" --version

@@ -11,7 +11,11 @@
 # own Debian apt source, as scripts/apt-backports.py derives it), cached as a
 # tarball under ~/.cache/eventheader-tracepoint/roots/ and rebuilt when its
 # package list ($ROOT_PACKAGES below) changes. Another architecture than the
-# machine's runs under qemu-user through qemu-user-static's binfmt entries.
+# machine's runs under qemu-user through qemu-user-static's binfmt entry,
+# which this script registers when the kernel has none (binfmt_misc mounted
+# on /proc/sys/fs/binfmt_misc, the entry of /usr/lib/binfmt.d/qemu-CPU.conf
+# written to its register file: flag F opens the interpreter at once, so it
+# also runs inside the chroot); it fails, saying why, when it cannot.
 # Needs root (chroot) and target/packages/*_ARCH.deb (bash scripts/package.sh ARCH).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -31,6 +35,36 @@ done
 triple=$(dpkg-architecture -a"$arch" -qDEB_HOST_GNU_TYPE 2>/dev/null)
 archive=$root/target/packages/eventheader-tracepoint-$version-$triple.tar.gz
 [ -f "$archive" ] || { echo "clean-root.sh: $archive missing: bash scripts/package.sh $arch" >&2; exit 1; }
+
+# binfmt ARCH: the kernel runs ARCH's programs, natively or through
+# qemu-user-static.
+binfmt() {
+    local cpu dir=/proc/sys/fs/binfmt_misc conf why
+    case $1 in
+    "$(dpkg --print-architecture)") return 0 ;;
+    i386) [ "$(uname -m)" != x86_64 ] || return 0; cpu=i386 ;;
+    arm64) cpu=aarch64 ;;
+    armhf) cpu=arm ;;
+    *) cpu=$1 ;;
+    esac
+    why="clean-root.sh: $1 programs need qemu-user-static's binfmt entry qemu-$cpu"
+    conf=/usr/lib/binfmt.d/qemu-$cpu.conf
+    [ -f "$conf" ] || { echo "$why: no $conf (apt-get install qemu-user-static)" >&2; return 1; }
+    if [ ! -e "$dir/register" ]; then
+        mount -t binfmt_misc binfmt_misc "$dir" ||
+            { echo "$why: mount -t binfmt_misc binfmt_misc $dir failed" >&2; return 1; }
+    fi
+    if [ ! -e "$dir/qemu-$cpu" ]; then
+        echo "clean-root.sh: registering $conf in $dir"
+        grep -v '^#' "$conf" >"$dir/register" ||
+            { echo "$why: writing $conf to $dir/register failed" >&2; return 1; }
+    fi
+    [ "$(head -n 1 "$dir/qemu-$cpu")" = enabled ] || echo 1 >"$dir/qemu-$cpu" ||
+        { echo "$why: $dir/qemu-$cpu is disabled and cannot be enabled" >&2; return 1; }
+    grep -q '^flags:.*F' "$dir/qemu-$cpu" ||
+        { echo "$why: $dir/qemu-$cpu lacks flag F (its interpreter is not found inside a chroot)" >&2; return 1; }
+}
+binfmt "$arch"
 
 # The cached root, keyed by suite, architecture and package list.
 key=$(printf '%s %s %s\n' "$suite" "$arch" "$ROOT_PACKAGES" | sha256sum | cut -c1-16)

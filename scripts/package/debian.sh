@@ -77,10 +77,15 @@ deb_move() {
 # symbols, while dpkg-shlibdeps reads the minimum versions of this machine's
 # libc6 symbols file, which raises some old symbols to the glibc that
 # changed them (bookworm's sysconf@GLIBC_2.2.5: 2.34), a minimum that holds
-# for programs built against that glibc's headers, not for these.
+# for programs built against that glibc's headers, not for these. Another
+# architecture than the machine's: dpkg-shlibdeps looks in the cross
+# compiler's C library (/usr/TRIPLE/lib, libc6-ARCH-cross, whose shlibs name
+# libc6:ARCH) first, not in the machine's multilib copies (/lib32, the amd64
+# package libc6-i386); the Depends names libc6, the architecture's own.
 deb_shlibdeps() {
-    local dir=$1 arch=$2 prefix=$3 line f v glibc=2.2
+    local dir=$1 arch=$2 prefix=$3 line f v glibc=2.2 search=()
     shift 3
+    [ -z "$prefix" ] || search=("-l/usr/${prefix%-}/lib")
     for f in "$@"; do
         v=$(highest_glibc "$prefix" "$f")
         [ -z "$v" ] || ! version_above "$v" "$glibc" || glibc=$v
@@ -88,10 +93,10 @@ deb_shlibdeps() {
     mkdir -p "$dir/debian"
     printf 'Source: eventheader-tracepoint\n\nPackage: eventheader-tracepoint\nArchitecture: any\n' \
         >"$dir/debian/control"
-    line=$(cd "$dir" && DEB_HOST_ARCH=$arch dpkg-shlibdeps -O -xlibeventheader-tracepoint1 "$@") ||
+    line=$(cd "$dir" && DEB_HOST_ARCH=$arch dpkg-shlibdeps -O "${search[@]}" -xlibeventheader-tracepoint1 "$@") ||
         return 1
     line=${line#shlibs:Depends=}
-    echo "$line" | sed "s/libc6 (>= [0-9.]*)/libc6 (>= $glibc)/"
+    echo "$line" | sed "s/libc6\(:[a-z0-9]*\)\? (>= [0-9.]*)/libc6 (>= $glibc)/"
 }
 
 # deb_build DIR NAME ARCH VERSION SECTION MULTIARCH DEPENDS DESCRIPTION OUTDIR
@@ -131,12 +136,18 @@ debian_packages() {
         "$l/libeventheader_tracepoint.so.1" "$l/libtracepoint.so" "$l/libeventheader-tracepoint.so"
     deb_move "$tree" "$dev" usr/include "$l/libeventheader_tracepoint.so" "$l/libeventheader_tracepoint.a" \
         "$l/libtracepoint.a" "$l/libeventheader-tracepoint.a" "$l/pkgconfig" "$l/cmake"
-    deb_move "$tree" "$tool" usr/bin usr/share/man usr/share/bash-completion usr/share/fish
-    # zsh finds Debian's packaged completions in vendor-completions.
-    mkdir -p "$tool/usr/share/zsh/vendor-completions"
-    mv "$tree/usr/share/zsh/site-functions/_eventheader" "$tool/usr/share/zsh/vendor-completions/"
-    rmdir "$tree/usr/share/zsh/site-functions" "$tree/usr/share/zsh"
-    find "$tool/usr/share/man" -type f -name '*.[0-9]' -exec gzip -9n {} +
+    # The tool, when the build has it (package.sh: not on i386 and armhf).
+    local has_tool=0
+    [ ! -e "$tree/usr/bin/eventheader" ] || has_tool=1
+    rm -f "$outdir/eventheader_${version}_$arch.deb"
+    if [ "$has_tool" = 1 ]; then
+        deb_move "$tree" "$tool" usr/bin usr/share/man usr/share/bash-completion usr/share/fish
+        # zsh finds Debian's packaged completions in vendor-completions.
+        mkdir -p "$tool/usr/share/zsh/vendor-completions"
+        mv "$tree/usr/share/zsh/site-functions/_eventheader" "$tool/usr/share/zsh/vendor-completions/"
+        rmdir "$tree/usr/share/zsh/site-functions" "$tree/usr/share/zsh"
+        find "$tool/usr/share/man" -type f -name '*.[0-9]' -exec gzip -9n {} +
+    fi
     local left
     left=$(cd "$tree" && find . ! -type d)
     if [ -n "$left" ]; then
@@ -174,17 +185,20 @@ debian_packages() {
  tracepoint and eventheader-tracepoint and the CMake packages tracepoint,
  eventheader-tracepoint, tracepoint-headers and eventheader-headers." "$outdir"
 
-    deps=$(deb_shlibdeps "$work/shlibdeps" "$arch" "${bin:-}" "$tool/usr/bin/eventheader")
-    deb_build "$tool" eventheader "$arch" "$version" utils foreign "$deps" \
-        "command-line tool for user_events tracepoints and EventHeader events
+    local debs=("$outdir"/{libeventheader-tracepoint1,libeventheader-tracepoint-dev}_"${version}_$arch".deb)
+    if [ "$has_tool" = 1 ]; then
+        deps=$(deb_shlibdeps "$work/shlibdeps" "$arch" "${bin:-}" "$tool/usr/bin/eventheader")
+        deb_build "$tool" eventheader "$arch" "$version" utils foreign "$deps" \
+            "command-line tool for user_events tracepoints and EventHeader events
  eventheader pre-registers user_events tracepoints, collects them into a
  perf.data file without perf, and decodes capture files and perf.data files
  to JSON.
  .
  This package has the tool, its man pages and its bash, zsh and fish
  completions." "$outdir"
+        debs+=("$outdir/eventheader_${version}_$arch.deb")
+    fi
 
-    local debs=("$outdir"/{libeventheader-tracepoint1,libeventheader-tracepoint-dev,eventheader}_"${version}_$arch".deb)
     local d
     for d in "${debs[@]}"; do
         echo "$arch: $d: Depends: $(dpkg-deb -f "$d" Depends)"
