@@ -60,7 +60,11 @@ pub fn check(data: &[u8], stream: bool) {
                 .to_vec()
         },
         filter: Filter::default(),
-        order: if n.is_multiple_of(2) { Order::Time } else { Order::File },
+        order: if n.is_multiple_of(2) {
+            Order::Time
+        } else {
+            Order::File
+        },
         progress: false,
         warn_untimed: n % 7 == 0,
     };
@@ -141,5 +145,8 @@ fn check_csv(text: &str) {
         }
         at_start = false;
     }
-    assert!(!quoted && at_start, "the last row ends with CRLF: {text:.2000}");
+    assert!(
+        !quoted && at_start,
+        "the last row ends with CRLF: {text:.2000}"
+    );
 }
