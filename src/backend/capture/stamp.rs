@@ -19,7 +19,6 @@
 //!
 //! Without a key (`pthread_key_create` failed), each write reads the thread
 //! id with `gettid`.
-#![deny(clippy::multiple_unsafe_ops_per_block)]
 
 use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
