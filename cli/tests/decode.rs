@@ -3,24 +3,13 @@
 
 mod common;
 
-use common::{capture_record, reference_dir, reference_records, run};
+use common::{capture_record, reference_dir, reference_records, run, stdout};
 use testkit::json::{parse, J};
 use testkit::perf::COMMON_FIELDS;
 use testkit::synth::{write_perf_data, write_perf_data_with};
 
 /// The EventHeader metadata both capture files and perf.data carry.
 const EH_META: &str = "id,version,level,keyword,opcode,tag,activity,related";
-
-fn stdout(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{args:?} failed ({:?}): {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// A perf.data whose samples carry no event id (what perf writes when it
 /// records a single event) decodes completely: every sample is that event,

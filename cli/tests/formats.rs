@@ -5,20 +5,9 @@
 
 mod common;
 
-use common::{reference_dir, run};
+use common::{reference_dir, run, stdout};
 use testkit::json::{parse, J};
 use testkit::synth::{burst_records, write_perf_data_comm};
-
-fn stdout(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{args:?} failed ({:?}): {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// A name with a space, a quote and a newline: what a process may call
 /// itself (PR_SET_NAME).

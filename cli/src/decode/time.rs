@@ -38,29 +38,7 @@ pub fn push_time_of(out: &mut String, session: &td::PerfSessionInfo, time: u64) 
         return false;
     }
     let ts = session.time_to_time_spec(time);
-    let secs = ts.seconds();
-    let (year, month, day) = civil_from_days(secs.div_euclid(86_400));
-    if !(1..=9999).contains(&year) {
-        let _ = write!(out, "\"TIME({secs}.{:09})\"", ts.nanoseconds());
-        return true;
-    }
-    let sod = secs.rem_euclid(86_400) as u32;
-    let mut b = *b"\"0000-00-00T00:00:00.000000000Z\"";
-    let mut put = |at: usize, width: usize, mut v: u32| {
-        for i in (at..at + width).rev() {
-            b[i] = b'0' + (v % 10) as u8;
-            v /= 10;
-        }
-    };
-    put(1, 4, year as u32);
-    put(6, 2, month);
-    put(9, 2, day);
-    put(12, 2, sod / 3600);
-    put(15, 2, sod / 60 % 60);
-    put(18, 2, sod % 60);
-    put(21, 9, ts.nanoseconds());
-    // Digits and punctuation: ASCII.
-    out.push_str(std::str::from_utf8(&b).unwrap_or_default());
+    push_civil(out, ts.seconds(), ts.nanoseconds(), true);
     true
 }
 
@@ -81,6 +59,12 @@ pub fn push_seconds(out: &mut String, ns: u64) {
 pub fn push_rfc3339(out: &mut String, ns: i64, quoted: bool) {
     let secs = ns.div_euclid(1_000_000_000);
     let nanos = ns.rem_euclid(1_000_000_000) as u32;
+    push_civil(out, secs, nanos, quoted);
+}
+
+/// The date and time of `secs` seconds and `nanos` nanoseconds since 1970,
+/// as [`push_rfc3339`] writes them.
+fn push_civil(out: &mut String, secs: i64, nanos: u32, quoted: bool) {
     let (year, month, day) = civil_from_days(secs.div_euclid(86_400));
     let q = if quoted { "\"" } else { "" };
     if !(1..=9999).contains(&year) {

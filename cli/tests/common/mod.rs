@@ -22,6 +22,19 @@ pub fn run(args: &[&str]) -> Output {
         .expect("running the eventheader binary")
 }
 
+/// The binary's standard output for `args`, after checking that it
+/// succeeded.
+pub fn stdout(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed ({:?}): {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// How a run of the binary ended, and its peak memory.
 pub struct Usage {
     pub code: i32,
