@@ -596,6 +596,7 @@ fn installs_the_man_pages_and_shell_completions() {
         "man/man1/eventheader-decode.1",
         "man/man1/eventheader-doctor.1",
         "man/man1/eventheader-register.1",
+        "man/man1/eventheader-stats.1",
         "man/man1/eventheader.1",
         "zsh/site-functions/_eventheader",
     ]
@@ -646,6 +647,7 @@ fn installs_the_man_pages_and_shell_completions() {
         "eventheader-collect(1)",
         "eventheader-decode(1)",
         "eventheader-doctor(1)",
+        "eventheader-stats(1)",
         "EXIT STATUS",
     ] {
         assert!(
