@@ -30,7 +30,7 @@ use super::resolve::Tracepoint;
 use super::session::{self, EventIds};
 use super::snapshot::{self, Files, Summary};
 use super::trigger::Trigger;
-use super::{metadata, processes, resolve, CollectArgs};
+use super::{metadata, resolve, CollectArgs};
 use crate::exit::{Error, Status};
 use crate::filter::Filter;
 use crate::perfdata::writer::Metadata;
@@ -63,9 +63,8 @@ impl Rings {
         let mut rings: Vec<BackwardRing> = Vec::new();
         let mut redirected = Vec::new();
         let mut descs = Vec::new();
-        for (n, tp) in tracepoints.iter().enumerate() {
-            let mut b =
-                session::event_builder(tp, ReadFormat::ID, session::Direction::Backward, n == 0);
+        for tp in tracepoints {
+            let mut b = session::event_builder(tp, ReadFormat::ID, session::Direction::Backward);
             let mut ids = Vec::new();
             for &cpu in cpus {
                 b.one_cpu(cpu);
@@ -171,8 +170,6 @@ struct Writer<'a> {
     files: Files,
     meta: &'a Metadata,
     recorded: &'a [Recorded],
-    /// The stamp of the process records of every snapshot.
-    stamp: processes::Stamp,
     totals: Totals,
     /// The last snapshot (recording has stopped).
     last: bool,
@@ -213,10 +210,7 @@ impl Writer<'_> {
             .file
             .try_clone()
             .map_err(|e| Error::io(&e, format!("writing {path}")))
-            .and_then(|f| {
-                let now = processes::running(self.stamp);
-                snapshot::write(f, &path, self.meta, self.recorded, &now, &rings.copy)
-            });
+            .and_then(|f| snapshot::write(f, &path, self.meta, self.recorded, &rings.copy));
         let summary = match written {
             Ok(s) => s,
             Err(e) => {
@@ -281,13 +275,8 @@ pub fn run(args: &CollectArgs, flags: super::signals::Flags) -> Result<Status, E
     let kernel_filter = filter.kernel_filter();
     let (mut rings, descs) =
         Rings::open(&tracepoints, &cpus, data_bytes, kernel_filter.as_deref())?;
-    let mut meta = metadata::gather(&tracefs, cpus.len());
+    let meta = metadata::gather(&tracefs, cpus.len());
     let recorded = super::recorded(&tracepoints, descs);
-    // Each snapshot names the processes running at the start (written
-    // first in every file) and those running at the snapshot, stamped
-    // alike.
-    let stamp = processes::stamp(&recorded, &cpus);
-    meta.processes = processes::running(stamp);
     let mut trigger = match &args.snapshot_on {
         Some(f) => Some(Trigger::open(&tracepoints, &cpus, &Filter::new(f), &meta)?),
         None => None,
@@ -312,7 +301,6 @@ pub fn run(args: &CollectArgs, flags: super::signals::Flags) -> Result<Status, E
         files,
         meta: &meta,
         recorded: &recorded,
-        stamp,
         totals: Totals::default(),
         last: false,
     };

@@ -169,16 +169,11 @@ pub(super) enum Direction {
 /// per event with its identifier, pid/tid, time, CPU and raw data, the
 /// identifier in every other record too (sample_id_all), the monotonic
 /// clock, any process, disabled until the session enables it. The read
-/// format and the direction are the caller's. With `side_band`, the event
-/// also reports the processes of its CPU, as perf record's first event
-/// does: their names (COMM, at exec too) and their starts and ends (FORK,
-/// EXIT); one event per CPU does, the first tracepoint's, whose ring every
-/// event of the CPU shares (no extra event to open).
+/// format and the direction are the caller's.
 pub(super) fn event_builder(
     tp: &Tracepoint,
     read_format: ReadFormat,
     direction: Direction,
-    side_band: bool,
 ) -> Builder<'static> {
     let mut b = Builder::new(TracepointEvent::with_id(u64::from(tp.format.id())));
     b.any_pid()
@@ -195,10 +190,7 @@ pub(super) fn event_builder(
         .include_kernel()
         .exclude_hv(true)
         .clockid(Clock::MONOTONIC)
-        .enabled(false)
-        .comm(side_band)
-        .task(side_band)
-        .comm_exec(side_band);
+        .enabled(false);
     match direction {
         Direction::Forward { wakeup } => {
             b.wakeup_watermark(wakeup);
@@ -271,14 +263,14 @@ impl Session {
         let mut descs = Vec::new();
         let mut lost_counts = true;
         let filter = kernel_filter(filter)?;
-        for (n, tp) in tracepoints.iter().enumerate() {
+        for tp in tracepoints {
             // LOST: the kernel counts every sample it drops (Linux 6.0+).
             let read_format = if lost_counts {
                 ReadFormat::ID | ReadFormat::LOST
             } else {
                 ReadFormat::ID
             };
-            let mut b = event_builder(tp, read_format, Direction::Forward { wakeup }, n == 0);
+            let mut b = event_builder(tp, read_format, Direction::Forward { wakeup });
             let mut ids = Vec::new();
             for &cpu in cpus {
                 b.one_cpu(cpu);
