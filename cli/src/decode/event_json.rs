@@ -32,9 +32,6 @@ pub struct Formatter {
     /// The current event's top-level fields that the decoder's keys avoid.
     taken: keys::Taken,
     filter: Filter,
-    /// The time, pid and tid of the capture record being written, if it has
-    /// them (set only while [`Self::capture_event`] runs).
-    stamp: Option<Stamp>,
     /// Warn about a capture without time, pid or tid (see
     /// `super::Settings::warn_untimed`).
     pub warn_untimed: bool,
@@ -109,7 +106,6 @@ impl Formatter {
                 .and_not(td::PerfConvertOptions::BoolOutOfRangeAsString),
             taken: keys::Taken::default(),
             filter,
-            stamp: None,
             warn_untimed: false,
             ev: EventMeta::default(),
             first_time: None,
@@ -264,9 +260,14 @@ impl Formatter {
         self.ev.fields = (start, out.len());
         if let Some(sample) = sample {
             self.push_sample_meta(out, sample);
-        } else if let Some(stamp) = self.stamp {
+        } else if let Some((pid, tid)) = self.stamped() {
             self.push_meta(out, |items| {
-                meta::stamp(items, &stamp, self.meta.and_not(td::PerfMetaOptions::Time))
+                meta::stamp(
+                    items,
+                    pid,
+                    tid,
+                    self.meta.and_not(td::PerfMetaOptions::Time),
+                )
             });
         }
         out.push_str(" }");
@@ -294,8 +295,8 @@ impl Formatter {
             provider: info.provider_name(),
             event: info.name_bytes(),
             level_keyword: Some((header.level.as_int(), info.keyword())),
-            pid: sample.and_then(sample_pid).or(self.stamp.map(|s| s.pid)),
-            tid: sample.and_then(sample_tid).or(self.stamp.map(|s| s.tid)),
+            pid: sample.map_or(self.ev.pid, sample_pid),
+            tid: sample.map_or(self.ev.tid, sample_tid),
             cpu: sample.and_then(sample_cpu),
         };
         if !self.filter.is_empty() && !self.filter.matches(&subject) {
@@ -343,10 +344,10 @@ impl Formatter {
         }
         // The time comes first, from the event's metadata (push_meta).
         let m = self.meta.and_not(td::PerfMetaOptions::Time);
-        let stamp = self.stamp.filter(|_| sample.is_none());
+        let stamp = self.stamped().filter(|_| sample.is_none());
         self.push_meta(out, |items| {
-            if let Some(stamp) = &stamp {
-                meta::stamp(items, stamp, m);
+            if let Some((pid, tid)) = stamp {
+                meta::stamp(items, pid, tid, m);
             }
             meta::eventheader(items, &info, sample, m)
         });
@@ -409,12 +410,16 @@ impl Formatter {
         if !self.in_window() {
             return Outcome::Filtered;
         }
-        self.stamp = stamp;
-        let outcome = self.contained(out, tracepoint, data, None, |f, out| {
+        self.contained(out, tracepoint, data, None, |f, out| {
             f.capture_event_unguarded(out, tracepoint, data)
-        });
-        self.stamp = None;
-        outcome
+        })
+    }
+
+    /// The pid and tid of a capture record of the timed layout (the
+    /// event's metadata has them only from its stamp when it is no perf
+    /// sample).
+    fn stamped(&self) -> Option<(u32, u32)> {
+        self.ev.pid.zip(self.ev.tid)
     }
 
     fn capture_event_unguarded(
@@ -432,8 +437,8 @@ impl Formatter {
                     provider: crate::spec::USER_EVENTS,
                     event: tracepoint.as_bytes(),
                     level_keyword: None,
-                    pid: self.stamp.map(|s| s.pid),
-                    tid: self.stamp.map(|s| s.tid),
+                    pid: self.ev.pid,
+                    tid: self.ev.tid,
                     cpu: None,
                 }) {
                     return Outcome::Filtered;

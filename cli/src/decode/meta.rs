@@ -129,12 +129,12 @@ fn sample_basics(items: &mut Items<'_>, s: &td::PerfSampleEventInfo<'_>, meta: M
 
 /// pid and tid of a capture record of the timed layout (its time, in
 /// CLOCK_MONOTONIC nanoseconds, is the event's time: see `EventMeta`).
-pub fn stamp(items: &mut Items<'_>, s: &super::capture::Stamp, meta: M) {
+pub fn stamp(items: &mut Items<'_>, pid: u32, tid: u32, meta: M) {
     if meta.has_flag(M::Pid) {
-        items.number("pid", s.pid.into());
+        items.number("pid", pid.into());
     }
-    if meta.has_flag(M::Tid) && (s.pid != s.tid || !meta.has_flag(M::Pid)) {
-        items.number("tid", s.tid.into());
+    if meta.has_flag(M::Tid) && (pid != tid || !meta.has_flag(M::Pid)) {
+        items.number("tid", tid.into());
     }
 }
 /// The items of a sample itself (an event decoded through its tracefs
