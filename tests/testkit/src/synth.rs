@@ -37,7 +37,7 @@ pub fn eventheader_format(name: &str, id: u32) -> String {
 /// must describe a single tracepoint, as perf writes single-event recordings.
 /// A FINISHED_ROUND follows every 10 000 samples.
 pub fn write_perf_data(path: &Path, records: &[(String, Vec<u8>)], count: usize, with_ids: bool) {
-    write_perf_data_with(path, records, count, with_ids, eventheader_format);
+    Samples::new(records, count, with_ids).write(path);
 }
 
 /// [`write_perf_data`] with the tracefs formats `format(name, id)` (the
@@ -49,21 +49,21 @@ pub fn write_perf_data_with(
     with_ids: bool,
     format: fn(&str, u32) -> String,
 ) {
-    write_samples(path, records, count, with_ids, format, 0..0, None);
+    Samples {
+        format,
+        ..Samples::new(records, count, with_ids)
+    }
+    .write(path);
 }
 
 /// [`write_perf_data`] (with ids) whose samples' thread (pid 4242, tid
 /// 4243) is named `comm` by a PERF_RECORD_COMM before them.
 pub fn write_perf_data_comm(path: &Path, records: &[(String, Vec<u8>)], count: usize, comm: &str) {
-    write_samples(
-        path,
-        records,
-        count,
-        true,
-        eventheader_format,
-        0..0,
-        Some(comm),
-    );
+    Samples {
+        comm: Some(comm),
+        ..Samples::new(records, count, true)
+    }
+    .write(path);
 }
 
 /// [`write_perf_data`] (with ids) followed by the samples `again` once more,
@@ -75,7 +75,11 @@ pub fn write_perf_data_again(
     count: usize,
     again: Range<usize>,
 ) {
-    write_samples(path, records, count, true, eventheader_format, again, None);
+    Samples {
+        again,
+        ..Samples::new(records, count, true)
+    }
+    .write(path);
 }
 
 /// One sample of [`write_perf_data_timed`]: tracepoint name, event bytes,
@@ -99,137 +103,155 @@ pub fn write_perf_data_timed(path: &Path, samples: &[TimedSample]) {
         let s = &samples[k];
         (s.pid, s.tid, s.time)
     };
-    write_samples_with(
-        path,
-        &records,
-        samples.len(),
-        true,
-        eventheader_format,
-        0..0,
-        None,
-        &who,
-    );
+    Samples {
+        who: &who,
+        ..Samples::new(&records, samples.len(), true)
+    }
+    .write(path);
 }
 
-fn write_samples(
-    path: &Path,
-    records: &[(String, Vec<u8>)],
+/// What a synthetic recording holds: `count` samples cycling through
+/// `records`, then the samples `again` once more; sample `k` has the pid,
+/// tid and time `who(k)`. The public `write_perf_data*` functions fill it.
+struct Samples<'a> {
+    records: &'a [(String, Vec<u8>)],
     count: usize,
     with_ids: bool,
     format: fn(&str, u32) -> String,
     again: Range<usize>,
-    comm: Option<&str>,
-) {
-    let who = |k: usize| (4242, 4243, 1_000_000_000 + k as u64 * 1000);
-    write_samples_with(path, records, count, with_ids, format, again, comm, &who);
+    comm: Option<&'a str>,
+    who: &'a dyn Fn(usize) -> (u32, u32, u64),
 }
 
-/// [`write_samples`] with the pid, tid and time of sample `k` from `who`.
-#[allow(clippy::too_many_arguments)]
-fn write_samples_with(
-    path: &Path,
-    records: &[(String, Vec<u8>)],
-    count: usize,
-    with_ids: bool,
-    format: fn(&str, u32) -> String,
-    again: Range<usize>,
-    comm: Option<&str>,
-    who: &dyn Fn(usize) -> (u32, u32, u64),
-) {
-    let mut names: Vec<&str> = Vec::new();
-    for (name, _) in records {
-        if !names.contains(&name.as_str()) {
-            names.push(name);
+/// Sample `k` of a single-thread recording: pid 4242, tid 4243, 1 us apart.
+fn one_thread(k: usize) -> (u32, u32, u64) {
+    (4242, 4243, 1_000_000_000 + k as u64 * 1000)
+}
+
+impl<'a> Samples<'a> {
+    fn new(records: &'a [(String, Vec<u8>)], count: usize, with_ids: bool) -> Self {
+        Samples {
+            records,
+            count,
+            with_ids,
+            format: eventheader_format,
+            again: 0..0,
+            comm: None,
+            who: &one_thread,
         }
     }
-    assert!(
-        with_ids || names.len() == 1,
-        "a file without sample ids holds one event"
-    );
-    type St = td::PerfEventAttrSampleType;
-    let sample_type = St::Tid.0
-        | St::Time.0
-        | St::Cpu.0
-        | St::Raw.0
-        | if with_ids { St::Identifier.0 } else { 0 };
-    let mut w = tp::PerfDataFileWriter::new();
-    w.create_file(path.to_str().unwrap()).unwrap();
-    for (i, name) in names.iter().enumerate() {
-        let id = 1000 + i as u32;
-        let format = td::PerfEventFormat::parse(true, "user_events", &format(name, id)).unwrap();
-        let attr = td::PerfEventAttr {
-            attr_type: td::PerfEventAttrType(2), // PERF_TYPE_TRACEPOINT
-            size: td::PerfEventAttrSize(std::mem::size_of::<td::PerfEventAttr>() as u32),
-            config: u64::from(id),
-            sample_time: 1,
-            sample_type: td::PerfEventAttrSampleType(sample_type),
-            options: td::PerfEventAttrOptions::SampleIdAll,
-            ..Default::default()
-        };
-        let desc = format!("user_events:{name}");
-        assert!(w.add_tracepoint_event_desc(&[5000 + i as u64], &attr, &desc, &Arc::new(format)));
+
+    fn write(self, path: &Path) {
+        let Samples {
+            records,
+            count,
+            with_ids,
+            format,
+            again,
+            comm,
+            who,
+        } = self;
+        let mut names: Vec<&str> = Vec::new();
+        for (name, _) in records {
+            if !names.contains(&name.as_str()) {
+                names.push(name);
+            }
+        }
+        assert!(
+            with_ids || names.len() == 1,
+            "a file without sample ids holds one event"
+        );
+        type St = td::PerfEventAttrSampleType;
+        let sample_type = St::Tid.0
+            | St::Time.0
+            | St::Cpu.0
+            | St::Raw.0
+            | if with_ids { St::Identifier.0 } else { 0 };
+        let mut w = tp::PerfDataFileWriter::new();
+        w.create_file(path.to_str().unwrap()).unwrap();
+        for (i, name) in names.iter().enumerate() {
+            let id = 1000 + i as u32;
+            let format =
+                td::PerfEventFormat::parse(true, "user_events", &format(name, id)).unwrap();
+            let attr = td::PerfEventAttr {
+                attr_type: td::PerfEventAttrType(2), // PERF_TYPE_TRACEPOINT
+                size: td::PerfEventAttrSize(std::mem::size_of::<td::PerfEventAttr>() as u32),
+                config: u64::from(id),
+                sample_time: 1,
+                sample_type: td::PerfEventAttrSampleType(sample_type),
+                options: td::PerfEventAttrOptions::SampleIdAll,
+                ..Default::default()
+            };
+            let desc = format!("user_events:{name}");
+            assert!(w.add_tracepoint_event_desc(
+                &[5000 + i as u64],
+                &attr,
+                &desc,
+                &Arc::new(format)
+            ));
+        }
+        w.set_tracing_data_required(8, 4096);
+        // Timestamps on CLOCK_MONOTONIC (1), whose time 0 was 2024-03-28 00:00:00
+        // UTC: the wall-clock times decoders show, as `collect` records them.
+        w.set_clockid_header(1);
+        w.set_clock_data_header(1, 1_711_584_000_000_000_000, 0);
+        let mut buf = Vec::with_capacity(1 << 20);
+        if let Some(comm) = comm {
+            // PERF_RECORD_COMM: pid, tid, the name (NUL-padded to 8 bytes), then
+            // the sample id fields (tid, time, cpu, identifier).
+            let name_len = (comm.len() + 1).div_ceil(8) * 8;
+            let size = 8 + 8 + name_len + 8 + 8 + 8 + 8 * with_ids as usize;
+            buf.extend_from_slice(&3u32.to_le_bytes());
+            buf.extend_from_slice(&0u16.to_le_bytes());
+            buf.extend_from_slice(&(size as u16).to_le_bytes());
+            buf.extend_from_slice(&4242u32.to_le_bytes());
+            buf.extend_from_slice(&4243u32.to_le_bytes());
+            buf.extend_from_slice(comm.as_bytes());
+            buf.resize(buf.len() + name_len - comm.len(), 0);
+            buf.extend_from_slice(&4242u32.to_le_bytes());
+            buf.extend_from_slice(&4243u32.to_le_bytes());
+            buf.extend_from_slice(&999_999_000u64.to_le_bytes());
+            buf.extend_from_slice(&0u64.to_le_bytes());
+            if with_ids {
+                buf.extend_from_slice(&5000u64.to_le_bytes());
+            }
+        }
+        for k in (0..count).chain(again) {
+            let (name, event) = &records[k % records.len()];
+            let i = names.iter().position(|n| n == name).unwrap();
+            let raw_len = 8 + event.len();
+            let raw_padded = (4 + raw_len).div_ceil(8) * 8 - 4;
+            let size = 8 + 8 * (3 + with_ids as usize) + 4 + raw_padded;
+            buf.extend_from_slice(&9u32.to_le_bytes()); // PERF_RECORD_SAMPLE
+            buf.extend_from_slice(&0u16.to_le_bytes());
+            buf.extend_from_slice(&(size as u16).to_le_bytes());
+            if with_ids {
+                buf.extend_from_slice(&(5000 + i as u64).to_le_bytes());
+            }
+            let (pid, tid, time) = who(k);
+            buf.extend_from_slice(&pid.to_le_bytes());
+            buf.extend_from_slice(&tid.to_le_bytes());
+            buf.extend_from_slice(&time.to_le_bytes());
+            buf.extend_from_slice(&((k % 4) as u64).to_le_bytes()); // cpu, res
+            buf.extend_from_slice(&(raw_padded as u32).to_le_bytes());
+            buf.extend_from_slice(&(1000 + i as u16).to_le_bytes()); // common_type
+            buf.extend_from_slice(&[0, 0]); // common_flags, common_preempt_count
+            buf.extend_from_slice(&(tid as i32).to_le_bytes()); // common_pid
+            buf.extend_from_slice(event);
+            buf.resize(buf.len() + raw_padded - raw_len, 0);
+            if buf.len() >= 1 << 20 {
+                w.write_event_data(&buf).unwrap();
+                buf.clear();
+            }
+            if (k + 1) % 10_000 == 0 {
+                w.write_event_data(&buf).unwrap();
+                buf.clear();
+                w.write_finished_round().unwrap();
+            }
+        }
+        w.write_event_data(&buf).unwrap();
+        w.finalize_and_close().unwrap();
     }
-    w.set_tracing_data_required(8, 4096);
-    // Timestamps on CLOCK_MONOTONIC (1), whose time 0 was 2024-03-28 00:00:00
-    // UTC: the wall-clock times decoders show, as `collect` records them.
-    w.set_clockid_header(1);
-    w.set_clock_data_header(1, 1_711_584_000_000_000_000, 0);
-    let mut buf = Vec::with_capacity(1 << 20);
-    if let Some(comm) = comm {
-        // PERF_RECORD_COMM: pid, tid, the name (NUL-padded to 8 bytes), then
-        // the sample id fields (tid, time, cpu, identifier).
-        let name_len = (comm.len() + 1).div_ceil(8) * 8;
-        let size = 8 + 8 + name_len + 8 + 8 + 8 + 8 * with_ids as usize;
-        buf.extend_from_slice(&3u32.to_le_bytes());
-        buf.extend_from_slice(&0u16.to_le_bytes());
-        buf.extend_from_slice(&(size as u16).to_le_bytes());
-        buf.extend_from_slice(&4242u32.to_le_bytes());
-        buf.extend_from_slice(&4243u32.to_le_bytes());
-        buf.extend_from_slice(comm.as_bytes());
-        buf.resize(buf.len() + name_len - comm.len(), 0);
-        buf.extend_from_slice(&4242u32.to_le_bytes());
-        buf.extend_from_slice(&4243u32.to_le_bytes());
-        buf.extend_from_slice(&999_999_000u64.to_le_bytes());
-        buf.extend_from_slice(&0u64.to_le_bytes());
-        if with_ids {
-            buf.extend_from_slice(&5000u64.to_le_bytes());
-        }
-    }
-    for k in (0..count).chain(again) {
-        let (name, event) = &records[k % records.len()];
-        let i = names.iter().position(|n| n == name).unwrap();
-        let raw_len = 8 + event.len();
-        let raw_padded = (4 + raw_len).div_ceil(8) * 8 - 4;
-        let size = 8 + 8 * (3 + with_ids as usize) + 4 + raw_padded;
-        buf.extend_from_slice(&9u32.to_le_bytes()); // PERF_RECORD_SAMPLE
-        buf.extend_from_slice(&0u16.to_le_bytes());
-        buf.extend_from_slice(&(size as u16).to_le_bytes());
-        if with_ids {
-            buf.extend_from_slice(&(5000 + i as u64).to_le_bytes());
-        }
-        let (pid, tid, time) = who(k);
-        buf.extend_from_slice(&pid.to_le_bytes());
-        buf.extend_from_slice(&tid.to_le_bytes());
-        buf.extend_from_slice(&time.to_le_bytes());
-        buf.extend_from_slice(&((k % 4) as u64).to_le_bytes()); // cpu, res
-        buf.extend_from_slice(&(raw_padded as u32).to_le_bytes());
-        buf.extend_from_slice(&(1000 + i as u16).to_le_bytes()); // common_type
-        buf.extend_from_slice(&[0, 0]); // common_flags, common_preempt_count
-        buf.extend_from_slice(&(tid as i32).to_le_bytes()); // common_pid
-        buf.extend_from_slice(event);
-        buf.resize(buf.len() + raw_padded - raw_len, 0);
-        if buf.len() >= 1 << 20 {
-            w.write_event_data(&buf).unwrap();
-            buf.clear();
-        }
-        if (k + 1) % 10_000 == 0 {
-            w.write_event_data(&buf).unwrap();
-            buf.clear();
-            w.write_finished_round().unwrap();
-        }
-    }
-    w.write_event_data(&buf).unwrap();
-    w.finalize_and_close().unwrap();
 }
 
 /// `count` events like `cli_writer burst` writes (cli/tests/vm/cli_writer.c):
