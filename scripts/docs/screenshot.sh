@@ -26,7 +26,7 @@ need chromium "the Debian package chromium"
 need node "Node.js of the base image"
 need cc "the Debian package gcc"
 
-target=${CARGO_TARGET_DIR:-$root/target}
+target=$(realpath -m "${CARGO_TARGET_DIR:-$root/target}")
 cargo build -q -p eventheader_tracepoint -p eventheader-cli
 
 work=$(mktemp -d)
