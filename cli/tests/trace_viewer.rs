@@ -239,21 +239,6 @@ fn speedscope_parses_the_slices_of_two_threads() {
     make_site(&site, &out.stdout);
     let port = serve(site);
     let profile = dir.path().join("chromium-profile");
-    // EHK_SCREENSHOT=FILE.png: also the picture of docs/cli.md (the first
-    // thread in speedscope's time order view).
-    if let Some(png) = std::env::var_os("EHK_SCREENSHOT") {
-        let png = std::path::absolute(PathBuf::from(png)).unwrap();
-        run_chromium(
-            &profile,
-            &[
-                &format!("--screenshot={}", png.display()),
-                "--window-size=1000,420",
-                "--hide-scrollbars",
-            ],
-            &format!("http://127.0.0.1:{port}/index.html#profileURL=trace.json"),
-        );
-        assert!(png.is_file(), "no screenshot at {}", png.display());
-    }
     let dom = run_chromium(
         &profile,
         &["--dump-dom"],
