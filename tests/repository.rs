@@ -210,3 +210,27 @@ fn one_worker_pool() {
         .collect();
     assert_eq!(pools, ["tests/testkit/src/pool.rs"]);
 }
+
+/// The VM guest scripts record their results through one library,
+/// tests/kernel/guest-lib.sh: no other script of the test tree defines its
+/// `note`, `now`, `took`, `step` or `out`.
+#[test]
+fn guest_helpers_are_defined_once() {
+    let root = support::root();
+    let names = ["note() {", "now() {", "took() {", "step() {", "out() {"];
+    let homes: Vec<String> = tracked()
+        .into_iter()
+        .filter(|f| f.ends_with(".sh"))
+        .filter(|f| {
+            ["tests/", "cli/tests/", "c-tests/", "benches/"]
+                .iter()
+                .any(|d| f.starts_with(d))
+        })
+        .filter(|f| {
+            let text = std::fs::read_to_string(root.join(f)).unwrap();
+            text.lines()
+                .any(|l| names.iter().any(|n| l.trim_start().starts_with(n)))
+        })
+        .collect();
+    assert_eq!(homes, ["tests/kernel/guest-lib.sh"]);
+}

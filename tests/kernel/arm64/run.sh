@@ -62,7 +62,8 @@ kernel_arch arm64
 # --- 3. what runs inside ----------------------------------------------------
 # SHARE (the guest's read-only 9p share): bin/ with the library, t_enable,
 # t_replay (gcc, linked to the library found beside them) and the CLI, all
-# built for aarch64; the reference capture and its tracepoint names.
+# built for aarch64; guest.sh with guest-lib.sh; the reference capture and its
+# tracepoint names.
 SHARE=$OUT/share
 build() {
     local t0
@@ -99,6 +100,7 @@ build() {
         -I"$REPO/tests/kernel/src" "$HERE/t_compat32.c" -o "$SHARE/bin/t_compat32"
     build_bench
     cp "$HERE/guest.sh" "$SHARE/guest.sh"
+    cp "$REPO/tests/kernel/guest-lib.sh" "$SHARE/guest-lib.sh"
     cp "$REF_DAT" "$SHARE/reference.dat"
     "$TESTKIT" names "$REF_DAT" >"$SHARE/replay.names" 2>>"$LOG" || die "testkit names $REF_DAT"
     BUILD_SECONDS=$(elapsed "$t0")
