@@ -234,3 +234,37 @@ fn guest_helpers_are_defined_once() {
         .collect();
     assert_eq!(homes, ["tests/kernel/guest-lib.sh"]);
 }
+
+/// The benchmark modes are listed once, in benches/modes.txt: no script or
+/// Rust source of the tree spells a list of them (a line naming three modes
+/// or more) again.
+#[test]
+fn bench_modes_are_listed_once() {
+    let root = support::root();
+    let list = std::fs::read_to_string(root.join("benches/modes.txt")).unwrap();
+    let modes: Vec<&str> = list
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(modes.len() > 10, "{modes:?}");
+    let mut lists = Vec::new();
+    for file in tracked()
+        .into_iter()
+        .filter(|f| f.ends_with(".sh") || f.ends_with(".rs"))
+    {
+        let text = std::fs::read_to_string(root.join(&file)).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let mut named: Vec<&str> = line
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+                .filter(|w| modes.contains(w))
+                .collect();
+            named.sort_unstable();
+            named.dedup();
+            if named.len() >= 3 {
+                lists.push(format!("{file}:{}: {line}", n + 1));
+            }
+        }
+    }
+    assert!(lists.is_empty(), "{}", lists.join("\n"));
+}
