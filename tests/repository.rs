@@ -268,3 +268,31 @@ fn bench_modes_are_listed_once() {
     }
     assert!(lists.is_empty(), "{}", lists.join("\n"));
 }
+
+/// The C test programs take their assertions from one header,
+/// c-tests/check.h: no other C or C++ file of the tests defines a CHECK,
+/// VERIFY or REQUIRE macro of its own.
+#[test]
+fn one_c_assertion_header() {
+    let root = support::root();
+    let kits: Vec<String> = tracked()
+        .into_iter()
+        .filter(|f| [".c", ".h", ".cpp"].iter().any(|e| f.ends_with(e)))
+        .filter(|f| !f.starts_with("include/"))
+        .filter(|f| {
+            let text = std::fs::read_to_string(root.join(f)).unwrap();
+            text.lines().any(|l| {
+                let Some(rest) = l.trim_start().strip_prefix("#define ") else {
+                    return false;
+                };
+                // A function-like macro: its name runs up to the '('.
+                let name = rest.split_once('(').map_or(" ", |(name, _)| name);
+                !name.contains(' ')
+                    && ["CHECK", "VERIFY", "REQUIRE"]
+                        .iter()
+                        .any(|k| name.contains(k))
+            })
+        })
+        .collect();
+    assert_eq!(kits, ["c-tests/check.h"]);
+}
