@@ -69,3 +69,20 @@ bench_vm() {
     cat "$out/out.txt" 2>/dev/null || { echo "$script: the VM produced no output (see $out/vm.log)" >&2; return 1; }
     [ "$(cat "$out/rc" 2>/dev/null)" = 0 ]
 }
+
+# The mode list (benches/modes.txt).
+BENCH_MODES_FILE=$(dirname "${BASH_SOURCE[0]}")/modes.txt
+
+# bench_modes LIST [PROGRAM]: the modes of LIST (and of PROGRAM), one line,
+# space-separated, in the file's order.
+bench_modes() {
+    awk -v l="$1" -v p="${2:-}" '
+        /^#/ || NF < 3 || (p != "" && $2 != p) { next }
+        { n = split($3, a, ","); for (i = 1; i <= n; i++) if (a[i] == l) { printf "%s%s", s, $1; s = " " } }
+        END { print "" }' "$BENCH_MODES_FILE"
+}
+
+# bench_mode_what MODE: the mode's WHAT column.
+bench_mode_what() {
+    awk -v m="$1" '!/^#/ && $1 == m { $1 = $2 = $3 = ""; sub(/^ +/, ""); print; exit }' "$BENCH_MODES_FILE"
+}

@@ -15,14 +15,9 @@
 #   --capture-file P  capture mode into P instead of /dev/null (a regular file
 #                     appended to by every run: its writes need no signal
 #                     guard unless RLIMIT_FSIZE is finite)
-#   --modes "M ..."   subset of: loop disabled enabled5 empty fields64 string4k register
-#                     dynamic5cpp dynamic5 dynamic5exports dynamic5array dynamic5calls dynamic_disabled
-#                     dynamic20cpp dynamic4kcpp (runtime-defined events,
-#                     benches/c/dynamic.cpp; no floor)
-#                     exporter_fresh exporter_reused (a logs exporter's record,
-#                     benches/c/exporter.cpp; no floor)
-#                     handle-disabled handle-enabled5 symbol-disabled symbol-enabled5
-#                     (handles.c, a provider handle beside the symbol)
+#   --modes "M ..."   modes of benches/modes.txt (default: those of its list
+#                     "callgrind"); bench.c's and handles.c's have a floor,
+#                     dynamic.cpp's and exporter.cpp's none
 #   -n N1             iterations of the short run (default 2000; register: N1/100,
 #                     at least 5); the long run does 2 x N1
 #   --no-build        use the programs already built in --bin-dir
@@ -46,7 +41,7 @@ export LC_ALL=C
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=benches/common.sh
 . "$REPO/benches/common.sh"
-MODES="loop disabled enabled5 empty fields64 string4k register dynamic5cpp dynamic5 dynamic5exports dynamic5array dynamic5calls dynamic_disabled dynamic20cpp dynamic4kcpp exporter_fresh exporter_reused handle-disabled handle-enabled5"
+MODES=$(bench_modes callgrind)
 N1=2000
 BUILD=1
 BUILD_ONLY=0

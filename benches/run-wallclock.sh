@@ -10,7 +10,8 @@
 #   --user-events     write to the kernel's user_events (needs root, tracefs,
 #                     CONFIG_USER_EVENTS; tracepoints are enabled through tracefs).
 #                     Default: capture mode, TRACEPOINT_CAPTURE_FILE=/dev/null.
-#   --modes "M ..."   subset of: loop disabled enabled5 empty fields64 string4k register
+#   --modes "M ..."   bench.c's modes in benches/modes.txt (default: those of
+#                     its list "wallclock")
 #   -n N              iterations per run (default 200000; register: N/2000, at least 10)
 #   -r R              runs per program and mode (default 7)
 #   --no-build        use the programs already built in --bin-dir
@@ -23,7 +24,7 @@ export LC_ALL=C
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=benches/common.sh
 . "$REPO/benches/common.sh"
-MODES="loop disabled enabled5 empty fields64 string4k register"
+MODES=$(bench_modes wallclock)
 N=200000
 RUNS=7
 BUILD=1

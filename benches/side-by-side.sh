@@ -23,18 +23,16 @@
 #                     (QEMU; run tests/kernel/run.sh once first for QEMU and
 #                     virtme-ng), each program enabling its tracepoint through
 #                     tracefs.
-#   --modes "M ..."   callgrind modes (default: enabled5 activity5 thread5 empty
-#                     disabled register, see benches/c/bench.c; dynamic5cpp dynamic5
-#                     dynamic5exports dynamic5array dynamic5calls dynamic_disabled dynamic20cpp
-#                     dynamic4kcpp,
-#                     see benches/c/dynamic.cpp; exporter_fresh exporter_reused,
-#                     see benches/c/exporter.cpp). A build without a mode's API
+#   --modes "M ..."   callgrind modes of benches/modes.txt (bench.c's,
+#                     dynamic.cpp's, exporter.cpp's; default: those of its list
+#                     "side"). A build without a mode's API
 #                     (the C modes against an implementation without
 #                     eventheader-dynamic.h) shows "-"; the ratio of such a row
 #                     is then against the first reference's C++ figure of the
 #                     same event (dynamic5cpp), marked "*".
 #   --wall "M ..."    wall-clock modes, bench.c's only (the floor has no other;
-#                     default: enabled5 activity5 empty; "" for none)
+#                     default: the list "side-wall" of benches/modes.txt; ""
+#                     for none)
 #   -n N              iterations of the short callgrind run (default 2000;
 #                     register: N/100 cycles, at least 5)
 #   --wall-n N        iterations per wall-clock run (default 20000)
@@ -65,8 +63,8 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=benches/common.sh
 . "$REPO/benches/common.sh"
 WORK=$REPO/target/side-by-side
-MODES="enabled5 activity5 thread5 empty disabled register dynamic5cpp dynamic5 dynamic5exports dynamic5array dynamic5calls dynamic_disabled dynamic20cpp dynamic4kcpp exporter_fresh exporter_reused"
-WALL="enabled5 activity5 empty"
+MODES=$(bench_modes side)
+WALL=$(bench_modes side-wall)
 N1=2000
 WALL_N=20000
 RUNS=11
@@ -108,7 +106,7 @@ program_of() {
 # when the reference has none for MODE (it has no C API).
 base_mode() {
     case $1 in
-    dynamic5 | dynamic5exports | dynamic5array | dynamic5calls) echo dynamic5cpp ;;
+    dynamic5 | dynamic5?*) echo dynamic5cpp ;; # the C API's 5-field modes (and dynamic5cpp itself)
     *) echo "$1" ;;
     esac
 }

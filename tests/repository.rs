@@ -210,3 +210,89 @@ fn one_worker_pool() {
         .collect();
     assert_eq!(pools, ["tests/testkit/src/pool.rs"]);
 }
+
+/// The VM guest scripts record their results through one library,
+/// tests/kernel/guest-lib.sh: no other script of the test tree defines its
+/// `note`, `now`, `took`, `step` or `out`.
+#[test]
+fn guest_helpers_are_defined_once() {
+    let root = support::root();
+    let names = ["note() {", "now() {", "took() {", "step() {", "out() {"];
+    let homes: Vec<String> = tracked()
+        .into_iter()
+        .filter(|f| f.ends_with(".sh"))
+        .filter(|f| {
+            ["tests/", "cli/tests/", "c-tests/", "benches/"]
+                .iter()
+                .any(|d| f.starts_with(d))
+        })
+        .filter(|f| {
+            let text = std::fs::read_to_string(root.join(f)).unwrap();
+            text.lines()
+                .any(|l| names.iter().any(|n| l.trim_start().starts_with(n)))
+        })
+        .collect();
+    assert_eq!(homes, ["tests/kernel/guest-lib.sh"]);
+}
+
+/// The benchmark modes are listed once, in benches/modes.txt: no script or
+/// Rust source of the tree spells a list of them (a line naming three modes
+/// or more) again.
+#[test]
+fn bench_modes_are_listed_once() {
+    let root = support::root();
+    let list = std::fs::read_to_string(root.join("benches/modes.txt")).unwrap();
+    let modes: Vec<&str> = list
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(modes.len() > 10, "{modes:?}");
+    let mut lists = Vec::new();
+    for file in tracked()
+        .into_iter()
+        .filter(|f| f.ends_with(".sh") || f.ends_with(".rs"))
+    {
+        let text = std::fs::read_to_string(root.join(&file)).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let mut named: Vec<&str> = line
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+                .filter(|w| modes.contains(w))
+                .collect();
+            named.sort_unstable();
+            named.dedup();
+            if named.len() >= 3 {
+                lists.push(format!("{file}:{}: {line}", n + 1));
+            }
+        }
+    }
+    assert!(lists.is_empty(), "{}", lists.join("\n"));
+}
+
+/// The C test programs take their assertions from one header,
+/// c-tests/check.h: no other C or C++ file of the tests defines a CHECK,
+/// VERIFY or REQUIRE macro of its own.
+#[test]
+fn one_c_assertion_header() {
+    let root = support::root();
+    let kits: Vec<String> = tracked()
+        .into_iter()
+        .filter(|f| [".c", ".h", ".cpp"].iter().any(|e| f.ends_with(e)))
+        .filter(|f| !f.starts_with("include/"))
+        .filter(|f| {
+            let text = std::fs::read_to_string(root.join(f)).unwrap();
+            text.lines().any(|l| {
+                let Some(rest) = l.trim_start().strip_prefix("#define ") else {
+                    return false;
+                };
+                // A function-like macro: its name runs up to the '('.
+                let name = rest.split_once('(').map_or(" ", |(name, _)| name);
+                !name.contains(' ')
+                    && ["CHECK", "VERIFY", "REQUIRE"]
+                        .iter()
+                        .any(|k| name.contains(k))
+            })
+        })
+        .collect();
+    assert_eq!(kits, ["c-tests/check.h"]);
+}

@@ -23,7 +23,7 @@ TRACELOGGING_DEFINE_PROVIDER(
 int tl_reference_c(void)
 {
     int failures = 0;
-    failures += TL_CHECK(TraceLoggingRegister(TestProviderC) == 0);
+    failures += !VERIFY(TraceLoggingRegister(TestProviderC) == 0);
     failures += tl_interop();
     failures += tl_common_events();
     TraceLoggingUnregister(TestProviderC);
@@ -45,7 +45,7 @@ int tl_values_c(void)
 {
     int failures = 0;
     void* const p = (void*)(intptr_t)(-12345);
-    failures += TL_CHECK(TraceLoggingRegister(TestProviderC) == 0);
+    failures += !VERIFY(TraceLoggingRegister(TestProviderC) == 0);
     TraceLoggingWrite(TestProviderC, "Value:bool",
         TraceLoggingValue((_Bool)0, "false", "a description", 0x1234), TraceLoggingValue((_Bool)1, "true"));
     TraceLoggingWrite(TestProviderC, "Value:char", TraceLoggingValue((char)0, "0"), TraceLoggingValue((char)'A', "A"));

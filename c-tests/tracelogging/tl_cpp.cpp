@@ -83,7 +83,7 @@ int values()
 extern "C" int tl_reference_cpp(void)
 {
     int failures = 0;
-    failures += TL_CHECK(TraceLoggingRegister(TestProviderCpp) == 0);
+    failures += !VERIFY(TraceLoggingRegister(TestProviderCpp) == 0);
     failures += tl_interop();
     failures += tl_common_events();
     failures += values();

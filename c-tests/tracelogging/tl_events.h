@@ -62,16 +62,16 @@ static int tl_interop(void)
     int failures = 0;
     bool enabled;
 
-    failures += TL_CHECK(TraceLoggingRegister(TestProviderCG) == 0);
-    failures += TL_CHECK(TraceLoggingRegister(TestProviderCppG) == 0);
+    failures += !VERIFY(TraceLoggingRegister(TestProviderCG) == 0);
+    failures += !VERIFY(TraceLoggingRegister(TestProviderCppG) == 0);
 
     enabled = TraceLoggingProviderEnabled(TestProviderCG, 5, 0);
-    failures += TL_CHECK(enabled);
-    failures += TL_CHECK(TraceLoggingWrite(TestProviderCG, "EventCG", TraceLoggingBoolean(enabled)) == 0);
+    failures += !VERIFY(enabled);
+    failures += !VERIFY(TraceLoggingWrite(TestProviderCG, "EventCG", TraceLoggingBoolean(enabled)) == 0);
 
     enabled = TraceLoggingProviderEnabled(TestProviderCppG, 5, 0);
-    failures += TL_CHECK(enabled);
-    failures += TL_CHECK(TraceLoggingWrite(TestProviderCppG, "EventCppG", TraceLoggingBoolean(enabled)) == 0);
+    failures += !VERIFY(enabled);
+    failures += !VERIFY(TraceLoggingWrite(TestProviderCppG, "EventCppG", TraceLoggingBoolean(enabled)) == 0);
 
     TraceLoggingUnregister(TestProviderCG);
     TraceLoggingUnregister(TestProviderCppG);
@@ -80,12 +80,12 @@ static int tl_interop(void)
 
     /* Unregistered: disabled, and the writes below must not reach the capture. */
     enabled = TraceLoggingProviderEnabled(TestProviderCG, 5, 0);
-    failures += TL_CHECK(!enabled);
-    failures += TL_CHECK(TraceLoggingWrite(TestProviderCG, "EventCG", TraceLoggingBoolean(enabled)) == 0);
+    failures += !VERIFY(!enabled);
+    failures += !VERIFY(TraceLoggingWrite(TestProviderCG, "EventCG", TraceLoggingBoolean(enabled)) == 0);
 
     enabled = TraceLoggingProviderEnabled(TestProviderCppG, 5, 0);
-    failures += TL_CHECK(!enabled);
-    failures += TL_CHECK(TraceLoggingWrite(TestProviderCppG, "EventCppG", TraceLoggingBoolean(enabled)) == 0);
+    failures += !VERIFY(!enabled);
+    failures += !VERIFY(TraceLoggingWrite(TestProviderCppG, "EventCppG", TraceLoggingBoolean(enabled)) == 0);
 
     return failures;
 }
@@ -133,7 +133,7 @@ static int tl_common_events(void)
     memcpy(&ipv4, ipv4bytes, sizeof(ipv4));
     memcpy(&ipv6, ipv6bytes, sizeof(ipv6));
 
-    failures += TL_CHECK(TraceLoggingWrite(TL_PROVIDER, "CScalars1") == 0);
+    failures += !VERIFY(TraceLoggingWrite(TL_PROVIDER, "CScalars1") == 0);
     TraceLoggingWrite(TL_PROVIDER, "CScalars2",
         TraceLoggingLevel(1),
         TraceLoggingKeyword(0xf123456789abcdef),

@@ -26,43 +26,43 @@ static int tl_lifecycle(char const* expectedName)
     int failures = 0;
     bool enabled;
 
-    failures += TL_CHECK(strcmp(TraceLoggingProviderName(TL_LIFE_PROVIDER), expectedName) == 0);
-    failures += TL_CHECK(strcmp(TraceLoggingProviderOptions(TL_LIFE_PROVIDER), "") == 0);
+    failures += !VERIFY(strcmp(TraceLoggingProviderName(TL_LIFE_PROVIDER), expectedName) == 0);
+    failures += !VERIFY(strcmp(TraceLoggingProviderOptions(TL_LIFE_PROVIDER), "") == 0);
 
     /* Never registered: disabled, silent, and the value is not evaluated. */
     TraceLoggingUnregister(TL_LIFE_PROVIDER); /* unregistering an unregistered provider is a no-op */
     enabled = TraceLoggingProviderEnabled(TL_LIFE_PROVIDER, 5, 0);
-    failures += TL_CHECK(!enabled);
+    failures += !VERIFY(!enabled);
     tl_life_evaluations = 0;
-    failures += TL_CHECK(TraceLoggingWrite(TL_LIFE_PROVIDER, "BeforeRegister",
+    failures += !VERIFY(TraceLoggingWrite(TL_LIFE_PROVIDER, "BeforeRegister",
         TraceLoggingInt32(tl_life_value(0), "value")) == 0);
-    failures += TL_CHECK(tl_life_evaluations == 0);
+    failures += !VERIFY(tl_life_evaluations == 0);
 
     /* Registered: enabled, written, value evaluated once. */
-    failures += TL_CHECK(TraceLoggingRegister(TL_LIFE_PROVIDER) == 0);
+    failures += !VERIFY(TraceLoggingRegister(TL_LIFE_PROVIDER) == 0);
     enabled = TraceLoggingProviderEnabled(TL_LIFE_PROVIDER, 5, 0);
-    failures += TL_CHECK(enabled);
-    failures += TL_CHECK(TraceLoggingWrite(TL_LIFE_PROVIDER, "Registered1",
+    failures += !VERIFY(enabled);
+    failures += !VERIFY(TraceLoggingWrite(TL_LIFE_PROVIDER, "Registered1",
         TraceLoggingInt32(tl_life_value(1), "value")) == 0);
-    failures += TL_CHECK(tl_life_evaluations == 1);
+    failures += !VERIFY(tl_life_evaluations == 1);
 
     /* Unregistered (twice): disabled again, silent, not evaluated. */
     TraceLoggingUnregister(TL_LIFE_PROVIDER);
     TraceLoggingUnregister(TL_LIFE_PROVIDER);
     enabled = TraceLoggingProviderEnabled(TL_LIFE_PROVIDER, 5, 0);
-    failures += TL_CHECK(!enabled);
-    failures += TL_CHECK(TraceLoggingWrite(TL_LIFE_PROVIDER, "AfterUnregister",
+    failures += !VERIFY(!enabled);
+    failures += !VERIFY(TraceLoggingWrite(TL_LIFE_PROVIDER, "AfterUnregister",
         TraceLoggingInt32(tl_life_value(9), "value")) == 0);
-    failures += TL_CHECK(tl_life_evaluations == 1);
+    failures += !VERIFY(tl_life_evaluations == 1);
 
     /* Registered again: the same events work again. */
-    failures += TL_CHECK(TraceLoggingRegister(TL_LIFE_PROVIDER) == 0);
+    failures += !VERIFY(TraceLoggingRegister(TL_LIFE_PROVIDER) == 0);
     enabled = TraceLoggingProviderEnabled(TL_LIFE_PROVIDER, 5, 0);
-    failures += TL_CHECK(enabled);
-    failures += TL_CHECK(TraceLoggingProviderEnabled(TL_LIFE_PROVIDER, event_level_error, 0x3));
-    failures += TL_CHECK(TraceLoggingWrite(TL_LIFE_PROVIDER, "Registered2",
+    failures += !VERIFY(enabled);
+    failures += !VERIFY(TraceLoggingProviderEnabled(TL_LIFE_PROVIDER, event_level_error, 0x3));
+    failures += !VERIFY(TraceLoggingWrite(TL_LIFE_PROVIDER, "Registered2",
         TraceLoggingInt32(tl_life_value(2), "value")) == 0);
-    failures += TL_CHECK(tl_life_evaluations == 2);
+    failures += !VERIFY(tl_life_evaluations == 2);
 
     /* Activity ids that are NULL only at run time: none written; a related id
        without an activity id: EINVAL and nothing written, whether the missing
@@ -70,13 +70,13 @@ static int tl_lifecycle(char const* expectedName)
     {
         static uint8_t const related[16] = { 1, 2, 3 };
         void const* volatile noId = NULL;
-        failures += TL_CHECK(TraceLoggingWriteActivity(TL_LIFE_PROVIDER, "NoIds", noId, noId,
+        failures += !VERIFY(TraceLoggingWriteActivity(TL_LIFE_PROVIDER, "NoIds", noId, noId,
             TraceLoggingInt32(3, "value")) == 0);
-        failures += TL_CHECK(TraceLoggingWriteActivity(TL_LIFE_PROVIDER, "RelatedOnly", NULL, related) == EINVAL);
-        failures += TL_CHECK(TraceLoggingWriteActivity(TL_LIFE_PROVIDER, "RelatedOnlyRt", noId, related) == EINVAL);
+        failures += !VERIFY(TraceLoggingWriteActivity(TL_LIFE_PROVIDER, "RelatedOnly", NULL, related) == EINVAL);
+        failures += !VERIFY(TraceLoggingWriteActivity(TL_LIFE_PROVIDER, "RelatedOnlyRt", noId, related) == EINVAL);
     }
 
-    failures += TL_CHECK(TraceLoggingWrite(TL_LIFE_PROVIDER, "Struct",
+    failures += !VERIFY(TraceLoggingWrite(TL_LIFE_PROVIDER, "Struct",
         TraceLoggingLevel(event_level_error),
         TraceLoggingKeyword(0x1),
         TraceLoggingKeyword(0x2),
@@ -85,11 +85,11 @@ static int tl_lifecycle(char const* expectedName)
             TraceLoggingUtf8String("b", "b")) == 0);
 
     TraceLoggingUnregister(TL_LIFE_PROVIDER);
-    failures += TL_CHECK(!TraceLoggingProviderEnabled(TL_LIFE_PROVIDER, 5, 0));
-    failures += TL_CHECK(!TraceLoggingProviderEnabled(TL_LIFE_PROVIDER, event_level_error, 0x3));
-    failures += TL_CHECK(TraceLoggingWrite(TL_LIFE_PROVIDER, "AfterUnregister2",
+    failures += !VERIFY(!TraceLoggingProviderEnabled(TL_LIFE_PROVIDER, 5, 0));
+    failures += !VERIFY(!TraceLoggingProviderEnabled(TL_LIFE_PROVIDER, event_level_error, 0x3));
+    failures += !VERIFY(TraceLoggingWrite(TL_LIFE_PROVIDER, "AfterUnregister2",
         TraceLoggingInt32(tl_life_value(9), "value")) == 0);
-    failures += TL_CHECK(tl_life_evaluations == 2);
+    failures += !VERIFY(tl_life_evaluations == 2);
     return failures;
 }
 

@@ -23,19 +23,13 @@ TRACELOGGING_DEFINE_PROVIDER(
 
 static int failures_total;
 
-int tl_fail(char const* file, int line, char const* what)
-{
-    fprintf(stderr, "%s:%d: check failed: %s\n", file, line, what);
-    return 1;
-}
-
 static int tl_long_provider(void)
 {
     int failures = 0;
-    failures += TL_CHECK(strcmp(TraceLoggingProviderName(LongProvider), TL_LONG_PROVIDER_NAME) == 0);
-    failures += TL_CHECK(strcmp(TraceLoggingProviderOptions(LongProvider), "Gasdf") == 0);
-    failures += TL_CHECK(TraceLoggingRegister(LongProvider) == 0);
-    failures += TL_CHECK(TraceLoggingWrite(LongProvider, "LongProviderEvent") == 0);
+    failures += !VERIFY(strcmp(TraceLoggingProviderName(LongProvider), TL_LONG_PROVIDER_NAME) == 0);
+    failures += !VERIFY(strcmp(TraceLoggingProviderOptions(LongProvider), "Gasdf") == 0);
+    failures += !VERIFY(TraceLoggingRegister(LongProvider) == 0);
+    failures += !VERIFY(TraceLoggingWrite(LongProvider, "LongProviderEvent") == 0);
     TraceLoggingUnregister(LongProvider);
     return failures;
 }

@@ -13,6 +13,9 @@ unregistered providers and TraceLoggingProviderEnabled, in C and in C++.
 
 #include <eventheader/TraceLoggingProvider.h>
 
+/* VERIFY: a failed check is printed and counted; `failures += !VERIFY(c)`. */
+#include "../check.h"
+
 /* TL_OTHER_ABI: the same events on a target where long, pointers or wchar_t
    have other sizes (scripts/cross/abis.sh compares them with the reference's
    field by field, not byte for byte). */
@@ -36,13 +39,8 @@ int tl_reference_cpp(void);
 int tl_lifecycle_c(void);
 int tl_lifecycle_cpp(void);
 
-/* Records a failed check. */
-int tl_fail(char const* file, int line, char const* what);
-
 #ifdef __cplusplus
 }
 #endif
-
-#define TL_CHECK(cond) ((cond) ? 0 : tl_fail(__FILE__, __LINE__, #cond))
 
 #endif /* TL_TEST_H */

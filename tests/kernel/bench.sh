@@ -1,16 +1,10 @@
 #!/usr/bin/env bash
 # Guest script of the VM run bench (manifest program bench): instruction
 # counts of the benchmark with user_events, N = 500 vs 1000; last in the
-# suite, because it leaves its tracepoints enabled in tracefs. Modes: bench.c's
-# disabled, enabled5 and empty TraceLoggingWrite, and dynamic.cpp's enabled
-# 5-field runtime-defined event through the C++ API (dynamic5cpp) and the C
-# API (dynamic5), through the exported functions alone with an event
-# definition (dynamic5exports), and its disabled test (dynamic_disabled); and
-# exporter.cpp's model of the OpenTelemetry user_events logs exporter's record
-# (exporter_fresh). Each valgrind run
-# costs 3-9 s under TCG (two per mode and build), so the modes run in parallel, one
-# run-callgrind.sh each: callgrind counts the process's own instructions,
-# whatever else runs.
+# suite, because it leaves its tracepoints enabled in tracefs. Modes: the list
+# "vm" of benches/modes.txt. Each valgrind run costs 3-9 s under TCG (two per
+# mode and build), so the modes run in parallel, one run-callgrind.sh each:
+# callgrind counts the process's own instructions, whatever else runs.
 #
 #   bench.sh BENCH FLOOR DYNAMIC EXPORTER   (all in one directory; $RESULT.tsv gets the rows)
 #
@@ -21,7 +15,9 @@ BIN=$(dirname "$1")
 for p in "$2" "$3" "$4"; do
     [ "$(dirname "$p")" = "$BIN" ] || { echo "bench.sh: $1 and $p are not in one directory" >&2; exit 2; }
 done
-MODES="disabled enabled5 empty dynamic5cpp dynamic5 dynamic5exports dynamic_disabled exporter_fresh"
+# shellcheck source=benches/common.sh
+. "$REPO/benches/common.sh"
+MODES=$(bench_modes vm)
 WORK=${TMP:-$(mktemp -d)}
 pids=()
 rc=0

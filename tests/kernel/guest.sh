@@ -21,13 +21,9 @@ TMP=$(mktemp -d)
 export R B TMP
 cut -d' ' -f1 /proc/uptime >"$R/boot-seconds"
 echo "Linux $(uname -r)" >"$R/kernel"
-: >"$R/status"
-
-note() { echo "$*" >>"$R/status"; }
-now() { date +%s.%N; }
-# took NAME START: RESULTS/times gets "NAME SECONDS" (for run.log)
-took() { awk -v n="$1" -v a="$2" -v b="$(now)" 'BEGIN { printf "%s %.1f\n", n, b - a }' >>"$R/times"; }
-: >"$R/times"
+# shellcheck source=tests/kernel/guest-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
+results_init
 
 [ -w /sys/kernel/tracing/user_events_data ] || {
     echo "no /sys/kernel/tracing/user_events_data in the guest" >&2

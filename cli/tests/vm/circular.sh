@@ -14,31 +14,10 @@ W=$1
 EH=$2
 R=$RESULT
 export LC_ALL=C
-for f in "$W" "$EH"; do
-    [ -x "$f" ] || { echo "circular guest: $f is not executable" >&2; exit 1; }
-done
-rm -rf "$R"
-mkdir -p "$R"
-: >"$R/status"
-: >"$R/times"
+# shellcheck source=tests/kernel/guest-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../../tests/kernel/guest-lib.sh"
+guest_start circular "$W" "$EH"
 
-note() { echo "$*" >>"$R/status"; }
-now() { date +%s.%N; }
-step() {
-    local name=$1 t0 rc
-    shift
-    t0=$(now)
-    "$@"
-    rc=$?
-    note "$name $rc"
-    awk -v n="$name" -v a="$t0" -v b="$(now)" 'BEGIN { printf "%s %.1f\n", n, b - a }' >>"$R/times"
-    return $rc
-}
-out() {
-    local name=$1
-    shift
-    "$@" >"$R/$name.out" 2>"$R/$name.err"
-}
 # The command after `--` runs under collect: its $PPID is collect. Snapshot
 # files exist once the rings were copied (resumed). At most 30 s.
 wait_file='i=0; while [ ! -e "$1" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done'

@@ -19,25 +19,10 @@ R=$RESULT
 TRACEFS=/sys/kernel/tracing
 T=$(mktemp -d)
 export LC_ALL=C
-for f in "$W" "$EH"; do
-    [ -x "$f" ] || { echo "doctor guest: $f is not executable" >&2; exit 1; }
-done
-rm -rf "$R"
-mkdir -p "$R"
-: >"$R/status"
-: >"$R/times"
+# shellcheck source=tests/kernel/guest-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../../tests/kernel/guest-lib.sh"
+guest_start doctor "$W" "$EH"
 
-# step NAME CMD...: CMD's stdout to NAME.out, stderr to NAME.err; "NAME RC"
-# to status, "NAME SECONDS" to times.
-step() {
-    local name=$1 t0 rc
-    shift
-    t0=$(date +%s.%N)
-    "$@" >"$R/$name.out" 2>"$R/$name.err"
-    rc=$?
-    echo "$name $rc" >>"$R/status"
-    awk -v n="$name" -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%s %.1f\n", n, b - a }' >>"$R/times"
-}
 # wait_for FILE PATTERN: until FILE has a line matching PATTERN (at most 30 s).
 wait_for() {
     for _ in $(seq 300); do
@@ -48,20 +33,20 @@ wait_for() {
 }
 
 # 1. All well, as root.
-step well "$EH" doctor
+step well out well "$EH" doctor
 
 # 2. A provider nobody registered (3); registered, nothing enabled (9);
 #    one of its two tracepoints enabled by a collector (0).
-step noreg "$EH" doctor --provider CliDoc
+step noreg out noreg "$EH" doctor --provider CliDoc
 "$EH" register CliDoc_L5K1 CliDoc_L4K2 >"$T/names" 2>&1 &
 reg=$!
 wait_for "$T/names" CliDoc_L4K2
-step idle "$EH" doctor --provider CliDoc
+step idle out idle "$EH" doctor --provider CliDoc
 cat "$TRACEFS/user_events_status" >"$R/idle.status"
 "$EH" collect -o "$T/x.data" CliDoc_L5K1 >"$T/collect.out" 2>&1 &
 col=$!
 wait_for "$TRACEFS/user_events_status" "^CliDoc_L5K1 .*perf"
-step enabled "$EH" doctor -p CliDoc
+step enabled out enabled "$EH" doctor -p CliDoc
 echo "$col" >"$R/enabled.collect-pid"
 cat "$TRACEFS/user_events_status" >"$R/enabled.status"
 kill -INT "$col"
@@ -74,7 +59,7 @@ wait "$reg"
 "$EH" register CliTest_L4K1 CliTest_L5K2 >"$T/names" 2>&1 &
 reg=$!
 wait_for "$T/names" CliTest_L5K2
-step program "$EH" doctor "$W"
+step program out program "$EH" doctor "$W"
 kill -TERM "$reg"
 wait "$reg"
 
@@ -85,13 +70,13 @@ cp "$EH" "$T/eventheader"
 chmod 755 "$T" "$T/eventheader"
 nobody=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
 stat -c '%U:%G %a %n' "$TRACEFS" "$TRACEFS/user_events_data" "$TRACEFS/events" >"$R/nobody.modes"
-step nobody "${nobody[@]}" "$T/eventheader" doctor
+step nobody out nobody "${nobody[@]}" "$T/eventheader" doctor
 saved=$(stat -c '%g %a' "$TRACEFS" "$TRACEFS/user_events_data" "$TRACEFS/events" | tr '\n' ' ')
 chgrp nogroup "$TRACEFS" "$TRACEFS/user_events_data" "$TRACEFS/events"
 chmod g+rx "$TRACEFS" "$TRACEFS/events"
 chmod g+rw "$TRACEFS/user_events_data"
 cat /proc/sys/kernel/perf_event_paranoid >"$R/granted.paranoid"
-step granted "${nobody[@]}" "$T/eventheader" doctor
+step granted out granted "${nobody[@]}" "$T/eventheader" doctor
 set -- $saved
 chgrp "$1" "$TRACEFS" && chmod "$2" "$TRACEFS"
 chgrp "$3" "$TRACEFS/user_events_data" && chmod "$4" "$TRACEFS/user_events_data"
@@ -100,7 +85,7 @@ stat -c '%U:%G %a %n' "$TRACEFS" "$TRACEFS/user_events_data" "$TRACEFS/events" >
 
 # 5. No tracefs (unmounted in a private mount namespace): 4.
 hide="umount $TRACEFS; umount /sys/kernel/debug 2>/dev/null; exec \"\$@\""
-step notracefs unshare -m sh -c "$hide" sh "$EH" doctor
+step notracefs out notracefs unshare -m sh -c "$hide" sh "$EH" doctor
 
 rm -rf "$T"
 echo done >"$R/done"

@@ -23,28 +23,11 @@ TRACEFS=/sys/kernel/tracing
 EV=$TRACEFS/events/user_events
 T=$(mktemp -d)
 export LC_ALL=C
-for f in "$W" "$EH"; do
-    [ -x "$f" ] || { echo "cli guest: $f is not executable" >&2; exit 1; }
-done
 [ -r "$TPP/tpp_all.cmd" ] || { echo "cli guest: no $TPP/tpp_all.cmd (the reference data)" >&2; exit 1; }
-rm -rf "$R"
-mkdir -p "$R"
-: >"$R/status"
-: >"$R/times"
+# shellcheck source=tests/kernel/guest-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../../tests/kernel/guest-lib.sh"
+guest_start cli "$W" "$EH"
 
-note() { echo "$*" >>"$R/status"; }
-now() { date +%s.%N; }
-# step NAME CMD...: runs CMD; RESULTS/status gets "NAME RC", RESULTS/times "NAME SECONDS".
-step() {
-    local name=$1 t0 rc
-    shift
-    t0=$(now)
-    "$@"
-    rc=$?
-    note "$name $rc"
-    awk -v n="$name" -v a="$t0" -v b="$(now)" 'BEGIN { printf "%s %.1f\n", n, b - a }' >>"$R/times"
-    return $rc
-}
 # wait_lines FILE N PID: until FILE has N lines or PID exited (at most 30 s).
 wait_lines() {
     for _ in $(seq 300); do
@@ -53,12 +36,6 @@ wait_lines() {
         sleep 0.1
     done
     return 1
-}
-# out NAME CMD...: CMD with stdout to RESULTS/NAME.out, stderr to RESULTS/NAME.err.
-out() {
-    local name=$1
-    shift
-    "$@" >"$R/$name.out" 2>"$R/$name.err"
 }
 
 if [ -w "$TRACEFS/user_events_data" ]; then note "env 0"; else note "env 1"; fi

@@ -10,15 +10,13 @@ S=$1
 R=$2
 B=$S/bin
 T=$(mktemp -d)
-: >"$R/status"
-: >"$R/times"
+# shellcheck source=tests/kernel/guest-lib.sh
+. "$S/guest-lib.sh"
+results_init
 uname -m >"$R/machine"
 echo "Linux $(uname -r)" >"$R/kernel"
 cut -d' ' -f1 /proc/uptime >"$R/boot-seconds"
 
-note() { echo "$*" >>"$R/status"; }
-up() { cut -d' ' -f1 /proc/uptime; }
-took() { echo "$1 $(up) $2" | awk '{ printf "%s %.1f\n", $1, $2 - $3 }' >>"$R/times"; }
 # wait_file FILE PID: up to 60 s for FILE to exist while PID runs.
 wait_file() {
     i=0
@@ -46,12 +44,12 @@ export PATH="$T/bin:$PATH"
 #    basic (registration, tracefs and perf enabling, unregistration; its
 #    recording judged by the host against basic.expect) and coexist (the
 #    reference's registration strings from another process, uev_raw).
-t0=$(up)
+t0=$(now)
 "$B/t_basic" "$B/uev_raw" "$T" >"$R/basic.log" 2>&1 </dev/null
 note "basic $?"
 cp "$T/basic.perf.data" "$T/basic.expect" "$T/basic.perf.log" "$R/" 2>>"$R/basic.log"
 took basic "$t0"
-t0=$(up)
+t0=$(now)
 "$B/t_coexist" "$B/uev_raw" >"$R/coexist.log" 2>&1 </dev/null
 note "coexist $?"
 took coexist "$t0"
@@ -59,7 +57,7 @@ took coexist "$t0"
 # 1. Registration and the enable bit: t_enable registers; collect enables
 #    and, once it records, runs a command that creates GO and waits for
 #    t_enable's three writes (ENABLED); then collect stops and the bit clears.
-t0=$(up)
+t0=$(now)
 "$B/t_enable" "$T/ready" "$T/go" "$T/enabled" >"$R/enable.log" 2>&1 &
 prog=$!
 if wait_file "$T/ready" "$prog"; then
@@ -78,12 +76,12 @@ took enable "$t0"
 # 2. The reference replay: capture mode, then the same program under collect
 #    on the reference's tracepoints (collect registers them before the program
 #    runs, so every tracepoint is enabled from the program's first write).
-t0=$(up)
+t0=$(now)
 TRACEPOINT_CAPTURE_FILE=$R/replay.cap taskset -c 0 "$B/t_replay" "$S/reference.dat" \
     >"$R/replay.capture.log" 2>&1
 note "replay.capture $?"
 took replay.capture "$t0"
-t0=$(up)
+t0=$(now)
 # shellcheck disable=SC2046 # one tracepoint name per line, no blanks
 "$B/eventheader" collect -o "$R/replay.data" $(cat "$S/replay.names") -- \
     taskset -c 0 env EHK_EXPECT_ENABLED=1 "$B/t_replay" "$S/reference.dat" >"$R/replay.log" 2>&1
@@ -92,7 +90,7 @@ took replay "$t0"
 
 # 2b. The same under perf record: `eventheader register` holds the
 #     tracepoints so that perf can open them before the program runs.
-t0=$(up)
+t0=$(now)
 # shellcheck disable=SC2046
 "$B/eventheader" register $(cat "$S/replay.names") >"$T/registered" 2>"$R/replay.register.log" &
 reg=$!
@@ -113,7 +111,7 @@ note "replay.register $?"
 took replay.perf "$t0"
 
 # 3. A 32-bit process (AArch32, COMPAT) registering with raw ioctls.
-t0=$(up)
+t0=$(now)
 "$B/t_compat32" >"$R/compat32.log" 2>&1
 note "compat32 $?"
 took compat32 "$t0"
@@ -125,7 +123,7 @@ took compat32 "$t0"
 #    and 2N iterations, in two lanes (callgrind counts the process's own
 #    instructions, whatever else runs). bench.totals gets
 #    "PROGRAM MODE ITERATIONS TOTAL_IR STATUS" per run for the host to judge.
-t0=$(up)
+t0=$(now)
 n=$(cat "$S/bench/n")
 : >"$T/bench.totals"
 bench_run() { # PROGRAM MODE ITERATIONS

@@ -62,7 +62,8 @@ kernel_arch arm64
 # --- 3. what runs inside ----------------------------------------------------
 # SHARE (the guest's read-only 9p share): bin/ with the library, t_enable,
 # t_replay (gcc, linked to the library found beside them) and the CLI, all
-# built for aarch64; the reference capture and its tracepoint names.
+# built for aarch64; guest.sh with guest-lib.sh; the reference capture and its
+# tracepoint names.
 SHARE=$OUT/share
 build() {
     local t0
@@ -99,6 +100,7 @@ build() {
         -I"$REPO/tests/kernel/src" "$HERE/t_compat32.c" -o "$SHARE/bin/t_compat32"
     build_bench
     cp "$HERE/guest.sh" "$SHARE/guest.sh"
+    cp "$REPO/tests/kernel/guest-lib.sh" "$SHARE/guest-lib.sh"
     cp "$REF_DAT" "$SHARE/reference.dat"
     "$TESTKIT" names "$REF_DAT" >"$SHARE/replay.names" 2>>"$LOG" || die "testkit names $REF_DAT"
     BUILD_SECONDS=$(elapsed "$t0")
@@ -323,22 +325,25 @@ judge() {
 # (benches/run-callgrind.sh's iteration-difference method). Each bound is the
 # figure measured on aarch64 plus a margin like the x86_64 ones' (callgrind
 # counts are deterministic; a bound moves only with the code, on purpose).
-BENCH_C_MODES="disabled enabled5"
-BENCH_DYNAMIC_MODES="dynamic5cpp dynamic5 dynamic5exports dynamic_disabled"
-BENCH_EXPORTER_MODES="exporter_fresh"
-# MODE BOUND WHAT ("-": measured, not bounded)
+# The modes: the list "arm64" of benches/modes.txt, per program.
+# shellcheck source=benches/common.sh
+. "$REPO/benches/common.sh"
+BENCH_C_MODES=$(bench_modes arm64 bench)
+BENCH_DYNAMIC_MODES=$(bench_modes arm64 dynamic)
+BENCH_EXPORTER_MODES=$(bench_modes arm64 exporter)
+# MODE BOUND, one per mode of that list ("-": measured, not bounded)
 # Measured (docs/performance.md, aarch64), in this order: 5.99, 85.89,
 # 318.03, 314.00, 329.99 (dynamic5exports through an event definition), 4.88,
 # 1952.94; the disabled bounds are x86_64's.
 # Not x86_64's `empty` row (unbounded there): each mode costs two valgrind
 # runs of about 9 s under TCG.
-BENCH_BOUNDS="disabled 10 a_disabled_TraceLoggingWrite
-enabled5 95 an_enabled_5-field_TraceLoggingWrite
-dynamic5cpp 350 an_enabled_5-field_runtime-defined_event_(C++_API)
-dynamic5 350 an_enabled_5-field_runtime-defined_event_(C_API)
-dynamic5exports 365 an_enabled_5-field_runtime-defined_event_(event_definition)
-dynamic_disabled 10 a_disabled_runtime-defined_event
-exporter_fresh 2150 the_logs_exporter's_record_(model)"
+BENCH_BOUNDS="disabled 10
+enabled5 95
+dynamic5cpp 350
+dynamic5 350
+dynamic5exports 365
+dynamic_disabled 10
+exporter_fresh 2150"
 
 # bench_ir PROGRAM MODE: Ir per iteration from the guest's bench.totals, or
 # "-" when a run failed or is missing. Another implementation's program that
@@ -363,8 +368,13 @@ judge_bench() {
     for b in $cols; do BENCH_TABLE+=$(printf ' %14s' "$b"); done
     BENCH_SUMMARY=
     : >"$r/bench.tsv"
-    while read -r mode bound what; do
-        case $mode in dynamic*) prog=dynamic ;; exporter*) prog=exporter ;; *) prog=bench ;; esac
+    local modes
+    modes=$(bench_modes arm64)
+    [ "$(cut -d' ' -f1 <<<"$BENCH_BOUNDS" | paste -sd' ')" = "$modes" ] ||
+        fail "bench: the bounds are for $(cut -d' ' -f1 <<<"$BENCH_BOUNDS" | paste -sd' '), the modes are $modes (benches/modes.txt)"
+    while read -r mode bound; do
+        prog=$(awk -v m="$mode" '!/^#/ && $1 == m { print $2 }' "$BENCH_MODES_FILE")
+        what=$(bench_mode_what "$mode")
         ours=$(bench_ir "$prog" "$mode")
         floor=-
         case " $BENCH_C_MODES " in *" $mode "*) floor=$(bench_ir floor "$mode") ;; esac
@@ -377,7 +387,7 @@ judge_bench() {
             fail "bench: $mode: no instruction count"
         elif [ "$bound" != - ]; then
             if awk -v a="$ours" -v b="$bound" 'BEGIN { exit !(a > b) }'; then
-                fail "bench: ${what//_/ } costs $ours instructions per iteration with user_events ($mode, at most $bound on aarch64)"
+                fail "bench: $what costs $ours instructions per iteration with user_events ($mode, at most $bound on aarch64)"
             fi
             BENCH_SUMMARY+="${BENCH_SUMMARY:+, }$mode $ours <= $bound"
         fi

@@ -39,24 +39,24 @@ static int reg(int fd, unsigned long cmd)
 
 int main(void)
 {
-    ehk_test = "compat32";
+    check_name = "compat32";
     setvbuf(stdout, NULL, _IOLBF, 0);
-    CHECK(EHK_DIAG_IOCSREG == 0xC0042A00u, "DIAG_IOCSREG 0x%x", (unsigned)EHK_DIAG_IOCSREG);
+    VERIFYF(EHK_DIAG_IOCSREG == 0xC0042A00u, "DIAG_IOCSREG 0x%x", (unsigned)EHK_DIAG_IOCSREG);
     int fd = open(EHK_DATA_FILE, O_RDWR | O_CLOEXEC);
     REQUIRE(fd >= 0, "open %s: errno %d", EHK_DATA_FILE, errno);
 
     int rc32 = reg(fd, EHK_DIAG_IOCSREG), rc64 = reg(fd, DIAG_IOCSREG_64);
     printf("compat32: DIAG_IOCSREG from a 32-bit process: errno %d (%s); with the 64-bit number: errno %d\n",
            rc32, strerror(rc32), rc64);
-    CHECK(rc32 == ENOTTY, "DIAG_IOCSREG 0x%x: errno %d, want ENOTTY", (unsigned)EHK_DIAG_IOCSREG, rc32);
-    CHECK(rc64 == ENOTTY, "DIAG_IOCSREG 0x%x: errno %d, want ENOTTY", DIAG_IOCSREG_64, rc64);
+    VERIFYF(rc32 == ENOTTY, "DIAG_IOCSREG 0x%x: errno %d, want ENOTTY", (unsigned)EHK_DIAG_IOCSREG, rc32);
+    VERIFYF(rc64 == ENOTTY, "DIAG_IOCSREG 0x%x: errno %d, want ENOTTY", DIAG_IOCSREG_64, rc64);
     char buf[1024];
-    CHECK(!strcmp(ehk_dynamic_event(NAME, buf), ""), "dynamic_events has \"%s\"", buf);
-    CHECK(g_word == 0, "word 0x%x", (unsigned)g_word);
+    VERIFYF(!strcmp(ehk_dynamic_event(NAME, buf), ""), "dynamic_events has \"%s\"", buf);
+    VERIFYF(g_word == 0, "word 0x%x", (unsigned)g_word);
     int index = 0;
     uint32_t value = 32;
     struct iovec v[2] = {{&index, sizeof(index)}, {&value, sizeof(value)}};
-    CHECK(writev(fd, v, 2) < 0, "write to an unregistered index succeeded");
+    VERIFYF(writev(fd, v, 2) < 0, "write to an unregistered index succeeded");
     close(fd);
-    return ehk_finish();
+    return check_finish();
 }

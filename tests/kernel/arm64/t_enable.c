@@ -53,7 +53,7 @@ static int touch(const char *path)
 
 int main(int argc, char **argv)
 {
-    ehk_test = "enable";
+    check_name = "enable";
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc != 4) {
         fprintf(stderr, "usage: t_enable READY GO ENABLED\n");
@@ -64,16 +64,16 @@ int main(int argc, char **argv)
 
     REQUIRE(eventheader_open_provider(&g_prov) == 0, "open_provider failed (user_events missing?)");
     REQUIRE(eventheader_connect(&g_ev, &g_prov) == 0, "connect " NAME);
-    CHECK(g_state.write_index >= 0, "write index %d", g_state.write_index);
-    CHECK(!strcmp(ehk_dynamic_event(NAME, buf), NAME " " EHK_REFERENCE_ARGS),
+    VERIFYF(g_state.write_index >= 0, "write index %d", g_state.write_index);
+    VERIFYF(!strcmp(ehk_dynamic_event(NAME, buf), NAME " " EHK_REFERENCE_ARGS),
           "dynamic_events has \"%s\"", buf);
-    CHECK(!TRACEPOINT_ENABLED(&g_state), "enabled without listener");
-    CHECK(write_event() == EBADF, "write without listener");
+    VERIFYF(!TRACEPOINT_ENABLED(&g_state), "enabled without listener");
+    VERIFYF(write_event() == EBADF, "write without listener");
 
     REQUIRE(touch(argv[1]) == 0, "create %s", argv[1]);
     REQUIRE(ehk_wait_word(&g_state.status_word, 1, 60000), "collect did not set the enable bit");
     /* The library registers with enable_bit 0 in a 32-bit word. */
-    CHECK(__atomic_load_n(&g_state.status_word, __ATOMIC_RELAXED) == 1u, "status word 0x%x",
+    VERIFYF(__atomic_load_n(&g_state.status_word, __ATOMIC_RELAXED) == 1u, "status word 0x%x",
           __atomic_load_n(&g_state.status_word, __ATOMIC_RELAXED));
     /* The bit is set when collect opens its first perf event, before it records. */
     struct stat st;
@@ -81,12 +81,12 @@ int main(int argc, char **argv)
         ehk_sleep_ms(10);
     REQUIRE(stat(argv[2], &st) == 0, "collect did not run its command (no %s)", argv[2]);
     int w1 = write_event(), w2 = write_event(), w3 = write_event();
-    CHECK(w1 == 0 && w2 == 0 && w3 == 0, "enabled writes %d %d %d", w1, w2, w3);
+    VERIFYF(w1 == 0 && w2 == 0 && w3 == 0, "enabled writes %d %d %d", w1, w2, w3);
 
     REQUIRE(touch(argv[3]) == 0, "create %s", argv[3]);
-    CHECK(ehk_wait_word(&g_state.status_word, 0, 60000), "enable bit still set after collect stopped");
-    CHECK(write_event() == EBADF, "write after collect stopped");
+    VERIFYF(ehk_wait_word(&g_state.status_word, 0, 60000), "enable bit still set after collect stopped");
+    VERIFYF(write_event() == EBADF, "write after collect stopped");
 
     eventheader_close_provider(&g_prov);
-    return ehk_finish();
+    return check_finish();
 }

@@ -1,5 +1,5 @@
-/* Shared helpers for the real-kernel tests: checks with a failure count,
- * tracefs access, polling, and small EventHeader metadata blobs. */
+/* Shared helpers for the real-kernel tests: the counted checks of
+ * c-tests/check.h, tracefs access, polling, and small EventHeader metadata blobs. */
 #ifndef EHK_COMMON_H
 #define EHK_COMMON_H
 
@@ -17,46 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-static int ehk_checks;
-static int ehk_failures;
-static const char *ehk_test = "test";
-
-/* Evaluates cond once; returns whether it held. */
-#define CHECK(cond, ...) ehk_check(!!(cond), #cond, __LINE__, __VA_ARGS__)
-
-static __attribute__((unused, format(printf, 4, 5))) int ehk_check(int ok, const char *expr, int line,
-                                                                    const char *fmt, ...)
-{
-    ehk_checks++;
-    if (!ok) {
-        va_list ap;
-        ehk_failures++;
-        fprintf(stderr, "FAIL %s:%d: %s: ", ehk_test, line, expr);
-        va_start(ap, fmt);
-        vfprintf(stderr, fmt, ap);
-        va_end(ap);
-        fputc('\n', stderr);
-    }
-    return ok;
-}
-
-/* A failure that makes the rest of the test meaningless. */
-#define REQUIRE(cond, ...)                                                    \
-    do {                                                                      \
-        if (!CHECK(cond, __VA_ARGS__))                                        \
-            return ehk_finish();                                              \
-    } while (0)
-
-static int ehk_finish(void);
-
-/* Prints the one summary line run.sh collects; exit status 1 on failure or
- * when nothing was checked. */
-static __attribute__((unused)) int ehk_finish(void)
-{
-    printf("%s: %d checks, %d failed\n", ehk_test, ehk_checks, ehk_failures);
-    fflush(stdout);
-    return (ehk_failures || !ehk_checks) ? 1 : 0;
-}
+/* The checks: VERIFYF, REQUIRE, check_name, check_finish. */
+#include "../../../c-tests/check.h"
 
 static __attribute__((unused)) void ehk_sleep_ms(int ms)
 {

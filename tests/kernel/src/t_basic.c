@@ -62,7 +62,7 @@ static int stays_disabled(const tracepoint_state *s, int ms)
 
 int main(int argc, char **argv)
 {
-    ehk_test = "basic";
+    check_name = "basic";
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc != 3) {
         fprintf(stderr, "usage: t_basic UEV_RAW WORKDIR\n");
@@ -73,19 +73,19 @@ int main(int argc, char **argv)
     ehk_meta_pidseq(&g_meta, "BasicB");
 
     /* Not yet connected: nothing enabled, writes answer EBADF. */
-    CHECK(!TRACEPOINT_ENABLED(&g_sa), "fresh state enabled");
-    CHECK(write_a() == EBADF, "write before connect");
+    VERIFYF(!TRACEPOINT_ENABLED(&g_sa), "fresh state enabled");
+    VERIFYF(write_a() == EBADF, "write before connect");
 
     REQUIRE(eventheader_open_provider(&g_prov) == 0, "open_provider failed (user_events missing?)");
     REQUIRE(eventheader_connect(&g_ev_a, &g_prov) == 0, "connect " NAME_A);
     REQUIRE(eventheader_connect(&g_ev_b, &g_prov) == 0, "connect " NAME_B);
-    CHECK(g_sa.write_index >= 0 && g_sb.write_index >= 0 && g_sa.write_index != g_sb.write_index,
+    VERIFYF(g_sa.write_index >= 0 && g_sb.write_index >= 0 && g_sa.write_index != g_sb.write_index,
           "write indexes %d %d", g_sa.write_index, g_sb.write_index);
 
     /* The kernel lists both with exactly the reference argument list. */
-    CHECK(!strcmp(ehk_dynamic_event(NAME_A, buf), NAME_A " " EHK_REFERENCE_ARGS),
+    VERIFYF(!strcmp(ehk_dynamic_event(NAME_A, buf), NAME_A " " EHK_REFERENCE_ARGS),
           "dynamic_events has \"%s\"", buf);
-    CHECK(!strcmp(ehk_dynamic_event(NAME_B, buf), NAME_B " " EHK_REFERENCE_ARGS),
+    VERIFYF(!strcmp(ehk_dynamic_event(NAME_B, buf), NAME_B " " EHK_REFERENCE_ARGS),
           "dynamic_events has \"%s\"", buf);
     snprintf(path, sizeof(path), EHK_TRACEFS "/events/user_events/%s/format", NAME_A);
     char *format = ehk_read_file(path);
@@ -98,26 +98,26 @@ int main(int argc, char **argv)
         "field:u8 level;\toffset:15;\tsize:1;\tsigned:0;",
     };
     for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
-        CHECK(format && strstr(format, fields[i]), "format lacks \"%s\"", fields[i]);
+        VERIFYF(format && strstr(format, fields[i]), "format lacks \"%s\"", fields[i]);
     free(format);
 
     /* Nobody listens yet. */
-    CHECK(!TRACEPOINT_ENABLED(&g_sa) && !TRACEPOINT_ENABLED(&g_sb), "enabled without listener");
-    CHECK(write_a() == EBADF, "disabled write A");
-    CHECK(write_b() == EBADF, "disabled write B");
+    VERIFYF(!TRACEPOINT_ENABLED(&g_sa) && !TRACEPOINT_ENABLED(&g_sb), "enabled without listener");
+    VERIFYF(write_a() == EBADF, "disabled write A");
+    VERIFYF(write_b() == EBADF, "disabled write B");
 
     /* tracefs enable toggles exactly A's word. */
     ehk_write_file(EHK_TRACEFS "/trace", "");
-    CHECK(ehk_event_enable(NAME_A, 1) == 0, "tracefs enable A");
-    CHECK(ehk_wait_word(&g_sa.status_word, 1, 2000), "A not enabled by tracefs");
-    CHECK(!TRACEPOINT_ENABLED(&g_sb), "B enabled by A's enable");
+    VERIFYF(ehk_event_enable(NAME_A, 1) == 0, "tracefs enable A");
+    VERIFYF(ehk_wait_word(&g_sa.status_word, 1, 2000), "A not enabled by tracefs");
+    VERIFYF(!TRACEPOINT_ENABLED(&g_sb), "B enabled by A's enable");
     int rc_w1 = write_a(), rc_w2 = write_a(), rc_w3 = write_a();
-    CHECK(rc_w1 == 0 && rc_w2 == 0 && rc_w3 == 0, "enabled writes %d %d %d", rc_w1, rc_w2, rc_w3);
-    CHECK(write_b() == EBADF, "B written while disabled");
-    CHECK(ehk_trace_count(NAME_A) == 3, "trace buffer has %d A events, want 3", ehk_trace_count(NAME_A));
-    CHECK(ehk_event_enable(NAME_A, 0) == 0, "tracefs disable A");
-    CHECK(ehk_wait_word(&g_sa.status_word, 0, 2000), "A still enabled after tracefs disable");
-    CHECK(write_a() == EBADF, "write after tracefs disable");
+    VERIFYF(rc_w1 == 0 && rc_w2 == 0 && rc_w3 == 0, "enabled writes %d %d %d", rc_w1, rc_w2, rc_w3);
+    VERIFYF(write_b() == EBADF, "B written while disabled");
+    VERIFYF(ehk_trace_count(NAME_A) == 3, "trace buffer has %d A events, want 3", ehk_trace_count(NAME_A));
+    VERIFYF(ehk_event_enable(NAME_A, 0) == 0, "tracefs disable A");
+    VERIFYF(ehk_wait_word(&g_sa.status_word, 0, 2000), "A still enabled after tracefs disable");
+    VERIFYF(write_a() == EBADF, "write after tracefs disable");
 
     /* perf record toggles both words; events reach perf.data. */
     ehk_perf perf = {-1, -1, -1};
@@ -127,16 +127,16 @@ int main(int argc, char **argv)
     snprintf(log, sizeof(log), "%s/basic.perf.log", dir);
     snprintf(fifo, sizeof(fifo), "%s/basic.fifo", dir);
     REQUIRE(ehk_perf_start(&perf, out, log, fifo, 2, names) == 0, "perf start");
-    CHECK(ehk_wait_word(&g_sa.status_word, 1, 60000), "perf did not enable A");
-    CHECK(ehk_wait_word(&g_sb.status_word, 1, 60000), "perf did not enable B");
-    CHECK(ehk_perf_enable(&perf, 60000) == 0, "perf enable/ack");
+    VERIFYF(ehk_wait_word(&g_sa.status_word, 1, 60000), "perf did not enable A");
+    VERIFYF(ehk_wait_word(&g_sb.status_word, 1, 60000), "perf did not enable B");
+    VERIFYF(ehk_perf_enable(&perf, 60000) == 0, "perf enable/ack");
     g_seq_a = g_seq_b = 0; /* ehkv expects seq 0,1,... in what perf saw */
-    CHECK(write_a() == 0 && write_a() == 0 && write_b() == 0, "writes under perf");
+    VERIFYF(write_a() == 0 && write_a() == 0 && write_b() == 0, "writes under perf");
     int perf_rc = ehk_perf_stop(&perf);
-    CHECK(perf_rc == 0 || perf_rc == 130, "perf record exit %d (see %s)", perf_rc, log);
-    CHECK(ehk_wait_word(&g_sa.status_word, 0, 10000), "A still enabled after perf exit");
-    CHECK(ehk_wait_word(&g_sb.status_word, 0, 10000), "B still enabled after perf exit");
-    CHECK(write_a() == EBADF, "write after perf exit");
+    VERIFYF(perf_rc == 0 || perf_rc == 130, "perf record exit %d (see %s)", perf_rc, log);
+    VERIFYF(ehk_wait_word(&g_sa.status_word, 0, 10000), "A still enabled after perf exit");
+    VERIFYF(ehk_wait_word(&g_sb.status_word, 0, 10000), "B still enabled after perf exit");
+    VERIFYF(write_a() == EBADF, "write after perf exit");
     snprintf(path, sizeof(path), "%s/basic.expect", dir);
     FILE *expect = fopen(path, "w");
     if (expect) {
@@ -148,37 +148,37 @@ int main(int argc, char **argv)
      * can still be enabled; our words must no longer follow. */
     ehk_helper h;
     REQUIRE(ehk_helper_start(&h, uev_raw) == 0, "helper start");
-    CHECK(!strncmp(ehk_helper_cmd(&h, "regeh 0 %s", NAME_A), "ok", 2), "helper register A");
-    CHECK(!strncmp(ehk_helper_cmd(&h, "regeh 1 %s", NAME_B), "ok", 2), "helper register B");
+    VERIFYF(!strncmp(ehk_helper_cmd(&h, "regeh 0 %s", NAME_A), "ok", 2), "helper register A");
+    VERIFYF(!strncmp(ehk_helper_cmd(&h, "regeh 1 %s", NAME_B), "ok", 2), "helper register B");
 
-    CHECK(eventheader_connect(&g_ev_a, NULL) == 0, "disconnect A");
-    CHECK(g_sa.write_index == -1, "write_index after disconnect %d", g_sa.write_index);
-    CHECK(write_a() == EBADF, "write after disconnect");
-    CHECK(ehk_event_enable(NAME_A, 1) == 0, "tracefs enable A (held by helper)");
-    CHECK(!strcmp(ehk_helper_cmd(&h, "enabled 0"), "1"), "helper's A word not enabled");
-    CHECK(stays_disabled(&g_sa, 300), "kernel updated A's word after unregister");
-    CHECK(write_a() == EBADF, "write to disconnected A while enabled");
-    CHECK(ehk_event_enable(NAME_A, 0) == 0, "tracefs disable A");
+    VERIFYF(eventheader_connect(&g_ev_a, NULL) == 0, "disconnect A");
+    VERIFYF(g_sa.write_index == -1, "write_index after disconnect %d", g_sa.write_index);
+    VERIFYF(write_a() == EBADF, "write after disconnect");
+    VERIFYF(ehk_event_enable(NAME_A, 1) == 0, "tracefs enable A (held by helper)");
+    VERIFYF(!strcmp(ehk_helper_cmd(&h, "enabled 0"), "1"), "helper's A word not enabled");
+    VERIFYF(stays_disabled(&g_sa, 300), "kernel updated A's word after unregister");
+    VERIFYF(write_a() == EBADF, "write to disconnected A while enabled");
+    VERIFYF(ehk_event_enable(NAME_A, 0) == 0, "tracefs disable A");
 
     /* Reconnecting makes the kernel follow the word again. */
-    CHECK(eventheader_connect(&g_ev_a, &g_prov) == 0, "reconnect A");
-    CHECK(ehk_event_enable(NAME_A, 1) == 0, "tracefs enable A again");
-    CHECK(ehk_wait_word(&g_sa.status_word, 1, 2000), "reconnected A not enabled");
-    CHECK(ehk_event_enable(NAME_A, 0) == 0, "tracefs disable A again");
-    CHECK(ehk_wait_word(&g_sa.status_word, 0, 2000), "reconnected A not disabled");
+    VERIFYF(eventheader_connect(&g_ev_a, &g_prov) == 0, "reconnect A");
+    VERIFYF(ehk_event_enable(NAME_A, 1) == 0, "tracefs enable A again");
+    VERIFYF(ehk_wait_word(&g_sa.status_word, 1, 2000), "reconnected A not enabled");
+    VERIFYF(ehk_event_enable(NAME_A, 0) == 0, "tracefs disable A again");
+    VERIFYF(ehk_wait_word(&g_sa.status_word, 0, 2000), "reconnected A not disabled");
 
     /* Closing the provider unregisters everything. */
     eventheader_close_provider(&g_prov);
-    CHECK(ehk_event_enable(NAME_A, 1) == 0 && ehk_event_enable(NAME_B, 1) == 0, "enable after close");
-    CHECK(!strcmp(ehk_helper_cmd(&h, "enabled 0"), "1") && !strcmp(ehk_helper_cmd(&h, "enabled 1"), "1"),
+    VERIFYF(ehk_event_enable(NAME_A, 1) == 0 && ehk_event_enable(NAME_B, 1) == 0, "enable after close");
+    VERIFYF(!strcmp(ehk_helper_cmd(&h, "enabled 0"), "1") && !strcmp(ehk_helper_cmd(&h, "enabled 1"), "1"),
           "helper's words not enabled");
-    CHECK(stays_disabled(&g_sa, 300) && stays_disabled(&g_sb, 10), "kernel updated a word after close");
-    CHECK(write_a() == EBADF && write_b() == EBADF, "write after close");
+    VERIFYF(stays_disabled(&g_sa, 300) && stays_disabled(&g_sb, 10), "kernel updated a word after close");
+    VERIFYF(write_a() == EBADF && write_b() == EBADF, "write after close");
     ehk_event_enable(NAME_A, 0);
     ehk_event_enable(NAME_B, 0);
-    CHECK(!strcmp(ehk_helper_cmd(&h, "unreg 0"), "ok"), "helper unregister A");
-    CHECK(!strcmp(ehk_helper_cmd(&h, "unreg 1"), "ok"), "helper unregister B");
-    CHECK(ehk_helper_stop(&h) == 0, "helper exit");
+    VERIFYF(!strcmp(ehk_helper_cmd(&h, "unreg 0"), "ok"), "helper unregister A");
+    VERIFYF(!strcmp(ehk_helper_cmd(&h, "unreg 1"), "ok"), "helper unregister B");
+    VERIFYF(ehk_helper_stop(&h) == 0, "helper exit");
     eventheader_close_provider(&g_prov); /* second close is a no-op */
-    return ehk_finish();
+    return check_finish();
 }

@@ -46,7 +46,7 @@ static char recv_byte(int fd)
 
 int main(int argc, char **argv)
 {
-    ehk_test = "fork";
+    check_name = "fork";
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc == 2 && !strcmp(argv[1], "--names")) {
         printf("%s_L5K1\n%s_L5K2\n", PROVIDER, PROVIDER);
@@ -58,11 +58,11 @@ int main(int argc, char **argv)
     REQUIRE(eventheader_connect(&g_other, &g_prov) == 0, "connect L5K2");
     REQUIRE(eventheader_connect(&g_toggle, &g_prov) == 0, "connect L4K4");
     REQUIRE(TRACEPOINT_ENABLED(&g_s_rec), "L5K1 not enabled (perf should be recording)");
-    CHECK(!TRACEPOINT_ENABLED(&g_s_toggle), "L4K4 enabled before tracefs enable");
+    VERIFYF(!TRACEPOINT_ENABLED(&g_s_toggle), "L4K4 enabled before tracefs enable");
 
     uint32_t seq = 0;
     for (; seq < N_EACH / 2; seq++)
-        CHECK(write_rec(seq, 0) == 0, "parent write %u before fork", seq);
+        VERIFYF(write_rec(seq, 0) == 0, "parent write %u before fork", seq);
 
     int to_child[2], to_parent[2];
     REQUIRE(pipe(to_child) == 0 && pipe(to_parent) == 0, "pipe");
@@ -70,48 +70,48 @@ int main(int argc, char **argv)
     pid_t child = fork();
     REQUIRE(child >= 0, "fork: %s", strerror(errno));
     if (child == 0) {
-        ehk_test = "fork(child)";
-        CHECK(getpid() != parent, "child pid");
-        CHECK(TRACEPOINT_ENABLED(&g_s_rec), "child lost the enabled state across fork");
+        check_name = "fork(child)";
+        VERIFYF(getpid() != parent, "child pid");
+        VERIFYF(TRACEPOINT_ENABLED(&g_s_rec), "child lost the enabled state across fork");
         for (uint32_t i = 0; i < N_EACH; i++)
-            CHECK(write_rec(i, 1) == 0, "child write %u", i);
+            VERIFYF(write_rec(i, 1) == 0, "child write %u", i);
         /* The parent enables/disables L4K4 through tracefs; the child's
          * copy of the word must follow. */
         send_byte(to_parent[1], 'r');
-        CHECK(recv_byte(to_child[0]) == 'e', "sync");
-        CHECK(ehk_wait_word(&g_s_toggle.status_word, 1, 2000), "child word not enabled after fork");
+        VERIFYF(recv_byte(to_child[0]) == 'e', "sync");
+        VERIFYF(ehk_wait_word(&g_s_toggle.status_word, 1, 2000), "child word not enabled after fork");
         struct iovec vecs[3] = {{NULL, 0}, {NULL, 0}, {&seq, sizeof(seq)}};
-        CHECK(eventheader_write(&g_toggle, NULL, NULL, 3, vecs) == 0, "child write L4K4");
+        VERIFYF(eventheader_write(&g_toggle, NULL, NULL, 3, vecs) == 0, "child write L4K4");
         send_byte(to_parent[1], 'w');
-        CHECK(recv_byte(to_child[0]) == 'd', "sync");
-        CHECK(ehk_wait_word(&g_s_toggle.status_word, 0, 2000), "child word not disabled after fork");
-        CHECK(eventheader_write(&g_toggle, NULL, NULL, 3, vecs) == EBADF, "child write when disabled");
+        VERIFYF(recv_byte(to_child[0]) == 'd', "sync");
+        VERIFYF(ehk_wait_word(&g_s_toggle.status_word, 0, 2000), "child word not disabled after fork");
+        VERIFYF(eventheader_write(&g_toggle, NULL, NULL, 3, vecs) == EBADF, "child write when disabled");
         fflush(stderr);
-        _exit(ehk_failures ? 1 : 0);
+        _exit(check_failed ? 1 : 0);
     }
     for (; seq < N_EACH; seq++)
-        CHECK(write_rec(seq, 0) == 0, "parent write %u after fork", seq);
+        VERIFYF(write_rec(seq, 0) == 0, "parent write %u after fork", seq);
 
-    CHECK(recv_byte(to_parent[0]) == 'r', "sync");
+    VERIFYF(recv_byte(to_parent[0]) == 'r', "sync");
     ehk_write_file(EHK_TRACEFS "/trace", "");
-    CHECK(ehk_event_enable(PROVIDER "_L4K4", 1) == 0, "tracefs enable L4K4");
-    CHECK(ehk_wait_word(&g_s_toggle.status_word, 1, 2000), "parent word not enabled");
+    VERIFYF(ehk_event_enable(PROVIDER "_L4K4", 1) == 0, "tracefs enable L4K4");
+    VERIFYF(ehk_wait_word(&g_s_toggle.status_word, 1, 2000), "parent word not enabled");
     send_byte(to_child[1], 'e');
-    CHECK(recv_byte(to_parent[0]) == 'w', "sync");
-    CHECK(ehk_trace_count(PROVIDER "_L4K4") == 1, "trace has %d L4K4 events, want the child's 1",
+    VERIFYF(recv_byte(to_parent[0]) == 'w', "sync");
+    VERIFYF(ehk_trace_count(PROVIDER "_L4K4") == 1, "trace has %d L4K4 events, want the child's 1",
           ehk_trace_count(PROVIDER "_L4K4"));
-    CHECK(ehk_event_enable(PROVIDER "_L4K4", 0) == 0, "tracefs disable L4K4");
-    CHECK(ehk_wait_word(&g_s_toggle.status_word, 0, 2000), "parent word not disabled");
+    VERIFYF(ehk_event_enable(PROVIDER "_L4K4", 0) == 0, "tracefs disable L4K4");
+    VERIFYF(ehk_wait_word(&g_s_toggle.status_word, 0, 2000), "parent word not disabled");
     send_byte(to_child[1], 'd');
     int status = 0;
-    CHECK(waitpid(child, &status, 0) == child, "waitpid");
-    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child failed (status 0x%x)", status);
-    CHECK(TRACEPOINT_ENABLED(&g_s_rec), "parent lost its enabled state after the child exited");
-    CHECK(write_rec(seq++, 0) == 0, "parent write after child exit");
+    VERIFYF(waitpid(child, &status, 0) == child, "waitpid");
+    VERIFYF(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child failed (status 0x%x)", status);
+    VERIFYF(TRACEPOINT_ENABLED(&g_s_rec), "parent lost its enabled state after the child exited");
+    VERIFYF(write_rec(seq++, 0) == 0, "parent write after child exit");
 
     const char *expect = getenv("EHK_EXPECT_FILE");
     FILE *f = expect ? fopen(expect, "w") : NULL;
-    CHECK(f != NULL, "EHK_EXPECT_FILE not writable");
+    VERIFYF(f != NULL, "EHK_EXPECT_FILE not writable");
     if (f) {
         /* ehkv prints lines sorted by name, then pid. */
         int lo = parent < child ? parent : child, hi = parent < child ? child : parent;
@@ -120,5 +120,5 @@ int main(int argc, char **argv)
         fclose(f);
     }
     eventheader_close_provider(&g_prov);
-    return ehk_finish();
+    return check_finish();
 }

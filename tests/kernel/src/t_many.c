@@ -31,7 +31,7 @@ static void name_of(int i, char *buf, size_t size)
 
 int main(int argc, char **argv)
 {
-    ehk_test = "many";
+    check_name = "many";
     setvbuf(stdout, NULL, _IOLBF, 0);
     char name[EVENTHEADER_NAME_MAX], dyn[1024], want[1024];
     if (argc == 2 && !strcmp(argv[1], "--names")) {
@@ -70,13 +70,13 @@ int main(int argc, char **argv)
     int enabled = 0, listed = 0;
     for (int i = 0; i < N_TP; i++) {
         name_of(i, name, sizeof(name));
-        CHECK(g_states[i].write_index >= 0, "%s not connected", name);
+        VERIFYF(g_states[i].write_index >= 0, "%s not connected", name);
         enabled += TRACEPOINT_ENABLED(&g_states[i]) != 0;
         snprintf(want, sizeof(want), "%s %s", name, EHK_REFERENCE_ARGS);
         listed += !strcmp(ehk_dynamic_event(name, dyn), want);
     }
-    CHECK(enabled == N_TP, "%d of %d tracepoints enabled", enabled, N_TP);
-    CHECK(listed == N_TP, "%d of %d tracepoints in dynamic_events with the reference args", listed, N_TP);
+    VERIFYF(enabled == N_TP, "%d of %d tracepoints enabled", enabled, N_TP);
+    VERIFYF(listed == N_TP, "%d of %d tracepoints in dynamic_events with the reference args", listed, N_TP);
 
     int written = 0;
     for (int round = 0; round < PER_TP; round++) {
@@ -87,12 +87,12 @@ int main(int argc, char **argv)
             written += rc == 0;
         }
     }
-    CHECK(written == N_TP * PER_TP, "%d of %d writes succeeded", written, N_TP * PER_TP);
+    VERIFYF(written == N_TP * PER_TP, "%d of %d writes succeeded", written, N_TP * PER_TP);
     printf("many: %d tracepoints registered, %d enabled, %d events written\n", N_TP, enabled, written);
 
     const char *expect = getenv("EHK_EXPECT_FILE");
     FILE *f = expect ? fopen(expect, "w") : NULL;
-    CHECK(f != NULL, "EHK_EXPECT_FILE not writable");
+    VERIFYF(f != NULL, "EHK_EXPECT_FILE not writable");
     if (f) {
         /* ehkv sorts by name (byte order); sort ours the same way. */
         char names[N_TP][64];
@@ -104,5 +104,5 @@ int main(int argc, char **argv)
         fclose(f);
     }
     eventheader_close_provider(&g_prov);
-    return ehk_finish();
+    return check_finish();
 }

@@ -34,39 +34,39 @@ static int write_plain(void)
 static int denied(void)
 {
     int i;
-    ehk_test = "perm_denied";
+    check_name = "perm_denied";
     for (i = 0; i < 2; i++) { /* a second round: still refused, still harmless */
-        CHECK(tracepoint_open_provider(&g_plain) == EACCES, "tracepoint_open_provider round %d", i);
-        CHECK(g_plain.data_file == -1, "the provider stays closed (data_file %d)", g_plain.data_file);
-        CHECK(tracepoint_connect(&g_tp, &g_plain, "EhkPermPlain u32 x") == 0, "connect to the closed provider");
-        CHECK(g_tp.write_index == -1, "not registered (write_index %d)", g_tp.write_index);
-        CHECK(!TRACEPOINT_ENABLED(&g_tp), "not enabled");
-        CHECK(write_plain() == EBADF, "tracepoint_write");
-        CHECK(TraceLoggingRegister(PermProvider) == EACCES, "TraceLoggingRegister round %d", i);
-        CHECK(!TraceLoggingProviderEnabled(PermProvider, 5, 1), "TraceLoggingProviderEnabled");
+        VERIFYF(tracepoint_open_provider(&g_plain) == EACCES, "tracepoint_open_provider round %d", i);
+        VERIFYF(g_plain.data_file == -1, "the provider stays closed (data_file %d)", g_plain.data_file);
+        VERIFYF(tracepoint_connect(&g_tp, &g_plain, "EhkPermPlain u32 x") == 0, "connect to the closed provider");
+        VERIFYF(g_tp.write_index == -1, "not registered (write_index %d)", g_tp.write_index);
+        VERIFYF(!TRACEPOINT_ENABLED(&g_tp), "not enabled");
+        VERIFYF(write_plain() == EBADF, "tracepoint_write");
+        VERIFYF(TraceLoggingRegister(PermProvider) == EACCES, "TraceLoggingRegister round %d", i);
+        VERIFYF(!TraceLoggingProviderEnabled(PermProvider, 5, 1), "TraceLoggingProviderEnabled");
         TraceLoggingWrite(PermProvider, "Denied", TraceLoggingLevel(5), TraceLoggingInt32(i, "round"));
         TraceLoggingUnregister(PermProvider);
         tracepoint_connect(&g_tp, NULL, NULL);
         tracepoint_close_provider(&g_plain);
         tracepoint_close_provider(&g_plain);
     }
-    return ehk_finish();
+    return check_finish();
 }
 
 static int granted(void)
 {
-    ehk_test = "perm_granted";
+    check_name = "perm_granted";
     REQUIRE(tracepoint_open_provider(&g_plain) == 0, "tracepoint_open_provider");
-    CHECK(g_plain.data_file >= 0, "data_file %d", g_plain.data_file);
-    CHECK(tracepoint_connect(&g_tp, &g_plain, "EhkPermPlain u32 x") == 0, "connect");
-    CHECK(g_tp.write_index >= 0, "registered (write_index %d)", g_tp.write_index);
-    CHECK(write_plain() == EBADF, "tracepoint_write with no listener");
-    CHECK(TraceLoggingRegister(PermProvider) == 0, "TraceLoggingRegister");
+    VERIFYF(g_plain.data_file >= 0, "data_file %d", g_plain.data_file);
+    VERIFYF(tracepoint_connect(&g_tp, &g_plain, "EhkPermPlain u32 x") == 0, "connect");
+    VERIFYF(g_tp.write_index >= 0, "registered (write_index %d)", g_tp.write_index);
+    VERIFYF(write_plain() == EBADF, "tracepoint_write with no listener");
+    VERIFYF(TraceLoggingRegister(PermProvider) == 0, "TraceLoggingRegister");
     TraceLoggingWrite(PermProvider, "Granted", TraceLoggingLevel(5), TraceLoggingInt32(1, "round"));
     TraceLoggingUnregister(PermProvider);
     tracepoint_close_provider(&g_plain);
-    CHECK(g_tp.write_index == -1, "unregistered by close (write_index %d)", g_tp.write_index);
-    return ehk_finish();
+    VERIFYF(g_tp.write_index == -1, "unregistered by close (write_index %d)", g_tp.write_index);
+    return check_finish();
 }
 
 static int suid(void)

@@ -189,7 +189,7 @@ static int replay(const struct rec *r)
 
 int main(int argc, char **argv)
 {
-    ehk_test = "replay";
+    check_name = "replay";
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc != 2) {
         fprintf(stderr, "usage: t_replay FILE\n");
@@ -207,19 +207,19 @@ int main(int argc, char **argv)
         struct tp *t = &g_tps[i];
         eventheader_tracepoint ev = {&t->state, NULL, {eventheader_flag_default, 0, 0, 0, 0, (uint8_t)t->level}, t->keyword};
         int rc = eventheader_connect(&ev, &g_provs[t->provider_index].eh);
-        CHECK(rc == 0, "connect %s: %d", t->name, rc);
+        VERIFYF(rc == 0, "connect %s: %d", t->name, rc);
         if (expect_enabled)
-            CHECK(TRACEPOINT_ENABLED(&t->state), "%s not enabled right after connect", t->name);
+            VERIFYF(TRACEPOINT_ENABLED(&t->state), "%s not enabled right after connect", t->name);
     }
     int written = 0;
     for (int i = 0; i < count; i++) {
         int rc = replay(&recs[i]);
-        CHECK(rc == 0, "event %d (%s): eventheader_write returned %d", i, g_tps[recs[i].tp].name, rc);
+        VERIFYF(rc == 0, "event %d (%s): eventheader_write returned %d", i, g_tps[recs[i].tp].name, rc);
         written += rc == 0;
     }
     printf("replay: %d of %d events written to %d tracepoints of %d providers\n", written, count, g_tp_count,
            g_prov_count);
     for (int i = 0; i < g_prov_count; i++)
         eventheader_close_provider(&g_provs[i].eh);
-    return ehk_finish();
+    return check_finish();
 }

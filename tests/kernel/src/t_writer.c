@@ -24,7 +24,7 @@ static const eventheader_tracepoint g_ev2 = {&g_s2, NULL, {eventheader_flag_defa
 
 int main(int argc, char **argv)
 {
-    ehk_test = "writer";
+    check_name = "writer";
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc == 2 && !strcmp(argv[1], "--names")) {
         printf("%s_L5K1\n%s_L5K2\n", PROVIDER, PROVIDER);
@@ -42,20 +42,20 @@ int main(int argc, char **argv)
         struct ehk_pidseq v = {(uint32_t)getpid(), (uint32_t)i, 0};
         struct iovec vecs[4] = {{NULL, 0}, {NULL, 0}, {NULL, 0}, {&v, sizeof(v)}};
         int rc = eventheader_write(&g_ev, NULL, NULL, 4, vecs);
-        CHECK(rc == 0, "write %d: %d", i, rc);
+        VERIFYF(rc == 0, "write %d: %d", i, rc);
         written += rc == 0;
         if (i % 16 == 0)
             sched_yield();
     }
     const char *expect = getenv("EHK_EXPECT_FILE");
     int fd = expect ? open(expect, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
-    CHECK(fd >= 0, "EHK_EXPECT_FILE not writable");
+    VERIFYF(fd >= 0, "EHK_EXPECT_FILE not writable");
     if (fd >= 0) {
         char line[128];
         int n = snprintf(line, sizeof(line), "%s_L5K1 %d %d\n", PROVIDER, (int)getpid(), written);
-        CHECK(write(fd, line, (size_t)n) == n, "write expect line");
+        VERIFYF(write(fd, line, (size_t)n) == n, "write expect line");
         close(fd);
     }
     eventheader_close_provider(&g_prov);
-    return ehk_finish();
+    return check_finish();
 }

@@ -428,55 +428,50 @@ pub const BENCH_DYNAMIC5EXPORTS_MAX: f64 = 365.0;
 /// exceeds it.
 pub const BENCH_EXPORTER_MAX: f64 = 1780.0;
 
-/// The modes `tests/kernel/bench.sh` measures: (mode, the most instructions
-/// per iteration it may cost if bounded, what it is).
-const BENCH_MODES: [(&str, Option<f64>, &str); 8] = [
-    (
-        "disabled",
-        Some(BENCH_DISABLED_MAX),
-        "the disabled TraceLoggingWrite",
-    ),
-    (
-        "enabled5",
-        Some(BENCH_ENABLED5_MAX),
-        "an enabled 5-field TraceLoggingWrite",
-    ),
-    ("empty", None, "an enabled TraceLoggingWrite without fields"),
-    (
-        "dynamic5cpp",
-        Some(BENCH_DYNAMIC5CPP_MAX),
-        "an enabled 5-field runtime-defined event (C++ API)",
-    ),
-    (
-        "dynamic5",
-        Some(BENCH_DYNAMIC5_MAX),
-        "an enabled 5-field runtime-defined event (C API)",
-    ),
-    (
-        "dynamic5exports",
-        Some(BENCH_DYNAMIC5EXPORTS_MAX),
-        "an enabled 5-field runtime-defined event (an event definition, exported functions alone)",
-    ),
-    (
-        "dynamic_disabled",
-        Some(BENCH_DISABLED_MAX),
-        "the disabled runtime-defined event",
-    ),
-    (
-        "exporter_fresh",
-        Some(BENCH_EXPORTER_MAX),
-        "the OpenTelemetry logs exporter's record (model)",
-    ),
-];
+/// The benchmark modes, one list for the scripts and this judge.
+const MODES_TXT: &str = include_str!("../../../benches/modes.txt");
+
+/// The modes `tests/kernel/bench.sh` measures (the list "vm" of
+/// `benches/modes.txt`): (mode, the most instructions per iteration it may
+/// cost if bounded, what it is), in the file's order.
+fn bench_modes() -> Vec<(&'static str, Option<f64>, String)> {
+    MODES_TXT
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let mut f = l.split_whitespace();
+            let (mode, _program, lists) = (f.next()?, f.next()?, f.next()?);
+            let what = f.collect::<Vec<_>>().join(" ");
+            lists
+                .split(',')
+                .any(|x| x == "vm")
+                .then(|| (mode, bench_bound(mode), what))
+        })
+        .collect()
+}
+
+/// The bound of a mode on x86_64 (instructions per iteration), if it has one.
+fn bench_bound(mode: &str) -> Option<f64> {
+    match mode {
+        "disabled" | "dynamic_disabled" => Some(BENCH_DISABLED_MAX),
+        "enabled5" => Some(BENCH_ENABLED5_MAX),
+        "dynamic5cpp" => Some(BENCH_DYNAMIC5CPP_MAX),
+        "dynamic5" => Some(BENCH_DYNAMIC5_MAX),
+        "dynamic5exports" => Some(BENCH_DYNAMIC5EXPORTS_MAX),
+        "exporter_fresh" => Some(BENCH_EXPORTER_MAX),
+        _ => None,
+    }
+}
 
 /// `benches/run-callgrind.sh --user-events` in the VM (`tests/kernel/bench.sh`):
 /// `NAME.tsv` has a row "mode, library, floor" (Ir per iteration) for each
-/// mode of [`BENCH_MODES`], each bounded one within its bound. The table of
+/// mode of [`bench_modes`], each bounded one within its bound. The table of
 /// `NAME.log` goes to the summary.
 pub fn bench(results: &Path, name: &str) -> Result<(String, Vec<String>), String> {
     let read = |file: String| std::fs::read_to_string(results.join(&file)).unwrap_or_default();
     let tsv = read(format!("{name}.tsv"));
     let log = read(format!("{name}.log"));
+    let modes = bench_modes();
     let figures = bench_bounds(&tsv)?;
     // "callgrind Ir per iteration, backend: user_events, N = 500 vs 1000 (...)"
     let n = log
@@ -489,11 +484,11 @@ pub fn bench(results: &Path, name: &str) -> Result<(String, Vec<String>), String
         .lines()
         .filter(|l| {
             let first = l.split_whitespace().next().unwrap_or("");
-            first == "mode" || BENCH_MODES.iter().any(|m| m.0 == first)
+            first == "mode" || modes.iter().any(|m| m.0 == first)
         })
         .map(|l| format!("    {l}"))
         .collect();
-    let bounded: Vec<String> = BENCH_MODES
+    let bounded: Vec<String> = modes
         .iter()
         .zip(&figures)
         .filter_map(|((mode, bound, _), figure)| bound.map(|b| format!("{mode} {figure} <= {b}")))
@@ -508,22 +503,23 @@ pub fn bench(results: &Path, name: &str) -> Result<(String, Vec<String>), String
 }
 
 /// The figures of `bench.sh`'s TSV ("mode, library, floor" rows), in the
-/// order of [`BENCH_MODES`], each checked against its bound.
+/// order of [`bench_modes`], each checked against its bound.
 fn bench_bounds(tsv: &str) -> Result<Vec<f64>, String> {
+    let modes = bench_modes();
     let rows: Vec<Vec<&str>> = tsv
         .lines()
         .map(|l| l.split('\t').collect::<Vec<_>>())
-        .filter(|f| BENCH_MODES.iter().any(|m| m.0 == f[0]))
+        .filter(|f| modes.iter().any(|m| m.0 == f[0]))
         .collect();
-    if rows.len() != BENCH_MODES.len() {
+    if rows.len() != modes.len() {
         return Err(format!(
             "{} of {} rows in the benchmark's TSV",
             rows.len(),
-            BENCH_MODES.len()
+            modes.len()
         ));
     }
     let mut figures = Vec::new();
-    for (mode, bound, what) in BENCH_MODES {
+    for (mode, bound, what) in modes {
         let text = rows
             .iter()
             .find(|f| f[0] == mode)
@@ -547,6 +543,25 @@ fn bench_bounds(tsv: &str) -> Result<Vec<f64>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bench_modes_come_from_the_mode_list() {
+        let modes: Vec<&str> = bench_modes().iter().map(|m| m.0).collect();
+        assert_eq!(
+            modes,
+            [
+                "disabled",
+                "enabled5",
+                "empty",
+                "dynamic5cpp",
+                "dynamic5",
+                "dynamic5exports",
+                "dynamic_disabled",
+                "exporter_fresh"
+            ]
+        );
+        assert!(bench_modes().iter().all(|m| !m.2.is_empty()));
+    }
 
     #[test]
     fn bench_bounds_judge_every_bounded_mode() {
