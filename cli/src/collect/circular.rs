@@ -30,7 +30,7 @@ use super::resolve::Tracepoint;
 use super::session::{self, EventIds};
 use super::snapshot::{self, Files, Summary};
 use super::trigger::Trigger;
-use super::{metadata, resolve, CollectArgs};
+use super::{metadata, processes, resolve, CollectArgs};
 use crate::exit::{Error, Status};
 use crate::filter::Filter;
 use crate::perfdata::writer::Metadata;
@@ -63,8 +63,9 @@ impl Rings {
         let mut rings: Vec<BackwardRing> = Vec::new();
         let mut redirected = Vec::new();
         let mut descs = Vec::new();
-        for tp in tracepoints {
-            let mut b = session::event_builder(tp, ReadFormat::ID, session::Direction::Backward);
+        for (n, tp) in tracepoints.iter().enumerate() {
+            let mut b =
+                session::event_builder(tp, ReadFormat::ID, session::Direction::Backward, n == 0);
             let mut ids = Vec::new();
             for &cpu in cpus {
                 b.one_cpu(cpu);
@@ -170,6 +171,8 @@ struct Writer<'a> {
     files: Files,
     meta: &'a Metadata,
     recorded: &'a [Recorded],
+    /// The stamp of the process records of every snapshot.
+    stamp: processes::Stamp,
     totals: Totals,
     /// The last snapshot (recording has stopped).
     last: bool,
@@ -210,7 +213,10 @@ impl Writer<'_> {
             .file
             .try_clone()
             .map_err(|e| Error::io(&e, format!("writing {path}")))
-            .and_then(|f| snapshot::write(f, &path, self.meta, self.recorded, &rings.copy));
+            .and_then(|f| {
+                let now = processes::running(self.stamp);
+                snapshot::write(f, &path, self.meta, self.recorded, &now, &rings.copy)
+            });
         let summary = match written {
             Ok(s) => s,
             Err(e) => {
@@ -275,8 +281,13 @@ pub fn run(args: &CollectArgs, flags: super::signals::Flags) -> Result<Status, E
     let kernel_filter = filter.kernel_filter();
     let (mut rings, descs) =
         Rings::open(&tracepoints, &cpus, data_bytes, kernel_filter.as_deref())?;
-    let meta = metadata::gather(&tracefs, cpus.len());
+    let mut meta = metadata::gather(&tracefs, cpus.len());
     let recorded = super::recorded(&tracepoints, descs);
+    // Each snapshot names the processes running at the start (written
+    // first in every file) and those running at the snapshot, stamped
+    // alike.
+    let stamp = processes::stamp(&recorded, &cpus);
+    meta.processes = processes::running(stamp);
     let mut trigger = match &args.snapshot_on {
         Some(f) => Some(Trigger::open(&tracepoints, &cpus, &Filter::new(f), &meta)?),
         None => None,
@@ -301,6 +312,7 @@ pub fn run(args: &CollectArgs, flags: super::signals::Flags) -> Result<Status, E
         files,
         meta: &meta,
         recorded: &recorded,
+        stamp,
         totals: Totals::default(),
         last: false,
     };

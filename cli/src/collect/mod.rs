@@ -14,6 +14,7 @@ mod live;
 mod metadata;
 mod outdir;
 mod output;
+mod processes;
 mod resolve;
 mod session;
 pub mod signals;
@@ -376,8 +377,9 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
     if args.live {
         session.copy_passes();
     }
-    let meta = metadata::gather(&tracefs, cpus.len());
+    let mut meta = metadata::gather(&tracefs, cpus.len());
     let recorded = recorded(&tracepoints, descs);
+    meta.processes = processes::running(processes::stamp(&recorded, &cpus));
     let mut recorder = output
         .as_deref()
         .map(|path| Recorder::create(path, &meta, &recorded))

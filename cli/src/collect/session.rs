@@ -169,11 +169,16 @@ pub(super) enum Direction {
 /// per event with its identifier, pid/tid, time, CPU and raw data, the
 /// identifier in every other record too (sample_id_all), the monotonic
 /// clock, any process, disabled until the session enables it. The read
-/// format and the direction are the caller's.
+/// format and the direction are the caller's. With `side_band`, the event
+/// also reports the processes of its CPU, as perf record's first event
+/// does: their names (COMM, at exec too) and their starts and ends (FORK,
+/// EXIT); one event per CPU does, the first tracepoint's, whose ring every
+/// event of the CPU shares (no extra event to open).
 pub(super) fn event_builder(
     tp: &Tracepoint,
     read_format: ReadFormat,
     direction: Direction,
+    side_band: bool,
 ) -> Builder<'static> {
     let mut b = Builder::new(TracepointEvent::with_id(u64::from(tp.format.id())));
     b.any_pid()
@@ -190,7 +195,10 @@ pub(super) fn event_builder(
         .include_kernel()
         .exclude_hv(true)
         .clockid(Clock::MONOTONIC)
-        .enabled(false);
+        .enabled(false)
+        .comm(side_band)
+        .task(side_band)
+        .comm_exec(side_band);
     match direction {
         Direction::Forward { wakeup } => {
             b.wakeup_watermark(wakeup);
@@ -263,14 +271,14 @@ impl Session {
         let mut descs = Vec::new();
         let mut lost_counts = true;
         let filter = kernel_filter(filter)?;
-        for tp in tracepoints {
+        for (n, tp) in tracepoints.iter().enumerate() {
             // LOST: the kernel counts every sample it drops (Linux 6.0+).
             let read_format = if lost_counts {
                 ReadFormat::ID | ReadFormat::LOST
             } else {
                 ReadFormat::ID
             };
-            let mut b = event_builder(tp, read_format, Direction::Forward { wakeup });
+            let mut b = event_builder(tp, read_format, Direction::Forward { wakeup }, n == 0);
             let mut ids = Vec::new();
             for &cpu in cpus {
                 b.one_cpu(cpu);
