@@ -13,10 +13,11 @@ use super::outdir::{self, OutDir};
 use crate::exit::Error;
 use crate::perfdata::writer::{EventInfo, Metadata, PipeWriter};
 
-/// One recorded event: what the file says about it, and its parsed format.
+/// One recorded event: what the file says about it, and its parsed format
+/// (None: not a tracepoint, the process records' event).
 pub struct Recorded {
     pub info: EventInfo,
-    pub format: Arc<td::PerfEventFormat>,
+    pub format: Option<Arc<td::PerfEventFormat>>,
 }
 
 /// A PERF_RECORD_FINISHED_ROUND record.
@@ -87,8 +88,13 @@ impl Recorder {
                 _ => Error::io(&e, format!("creating {path}")),
             })?;
         for e in events {
-            if !writer.add_tracepoint_event_desc(&e.info.ids, &e.info.attr, &e.info.name, &e.format)
-            {
+            let added = match &e.format {
+                Some(f) => {
+                    writer.add_tracepoint_event_desc(&e.info.ids, &e.info.attr, &e.info.name, f)
+                }
+                None => writer.add_event_desc(&e.info.ids, &e.info.attr, &e.info.name),
+            };
+            if !added {
                 return Err(Error::new(
                     crate::exit::Status::Failure,
                     format!("{}: cannot describe the event in perf.data", e.info.name),
@@ -251,7 +257,7 @@ mod perf_reads {
                 system: "user_events".into(),
                 format: FORMAT.into(),
             },
-            format: Arc::new(format),
+            format: Some(Arc::new(format)),
         }]
     }
 

@@ -4,13 +4,19 @@
 //! (its name), so that readers name the processes whose samples come
 //! before the kernel reports anything about them. Processes that start
 //! during the recording are reported by the kernel itself (the `comm` and
-//! `task` bits of the recording's first event).
+//! `task` bits of the side-band event, [`super::session::open_side_band`]);
+//! in circular mode those records are kept here ([`Kept`]) for every
+//! snapshot.
 //!
 //! /proc is the kernel's, but a name is whatever a process set: its bytes
 //! are copied as they are (at most 15, as the kernel keeps them), never
 //! interpreted. A process that ends while /proc is read is left out.
 
 use std::path::Path;
+
+use perf_event::Counter;
+
+use super::forward::ForwardRing;
 
 const PERF_RECORD_COMM: u32 = 3;
 const PERF_RECORD_FORK: u32 = 7;
@@ -21,6 +27,80 @@ const COMM_LEN: usize = 16;
 /// At most this many threads are described (a bound on the time and
 /// memory spent; /proc rarely lists more).
 pub const MAX_THREADS: usize = 1 << 17;
+
+const PERF_RECORD_LOST: u32 = 2;
+/// At most this many bytes of process records are kept in circular mode
+/// (about 100000 records).
+pub const MAX_KEPT: usize = 8 << 20;
+
+/// The process records the kernel sends during a circular recording, kept
+/// for every snapshot: the side-band event's forward rings, drained between
+/// snapshots (never paused, so the snapshots' pauses lose none of them),
+/// and their records, at most [`MAX_KEPT`] bytes.
+pub struct Kept {
+    rings: Vec<ForwardRing>,
+    /// The records kept, as the kernel wrote them.
+    pub records: Vec<u8>,
+    /// Process records the kernel could not write (their ring was full).
+    pub lost: u64,
+    /// Process records not kept (over [`MAX_KEPT`]).
+    pub dropped: u64,
+    scratch: Vec<u8>,
+}
+
+impl Kept {
+    pub fn new(rings: Vec<ForwardRing>) -> Kept {
+        Kept {
+            rings,
+            records: Vec::new(),
+            lost: 0,
+            dropped: 0,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// The side-band events (to enable and disable them).
+    pub fn counters(&mut self) -> impl Iterator<Item = &mut Counter> {
+        self.rings.iter_mut().map(|r| &mut r.counter)
+    }
+
+    /// Moves what the rings hold into the kept records.
+    pub fn drain(&mut self) {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        for ring in &mut self.rings {
+            ring.take(usize::MAX, &mut scratch, |_| {});
+        }
+        self.keep(&scratch);
+        self.scratch = scratch;
+    }
+
+    /// Keeps the whole records of `records`, while there is room; a
+    /// PERF_RECORD_LOST is counted, not kept: it counts process records,
+    /// and readers would take it for lost events.
+    fn keep(&mut self, records: &[u8]) {
+        let mut at = 0;
+        while at + 8 <= records.len() {
+            let size = usize::from(u16::from_ne_bytes([records[at + 6], records[at + 7]]));
+            if size < 8 || at + size > records.len() {
+                break;
+            }
+            let rec = &records[at..at + size];
+            let ty = u32::from_ne_bytes(rec[0..4].try_into().expect("4 bytes"));
+            if ty == PERF_RECORD_LOST {
+                // header, id, lost
+                self.lost += rec
+                    .get(16..24)
+                    .map_or(0, |b| u64::from_ne_bytes(b.try_into().expect("8 bytes")));
+            } else if self.records.len() + size <= MAX_KEPT {
+                self.records.extend_from_slice(rec);
+            } else {
+                self.dropped += 1;
+            }
+            at += size;
+        }
+    }
+}
 
 /// What every synthesized record's sample_id trailer says: the event it is
 /// attributed to, its CPU and time.
@@ -230,6 +310,80 @@ mod tests {
             at += size;
         }
         assert!(found, "no COMM record for this process");
+    }
+
+    /// A PERF_RECORD_LOST of `n` records, as the kernel writes it.
+    fn lost_record(n: u64) -> Vec<u8> {
+        let mut b = Vec::new();
+        b.extend_from_slice(&PERF_RECORD_LOST.to_ne_bytes());
+        b.extend_from_slice(&0u16.to_ne_bytes());
+        b.extend_from_slice(&56u16.to_ne_bytes());
+        for v in [9, n, 0, 5, 1, 9] {
+            b.extend_from_slice(&v.to_ne_bytes());
+        }
+        b
+    }
+
+    #[test]
+    fn kept_records_leave_out_losses_and_stop_at_the_bound() {
+        let mut comm = Vec::new();
+        comm_record(&mut comm, 10, 11, b"sleep", S);
+        let mut input = comm.clone();
+        input.extend_from_slice(&lost_record(17));
+        input.extend_from_slice(&comm);
+        input.extend_from_slice(&[1, 2, 3]); // a partial record: ignored
+        let mut kept = Kept::new(Vec::new());
+        kept.keep(&input);
+        assert_eq!(kept.records, [comm.clone(), comm.clone()].concat());
+        assert_eq!((kept.lost, kept.dropped), (17, 0));
+        let fill = MAX_KEPT - kept.records.len() - comm.len() + 1;
+        kept.records.resize(kept.records.len() + fill, 0);
+        kept.keep(&comm);
+        assert_eq!(kept.dropped, 1);
+        assert_eq!(kept.records.len(), MAX_KEPT - comm.len() + 1);
+    }
+
+    /// The side-band event opens on this machine (perf events as root),
+    /// and reports a process that starts and ends while it is enabled.
+    #[test]
+    fn the_side_band_event_reports_a_new_process() {
+        use super::super::session::{open_side_band, SIDE_BAND_RING_BYTES};
+        let cpus = super::super::session::online_cpus();
+        let (rings, (ids, attr)) = open_side_band(&cpus, perf_event::ReadFormat::ID).unwrap();
+        assert_eq!(ids.len(), cpus.len());
+        // comm | task | sample_id_all
+        assert_ne!(attr.options.0 & (1 << 9), 0);
+        assert_ne!(attr.options.0 & (1 << 13), 0);
+        assert_ne!(attr.options.0 & (1 << 18), 0);
+        assert!(SIDE_BAND_RING_BYTES >= 4096);
+        let mut kept = Kept::new(rings);
+        for c in kept.counters() {
+            c.enable().unwrap();
+        }
+        let child = std::process::Command::new("true").status().unwrap();
+        assert!(child.success());
+        for c in kept.counters() {
+            c.disable().unwrap();
+        }
+        kept.drain();
+        let mut at = 0;
+        let mut named = false;
+        while at < kept.records.len() {
+            let rec = &kept.records[at..];
+            let size = usize::from(u16::from_ne_bytes([rec[6], rec[7]]));
+            if u32_at(rec, 0) == PERF_RECORD_COMM && rec[16..].starts_with(b"true\0") {
+                named = true;
+                // Its trailer names one of the side-band event's ids.
+                let id = u64::from_ne_bytes(rec[size - 8..size].try_into().unwrap());
+                assert!(ids.contains(&id), "id {id} of {ids:?}");
+            }
+            at += size;
+        }
+        assert!(
+            named,
+            "no COMM record of `true` in {} bytes",
+            kept.records.len()
+        );
     }
 
     #[test]

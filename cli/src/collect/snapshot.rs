@@ -192,20 +192,16 @@ fn count(s: &mut Summary, time: u64, rec: &[u8]) {
 }
 
 /// Writes `records` (whole records of every CPU's ring, each CPU's in any
-/// order) to `file`, new and empty, created as `path`, in time order,
-/// after `processes` (records of the processes running, written as they
-/// are).
+/// order) to `file`, new and empty, created as `path`, in time order.
 pub fn write(
     file: File,
     path: &str,
     meta: &Metadata,
     recorded: &[Recorded],
-    processes: &[u8],
     records: &[u8],
 ) -> Result<Summary, Error> {
     let index = time_order(records);
     let mut recorder = Recorder::in_file(file, path, meta, recorded)?;
-    recorder.write(processes)?;
     let mut summary = Summary::default();
     let mut batch = Vec::with_capacity(1 << 20);
     for (time, start, len) in index {

@@ -142,8 +142,10 @@ pub fn tracing_data(meta: &Metadata, events: &[EventInfo]) -> Vec<u8> {
         b.extend_from_slice(data);
     }
     b.extend_from_slice(&0u32.to_ne_bytes()); // no ftrace formats
+                                              // Only tracepoints have a format (and a system).
+    let events: Vec<&EventInfo> = events.iter().filter(|e| !e.format.is_empty()).collect();
     let mut systems: Vec<&str> = Vec::new();
-    for e in events {
+    for e in &events {
         if !systems.contains(&e.system.as_str()) {
             systems.push(&e.system);
         }
@@ -152,7 +154,7 @@ pub fn tracing_data(meta: &Metadata, events: &[EventInfo]) -> Vec<u8> {
     for system in systems {
         b.extend_from_slice(system.as_bytes());
         b.push(0);
-        let formats: Vec<&EventInfo> = events.iter().filter(|e| e.system == system).collect();
+        let formats: Vec<&&EventInfo> = events.iter().filter(|e| e.system == system).collect();
         b.extend_from_slice(&(formats.len() as u32).to_ne_bytes());
         for e in formats {
             b.extend_from_slice(&(e.format.len() as u64).to_ne_bytes());
