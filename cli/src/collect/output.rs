@@ -240,6 +240,7 @@ mod perf_reads {
         let format = td::PerfEventFormat::parse(true, "user_events", FORMAT).unwrap();
         let attr = td::PerfEventAttr {
             attr_type: td::PerfEventAttrType::Tracepoint,
+            size: td::PerfEventAttrSize(std::mem::size_of::<td::PerfEventAttr>() as u32),
             config: 1234,
             sample_time: 1,
             // IDENTIFIER | TID | TIME | CPU | RAW
@@ -249,16 +250,38 @@ mod perf_reads {
             options: td::PerfEventAttrOptions((1 << 9) | (1 << 13) | (1 << 18)),
             ..Default::default()
         };
-        vec![Recorded {
-            info: EventInfo {
-                ids: vec![ID],
-                attr,
-                name: "user_events:CliPerf_L5K1".into(),
-                system: "user_events".into(),
-                format: FORMAT.into(),
+        // The process records' event, as collect opens it.
+        let side = td::PerfEventAttr {
+            attr_type: td::PerfEventAttrType(1),
+            config: 9,
+            // exclude_kernel | exclude_hv | comm | task | sample_id_all
+            options: td::PerfEventAttrOptions(
+                (1 << 5) | (1 << 6) | (1 << 9) | (1 << 13) | (1 << 18),
+            ),
+            ..attr
+        };
+        vec![
+            Recorded {
+                info: EventInfo {
+                    ids: vec![ID],
+                    attr,
+                    name: "user_events:CliPerf_L5K1".into(),
+                    system: "user_events".into(),
+                    format: FORMAT.into(),
+                },
+                format: Some(Arc::new(format)),
             },
-            format: Some(Arc::new(format)),
-        }]
+            Recorded {
+                info: EventInfo {
+                    ids: vec![ID + 1],
+                    attr: side,
+                    name: crate::collect::session::SIDE_BAND_NAME.into(),
+                    system: String::new(),
+                    format: String::new(),
+                },
+                format: None,
+            },
+        ]
     }
 
     fn meta() -> Metadata {
@@ -330,7 +353,12 @@ mod perf_reads {
         let f = file.to_str().unwrap();
         let script = perf(&["script", "-i", f]);
         let text = String::from_utf8_lossy(&script.stdout);
-        assert!(script.status.success(), "perf script: {:?}", script.status);
+        assert!(
+            script.status.success(),
+            "perf script: {:?}: {}",
+            script.status,
+            String::from_utf8_lossy(&script.stderr)
+        );
         assert!(
             text.trim_start().starts_with("ehtest"),
             "perf script does not name the process: {text}"
@@ -340,6 +368,14 @@ mod perf_reads {
             stats.status.success(),
             "perf report --stats: {:?}",
             stats.status
+        );
+        let evlist = perf(&["evlist", "-i", f]);
+        let names = String::from_utf8_lossy(&evlist.stdout);
+        assert!(evlist.status.success(), "perf evlist: {:?}", evlist.status);
+        // perf names a pipe stream's events itself (dummy:u there too).
+        assert!(
+            names.lines().any(|l| l == "dummy:u"),
+            "perf evlist: {names}"
         );
         if !convert {
             return;
