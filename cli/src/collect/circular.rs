@@ -15,9 +15,17 @@
 //! or it arrived while the rings were paused for the copy (the kernel
 //! counts those: PERF_RECORD_LOST in the next snapshot, status 6).
 //!
-//! Memory: the rings, plus during a snapshot one copy of the new records
-//! (at most the rings' size) and 24 bytes of index per record, freed once
-//! the file is written.
+//! Process names: the processes running at the start are in every
+//! snapshot ([`super::processes`], read once), and the kernel's records of
+//! those that start, rename themselves or end later go to forward rings of
+//! their own, never paused, drained between snapshots and kept
+//! ([`processes::Kept`]): each snapshot holds them all, whatever the
+//! overwrite rings still hold.
+//!
+//! Memory: the rings, the kept process records (at most
+//! [`processes::MAX_KEPT`]), plus during a snapshot one copy of the new
+//! records (at most the rings' size) and of the process records, and 24
+//! bytes of index per record, freed once the file is written.
 
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -30,7 +38,7 @@ use super::resolve::Tracepoint;
 use super::session::{self, EventIds};
 use super::snapshot::{self, Files, Summary};
 use super::trigger::Trigger;
-use super::{metadata, resolve, CollectArgs};
+use super::{metadata, processes, resolve, CollectArgs};
 use crate::exit::{Error, Status};
 use crate::filter::Filter;
 use crate::perfdata::writer::Metadata;
@@ -46,19 +54,23 @@ const TRIGGER_SETTLE: Duration = Duration::from_millis(20);
 struct Rings {
     rings: Vec<BackwardRing>,
     redirected: Vec<Counter>,
+    /// The process records (their own rings).
+    side: processes::Kept,
     /// The new records of a snapshot (emptied once written).
     copy: Vec<u8>,
 }
 
 impl Rings {
     /// Opens the events (disabled) of `tracepoints` on `cpus` in overwrite
-    /// mode, each CPU's into one ring of `data_bytes`.
+    /// mode, each CPU's into one ring of `data_bytes`, and the process
+    /// records' event. Returns the tracepoints' ids and attributes, then
+    /// the process records'.
     fn open(
         tracepoints: &[Tracepoint],
         cpus: &[usize],
         data_bytes: usize,
         filter: Option<&str>,
-    ) -> Result<(Rings, Vec<EventIds>), Error> {
+    ) -> Result<(Rings, Vec<EventIds>, EventIds), Error> {
         let filter = session::kernel_filter(filter)?;
         let mut rings: Vec<BackwardRing> = Vec::new();
         let mut redirected = Vec::new();
@@ -90,13 +102,16 @@ impl Rings {
             }
             descs.push((ids, session::file_attr(&b, 1, 0)));
         }
+        let (side, side_desc) = session::open_side_band(cpus, ReadFormat::ID)?;
         Ok((
             Rings {
                 rings,
                 redirected,
+                side: processes::Kept::new(side),
                 copy: Vec::new(),
             },
             descs,
+            side_desc,
         ))
     }
 
@@ -105,7 +120,8 @@ impl Rings {
             .rings
             .iter_mut()
             .map(|r| &mut r.counter)
-            .chain(self.redirected.iter_mut());
+            .chain(self.redirected.iter_mut())
+            .chain(self.side.counters());
         for c in all {
             c.enable()
                 .map_err(|e| Error::kernel(&e, "enabling perf events"))?;
@@ -118,7 +134,8 @@ impl Rings {
             .rings
             .iter_mut()
             .map(|r| &mut r.counter)
-            .chain(self.redirected.iter_mut());
+            .chain(self.redirected.iter_mut())
+            .chain(self.side.counters());
         for c in all {
             let _ = c.disable();
         }
@@ -192,11 +209,17 @@ impl Writer<'_> {
     /// partial file removed, and its records stay for the next snapshot:
     /// recording goes on.
     fn snapshot(&mut self, rings: &mut Rings, why: &str) -> Result<Option<Summary>, Error> {
+        // The process records up to now, before the pause (their rings are
+        // never paused: the pause stays the copy's alone).
+        rings.side.drain();
         let (wrapped, marks) = rings.take()?;
         if rings.copy.is_empty() {
             eprintln!("eventheader: collect: nothing new to save ({why})");
             return Ok(None);
         }
+        // Sorted by time with the events: the names come before the
+        // events of the processes they name.
+        rings.copy.extend_from_slice(&rings.side.records);
         let new = match self.files.create_next() {
             Ok(new) => new,
             Err(e) => {
@@ -273,10 +296,13 @@ pub fn run(args: &CollectArgs, flags: super::signals::Flags) -> Result<Status, E
     let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as usize;
     let data_bytes = backward::data_bytes(args.buffer_size as usize * 1024, page);
     let kernel_filter = filter.kernel_filter();
-    let (mut rings, descs) =
+    let (mut rings, descs, side_desc) =
         Rings::open(&tracepoints, &cpus, data_bytes, kernel_filter.as_deref())?;
-    let meta = metadata::gather(&tracefs, cpus.len());
-    let recorded = super::recorded(&tracepoints, descs);
+    let mut meta = metadata::gather(&tracefs, cpus.len());
+    let recorded = super::recorded(&tracepoints, descs, Some(side_desc));
+    // Every snapshot names the processes running at the start (written
+    // first in each file).
+    meta.processes = processes::running(processes::stamp(&recorded, &cpus));
     let mut trigger = match &args.snapshot_on {
         Some(f) => Some(Trigger::open(&tracepoints, &cpus, &Filter::new(f), &meta)?),
         None => None,
@@ -328,6 +354,7 @@ pub fn run(args: &CollectArgs, flags: super::signals::Flags) -> Result<Status, E
                 libc::poll(std::ptr::null_mut(), 0, 50);
             },
         }
+        rings.side.drain();
         if usr1.swap(false, Ordering::Relaxed) {
             writer.snapshot(&mut rings, "SIGUSR1")?;
         }
@@ -398,6 +425,16 @@ pub fn run(args: &CollectArgs, flags: super::signals::Flags) -> Result<Status, E
             if t.failed == 1 { "" } else { "s" }
         );
         status = status.worst(Status::Failure);
+    }
+    let side = &rings.side;
+    if side.lost > 0 || side.dropped > 0 {
+        eprintln!(
+            "eventheader: collect: {} lost by the kernel and {} not kept (over {} MiB): \
+             some events may show without their process's name",
+            count(side.lost, "process record"),
+            side.dropped,
+            processes::MAX_KEPT >> 20
+        );
     }
     if t.lost > 0 {
         eprintln!(

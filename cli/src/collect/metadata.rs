@@ -34,6 +34,27 @@ fn utsname() -> (Vec<u8>, Vec<u8>, Vec<u8>) {
     (field(&u.nodename), field(&u.release), field(&u.machine))
 }
 
+/// The value of the first `key` line of a /proc/cpuinfo text.
+fn cpuinfo_value<'a>(cpuinfo: &'a str, key: &str) -> Option<&'a str> {
+    cpuinfo.lines().find_map(|line| {
+        let (k, v) = line.split_once(':')?;
+        (k.trim() == key).then(|| v.trim())
+    })
+}
+
+/// (CPUDESC, CPUID) as perf writes them on x86 ("model name"; "vendor,
+/// family,model,stepping"), from a /proc/cpuinfo text; empty where it says
+/// nothing of the kind (other architectures).
+fn cpu_strings(cpuinfo: &str) -> (Vec<u8>, Vec<u8>) {
+    let desc = cpuinfo_value(cpuinfo, "model name").unwrap_or_default();
+    let id =
+        match ["vendor_id", "cpu family", "model", "stepping"].map(|k| cpuinfo_value(cpuinfo, k)) {
+            [Some(v), Some(f), Some(m), Some(s)] => format!("{v},{f},{m},{s}"),
+            _ => String::new(),
+        };
+    (desc.as_bytes().to_vec(), id.into_bytes())
+}
+
 /// The metadata of a recording of `online` CPUs made now, timestamps on
 /// CLOCK_MONOTONIC.
 pub fn gather(tracefs: &Tracefs, online: usize) -> Metadata {
@@ -44,6 +65,14 @@ pub fn gather(tracefs: &Tracefs, online: usize) -> Metadata {
     // SAFETY: sysconf has no preconditions.
     let configured = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_CONF) }.max(1) as u32;
     let clockid = libc::CLOCK_MONOTONIC as u32;
+    let cpuinfo = std::fs::File::open("/proc/cpuinfo")
+        .and_then(|f| {
+            use std::io::Read;
+            let mut text = String::new();
+            f.take(1 << 16).read_to_string(&mut text).map(|_| text)
+        })
+        .unwrap_or_default();
+    let (cpu_desc, cpuid) = cpu_strings(&cpuinfo);
     Metadata {
         long_size: std::mem::size_of::<usize>() as u8,
         page_size,
@@ -60,5 +89,33 @@ pub fn gather(tracefs: &Tracefs, online: usize) -> Metadata {
             clock_ns(libc::CLOCK_REALTIME),
             clock_ns(libc::CLOCK_MONOTONIC),
         ),
+        version: concat!("eventheader ", env!("CARGO_PKG_VERSION")).into(),
+        cpu_desc,
+        cpuid,
+        cmdline: std::env::args_os()
+            .map(std::os::unix::ffi::OsStringExt::into_vec)
+            .collect(),
+        processes: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_strings_as_perf_writes_them() {
+        let x86 = "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\nmodel name\t: Intel(R) Xeon(R)\nstepping\t: 4\n";
+        assert_eq!(
+            cpu_strings(x86),
+            (
+                b"Intel(R) Xeon(R)".to_vec(),
+                b"GenuineIntel,6,85,4".to_vec()
+            )
+        );
+        assert_eq!(
+            cpu_strings("processor : 0\nBogoMIPS : 50\n"),
+            (vec![], vec![])
+        );
     }
 }

@@ -14,6 +14,7 @@ mod live;
 mod metadata;
 mod outdir;
 mod output;
+mod processes;
 mod resolve;
 mod session;
 pub mod signals;
@@ -269,7 +270,9 @@ fn live_events(meta: &crate::perfdata::writer::Metadata, recorded: &[Recorded]) 
     events.set_clock_data(meta.clockid, meta.clock_at.0, meta.clock_at.1);
     for r in recorded {
         events.add(r.info.attr, r.info.name.clone(), r.info.ids.clone());
-        events.add_format(&r.info.system, r.info.format.as_bytes());
+        if r.format.is_some() {
+            events.add_format(&r.info.system, r.info.format.as_bytes());
+        }
     }
     events
 }
@@ -311,8 +314,12 @@ fn check_args(args: &CollectArgs) -> Result<(), Error> {
 
 /// What the files say about each of `tracepoints`, given its ids and
 /// attribute.
-fn recorded(tracepoints: &[resolve::Tracepoint], descs: Vec<session::EventIds>) -> Vec<Recorded> {
-    tracepoints
+fn recorded(
+    tracepoints: &[resolve::Tracepoint],
+    descs: Vec<session::EventIds>,
+    side_band: Option<session::EventIds>,
+) -> Vec<Recorded> {
+    let mut recorded: Vec<Recorded> = tracepoints
         .iter()
         .zip(descs)
         .map(|(tp, (ids, attr))| Recorded {
@@ -323,9 +330,21 @@ fn recorded(tracepoints: &[resolve::Tracepoint], descs: Vec<session::EventIds>) 
                 system: tp.system.clone(),
                 format: tp.format_text.clone(),
             },
-            format: Arc::clone(&tp.format),
+            format: Some(Arc::clone(&tp.format)),
         })
-        .collect()
+        .collect();
+    // The process records' event: no tracefs format of its own.
+    recorded.extend(side_band.map(|(ids, attr)| Recorded {
+        info: EventInfo {
+            ids,
+            attr,
+            name: session::SIDE_BAND_NAME.into(),
+            system: String::new(),
+            format: String::new(),
+        },
+        format: None,
+    }));
+    recorded
 }
 
 pub fn run(args: &CollectArgs) -> Result<Status, Error> {
@@ -364,20 +383,22 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
     // A live view sorts each pass in memory: smaller passes.
     let pass_bytes = if args.live { 256 << 10 } else { 1 << 20 };
     let kernel_filter = filter.kernel_filter();
-    let (mut session, descs) = session::Session::open(
+    let (mut session, descs, side_band) = session::Session::open(
         &tracepoints,
         &cpus,
         args.buffer_size as usize * 1024,
         pass_bytes,
         kernel_filter.as_deref(),
+        true,
     )?;
     // A live view sorts and decodes each pass: copied out of the rings.
     // A recording alone is written from the rings in place.
     if args.live {
         session.copy_passes();
     }
-    let meta = metadata::gather(&tracefs, cpus.len());
-    let recorded = recorded(&tracepoints, descs);
+    let mut meta = metadata::gather(&tracefs, cpus.len());
+    let recorded = recorded(&tracepoints, descs, side_band);
+    meta.processes = processes::running(processes::stamp(&recorded, &cpus));
     let mut recorder = output
         .as_deref()
         .map(|path| Recorder::create(path, &meta, &recorded))

@@ -202,6 +202,76 @@ pub(super) fn event_builder(
     b
 }
 
+/// Bytes of each CPU's ring of process records ([`open_side_band`]): about
+/// a thousand records between two passes.
+pub(super) const SIDE_BAND_RING_BYTES: usize = 64 << 10;
+
+/// The name the file gives the side-band event (perf record's for its own).
+pub(super) const SIDE_BAND_NAME: &str = "dummy:u";
+
+/// Opens (disabled) the side-band event of a recording on each of `cpus`,
+/// each into a forward ring of its own of [`SIDE_BAND_RING_BYTES`]: a
+/// software event that counts nothing and samples nothing (PERF_COUNT_SW_DUMMY,
+/// as perf record's `dummy:u`) but reports the processes of its CPU: their
+/// names (COMM, at exec and rename too), starts (FORK) and ends (EXIT), in
+/// the clock and with the sample_id trailer of the tracepoints' records.
+///
+/// Its own ring, not the tracepoints': the kernel counts a record that
+/// finds its ring full in that ring's PERF_RECORD_LOST, whatever its kind,
+/// so a process record dropped in a burst would count as a lost sample
+/// there; and samples never overwrite process records (circular mode).
+/// Returns the rings and the event's ids and attribute; the read format is
+/// `read_format` (without LOST where the kernel refuses it).
+pub(super) fn open_side_band(
+    cpus: &[usize],
+    read_format: ReadFormat,
+) -> Result<(Vec<ForwardRing>, EventIds), Error> {
+    // SAFETY: sysconf has no preconditions.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as usize;
+    let bytes = data_bytes(SIDE_BAND_RING_BYTES, page);
+    let mut b = Builder::new(perf_event::events::Software::DUMMY);
+    b.any_pid()
+        .sample_period(1)
+        .sample(
+            SampleFlag::IDENTIFIER
+                | SampleFlag::TID
+                | SampleFlag::TIME
+                | SampleFlag::CPU
+                | SampleFlag::RAW,
+        )
+        .read_format(read_format)
+        .sample_id_all(true)
+        .exclude_kernel(true)
+        .exclude_hv(true)
+        .clockid(Clock::MONOTONIC)
+        .enabled(false)
+        .comm(true)
+        .task(true)
+        .comm_exec(true)
+        .wakeup_watermark(bytes / 2);
+    let mut rings = Vec::new();
+    let mut ids = Vec::new();
+    for &cpu in cpus {
+        b.one_cpu(cpu);
+        let built = match b.build() {
+            Err(e) if e.raw_os_error() == Some(libc::EINVAL) && read_format != ReadFormat::ID => {
+                // A kernel before 6.0: no PERF_FORMAT_LOST.
+                b.read_format(ReadFormat::ID);
+                b.build()
+            }
+            other => other,
+        };
+        let counter = match built {
+            Ok(c) => c,
+            Err(e) if e.raw_os_error() == Some(libc::ENODEV) => continue,
+            Err(e) => return Err(perf_open_error(&e, "the process records")),
+        };
+        ids.push(counter.id());
+        rings.push(ForwardRing::map(cpu, counter, bytes)?);
+    }
+    Ok((rings, (ids, file_attr(&b, 1, (bytes / 2) as u32))))
+}
+
 /// The kernel tracepoint filter of `--filter`, as a C string.
 pub(super) fn kernel_filter(filter: Option<&str>) -> Result<Option<CString>, Error> {
     filter
@@ -246,15 +316,18 @@ pub(super) fn file_attr(b: &Builder<'_>, sample_period: u64, wakeup: u32) -> td:
 
 impl Session {
     /// Opens the events (disabled) of `tracepoints` on `cpus`; with
-    /// `filter`, each event gets it as its kernel tracepoint filter. Returns
-    /// the session and, per tracepoint, its ids and attribute.
+    /// `filter`, each event gets it as its kernel tracepoint filter; with
+    /// `side_band`, the process records too ([`open_side_band`], drained
+    /// with the rest). Returns the session and, per tracepoint, its ids and
+    /// attribute, then the side-band event's.
     pub fn open(
         tracepoints: &[Tracepoint],
         cpus: &[usize],
         buffer_bytes: usize,
         pass_bytes: usize,
         filter: Option<&str>,
-    ) -> Result<(Session, Vec<EventIds>), Error> {
+        side_band: bool,
+    ) -> Result<(Session, Vec<EventIds>, Option<EventIds>), Error> {
         let wakeup = (buffer_bytes / 4).max(4096);
         let mut rings: Vec<ForwardRing> = Vec::new();
         // SAFETY: sysconf has no preconditions.
@@ -312,6 +385,20 @@ impl Session {
             }
             descs.push((ids, file_attr(&b, 1, wakeup as u32)));
         }
+        // Its losses count with the samples' (its ring's PERF_RECORD_LOST
+        // and its own count alike): a lost process record is a lost record.
+        let side = if side_band {
+            let read_format = if lost_counts {
+                ReadFormat::ID | ReadFormat::LOST
+            } else {
+                ReadFormat::ID
+            };
+            let (side_rings, desc) = open_side_band(cpus, read_format)?;
+            rings.extend(side_rings);
+            Some(desc)
+        } else {
+            None
+        };
 
         let rings_len = rings.len();
         Ok((
@@ -326,6 +413,7 @@ impl Session {
                 stats: Stats::default(),
             },
             descs,
+            side,
         ))
     }
     /// Makes `batch` room for a pass of `drain` over every ring (at most

@@ -114,15 +114,16 @@ impl Trigger {
             ));
         }
         let kernel_filter = filter.kernel_filter();
-        let (mut session, descs) = Session::open(
+        let (mut session, descs, _) = Session::open(
             &chosen,
             cpus,
             TRIGGER_RING_BYTES,
             TRIGGER_RING_BYTES,
             kernel_filter.as_deref(),
+            false,
         )?;
         session.copy_passes();
-        let recorded = super::recorded(&chosen, descs);
+        let recorded = super::recorded(&chosen, descs, None);
         Ok(Trigger {
             session,
             events: super::live_events(meta, &recorded),

@@ -16,8 +16,12 @@ const HEADER_FEATURE: u32 = 80;
 const FINISHED_INIT: u32 = 82;
 const FEATURE_HOSTNAME: u64 = 3;
 const FEATURE_OSRELEASE: u64 = 4;
+const FEATURE_VERSION: u64 = 5;
 const FEATURE_ARCH: u64 = 6;
 const FEATURE_NRCPUS: u64 = 7;
+const FEATURE_CPUDESC: u64 = 8;
+const FEATURE_CPUID: u64 = 9;
+const FEATURE_CMDLINE: u64 = 11;
 
 /// One recorded event: its perf ids, attribute, name (`system:name`),
 /// system and tracefs format text.
@@ -49,6 +53,28 @@ pub struct Metadata {
     /// instant, in nanoseconds.
     pub clockid: u32,
     pub clock_at: (u64, u64),
+    /// The VERSION, CPUDESC and CPUID features: perf's readers take these
+    /// three as present (`perf data convert --to-json` crashes on a file
+    /// without them), so they are written even when empty.
+    pub version: Vec<u8>,
+    pub cpu_desc: Vec<u8>,
+    pub cpuid: Vec<u8>,
+    /// The CMDLINE feature: the recording program's arguments.
+    pub cmdline: Vec<Vec<u8>>,
+    /// Records written first in the data (header and body each): what
+    /// readers must know before the first sample, the processes running
+    /// when the recording started.
+    pub processes: Vec<u8>,
+}
+
+/// The CMDLINE feature's bytes: a u32 count, then each argument as a
+/// `perf_header_string`.
+pub fn cmdline(args: &[Vec<u8>]) -> Vec<u8> {
+    let mut b = (args.len() as u32).to_ne_bytes().to_vec();
+    for a in args {
+        header_string(&mut b, a);
+    }
+    b
 }
 
 /// A `perf_event_attr` as its bytes (this machine's byte order).
@@ -116,8 +142,10 @@ pub fn tracing_data(meta: &Metadata, events: &[EventInfo]) -> Vec<u8> {
         b.extend_from_slice(data);
     }
     b.extend_from_slice(&0u32.to_ne_bytes()); // no ftrace formats
+                                              // Only tracepoints have a format (and a system).
+    let events: Vec<&EventInfo> = events.iter().filter(|e| !e.format.is_empty()).collect();
     let mut systems: Vec<&str> = Vec::new();
-    for e in events {
+    for e in &events {
         if !systems.contains(&e.system.as_str()) {
             systems.push(&e.system);
         }
@@ -126,7 +154,7 @@ pub fn tracing_data(meta: &Metadata, events: &[EventInfo]) -> Vec<u8> {
     for system in systems {
         b.extend_from_slice(system.as_bytes());
         b.push(0);
-        let formats: Vec<&EventInfo> = events.iter().filter(|e| e.system == system).collect();
+        let formats: Vec<&&EventInfo> = events.iter().filter(|e| e.system == system).collect();
         b.extend_from_slice(&(formats.len() as u32).to_ne_bytes());
         for e in formats {
             b.extend_from_slice(&(e.format.len() as u64).to_ne_bytes());
@@ -189,12 +217,16 @@ pub fn pipe_preamble(meta: &Metadata, events: &[EventInfo]) -> Vec<u8> {
     for (id, text) in [
         (FEATURE_HOSTNAME, &meta.hostname),
         (FEATURE_OSRELEASE, &meta.os_release),
+        (FEATURE_VERSION, &meta.version),
         (FEATURE_ARCH, &meta.arch),
+        (FEATURE_CPUDESC, &meta.cpu_desc),
+        (FEATURE_CPUID, &meta.cpuid),
     ] {
         let mut s = Vec::new();
         header_string(&mut s, text);
         feature(&mut out, id, &s);
     }
+    feature(&mut out, FEATURE_CMDLINE, &cmdline(&meta.cmdline));
     let mut cpus = meta.cpus_available.to_ne_bytes().to_vec();
     cpus.extend_from_slice(&meta.cpus_online.to_ne_bytes());
     feature(&mut out, FEATURE_NRCPUS, &cpus);
@@ -227,9 +259,11 @@ pub struct PipeWriter<W: Write> {
 }
 
 impl<W: Write> PipeWriter<W> {
-    /// Writes the header and the metadata.
+    /// Writes the header, the metadata and the records that come before
+    /// the data (`meta.processes`).
     pub fn new(mut out: W, meta: &Metadata, events: &[EventInfo]) -> io::Result<PipeWriter<W>> {
         out.write_all(&pipe_preamble(meta, events))?;
+        out.write_all(&meta.processes)?;
         out.flush()?;
         Ok(PipeWriter { out })
     }

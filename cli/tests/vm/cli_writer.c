@@ -6,6 +6,8 @@
  *                            keyword 1: u32 i, string msg) and N x Data (level 5,
  *                            keyword 2: u32 twice = 2i, double half = i/2), and one
  *                            activity start/stop pair (level 4, keyword 1)
+ *   cli_writer late FILE N   waits (at most 60 s) until FILE exists, then as eh N: a
+ *                            writer whose process started before a recording
  *   cli_writer single N      N x One (u32 i) on CliSingle_L5K1
  *   cli_writer burst N       N x Burst (u32 i) on CliBurst_L5K1, as fast as possible
  *   cli_writer crit N M      N x Verbose (u32 i = 0..N-1) on CliCrit_L5K1, one
@@ -30,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
 
 TRACELOGGING_DEFINE_PROVIDER(CliTest, "CliTest",
     (0x1a2b3c4d, 0x0001, 0x0002, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a));
@@ -214,11 +218,27 @@ static int tpp(const char *cmd_path, const char *dat_path)
     return failed ? 1 : 0;
 }
 
+/* Waits until `path` exists (at most 60 s); 0 once it does. */
+static int wait_for(const char *path)
+{
+    const struct timespec tick = { 0, 50 * 1000 * 1000 };
+    int i;
+    for (i = 0; i < 1200; i++) {
+        if (access(path, F_OK) == 0)
+            return 0;
+        nanosleep(&tick, NULL);
+    }
+    fprintf(stderr, "cli_writer: %s never appeared\n", path);
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc == 3 && !strcmp(argv[1], "eh"))
         return eh(count_arg(argv[2]));
+    if (argc == 4 && !strcmp(argv[1], "late"))
+        return wait_for(argv[2]) ? 1 : eh(count_arg(argv[3]));
     if (argc == 3 && !strcmp(argv[1], "single"))
         return single(count_arg(argv[2]));
     if (argc == 3 && !strcmp(argv[1], "burst"))
@@ -227,6 +247,6 @@ int main(int argc, char **argv)
         return crit(count_arg(argv[2]), count_arg(argv[3]));
     if (argc == 4 && !strcmp(argv[1], "tpp"))
         return tpp(argv[2], argv[3]);
-    fprintf(stderr, "usage: cli_writer eh N | single N | burst N | crit N M | tpp CMD DAT\n");
+    fprintf(stderr, "usage: cli_writer eh N | late FILE N | single N | burst N | crit N M | tpp CMD DAT\n");
     return 2;
 }

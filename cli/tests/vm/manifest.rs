@@ -30,6 +30,18 @@ pub(super) static PROGRAMS: &[Program] = &[
                 },
                 ..VM
             },
+            // perf's own tools (script, report --stats, evlist, data
+            // convert --to-json) on collect's normal, pipe-mode and circular
+            // files; checks::cli_perf judges RESULTS/cli_perf/.
+            VmRun {
+                name: "cli_perf",
+                args: &["{eventheader}"],
+                check: VmCheck::Script {
+                    script: "cli/tests/vm/perf_tools.sh",
+                    judge: Some(checks::cli_perf::judge),
+                },
+                ..VM
+            },
             // `eventheader doctor`: all well, then the states that make events
             // go nowhere; checks::cli_doctor judges RESULTS/cli_doctor/.
             VmRun {

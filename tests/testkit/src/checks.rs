@@ -34,6 +34,8 @@ mod cli_command;
 pub mod cli_doctor;
 #[path = "../../../cli/tests/vm/checks/cli_live.rs"]
 mod cli_live;
+#[path = "../../../cli/tests/vm/checks/cli_perf.rs"]
+pub mod cli_perf;
 #[path = "../../../cli/tests/vm/checks/common.rs"]
 mod common;
 
