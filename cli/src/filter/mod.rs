@@ -23,6 +23,7 @@
 //! thread id).
 
 pub mod fields;
+pub mod line;
 pub mod terms;
 
 use clap::Args;
