@@ -112,13 +112,11 @@ pub fn count_input(
         walk: FieldWalk::default(),
         names: HashMap::new(),
     };
-    if filter.has_comm() {
-        if matches!(recording, Recording::Capture(_)) {
-            counter
-                .summary
-                .notes
-                .push(crate::decode::NO_COMM_CAPTURE.to_string());
-        }
+    if filter.has_comm() && matches!(recording, Recording::Capture(_)) {
+        counter
+            .summary
+            .notes
+            .push(crate::decode::NO_COMM_CAPTURE.to_string());
     }
     let result = match recording {
         Recording::Capture(reader) => {
