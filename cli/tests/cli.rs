@@ -133,7 +133,8 @@ fn usage_errors_exit_2() {
         &["collect", "-c", "--max-snapshots", "0", "X_L5K1"],
         &["collect", "-c", "-b", "3G", "X_L5K1"],
         &["collect", "-c", "--snapshot-on", "level", "X_L5K1"],
-        &["collect", "-c", "--snapshot-on", "colour=red", "X_L5K1"],
+        &["collect", "-c", "--snapshot-on", "colour>red", "X_L5K1"],
+        &["collect", "-c", "--snapshot-on", "pid<5", "X_L5K1"],
     ] {
         let (rc, _, err) = code(args);
         assert_eq!(rc, 2, "{args:?}: {err}");
@@ -155,8 +156,12 @@ fn circular_refusals_say_why() {
             "a ring buffer is 4 KiB to 2 GiB",
         ),
         (
-            &["collect", "-c", "--snapshot-on", "colour=red", "X_L5K1"],
-            "unknown filter \"colour\"",
+            &["collect", "-c", "--snapshot-on", "colour>red", "X_L5K1"],
+            "'red' is not a number",
+        ),
+        (
+            &["collect", "-c", "--snapshot-on", "level=1,pid<5", "X_L5K1"],
+            "field 'pid': '<' compares fields",
         ),
         (
             &["collect", "-c", "--snapshot-on", "level=0", "X_L5K1"],
@@ -185,6 +190,20 @@ fn circular_refusals_say_why() {
         std::fs::read_dir(dir.path()).unwrap().next().is_none(),
         "no file written"
     );
+    // Field and comm terms are the filter language's: they parse, and the
+    // run goes on to the kernel (not here: status 4, not 2).
+    let (rc, _, err) = code(&[
+        "collect",
+        "-c",
+        "--snapshot-on",
+        "provider=X,size>=4096 s.t=a,comm=app",
+        "-d",
+        "1",
+        "-o",
+        out.to_str().unwrap(),
+        "X_L5K1",
+    ]);
+    assert_eq!(rc, 4, "{err}");
 }
 
 /// Invalid names are refused before anything touches the kernel (status 3),

@@ -119,8 +119,10 @@ pub struct CollectArgs {
     pub max_snapshots: Option<u32>,
 
     /// With --circular: a snapshot when an event passing FILTER is written;
-    /// FILTER is decode's filters as NAME=VALUE pairs separated by commas
-    /// (provider, event, level, keyword, pid), e.g. level=1,provider=MyProv.
+    /// FILTER is decode's filter language, terms separated by commas (all
+    /// must hold): provider, event, level, keyword, pid, tid, cpu, comm as
+    /// NAME=VALUE, any other name a field (=, <, >, <=, >=; nested a.b),
+    /// e.g. level=1,provider=MyProv or provider=MyProv,latency_ms>=500.
     #[arg(long, value_name = "FILTER", requires = "circular", help_heading = "Circular mode",
           value_parser = trigger::parse_spec)]
     pub snapshot_on: Option<FilterArgs>,

@@ -1,6 +1,9 @@
 //! `collect --circular --snapshot-on FILTER`: a snapshot when an event
-//! passing FILTER (decode's filters, written `level=1,provider=P`) is
-//! written.
+//! passing FILTER (decode's filter language, written
+//! `level=1,provider=P,size>=4096`) is written. Field terms are judged on
+//! the decoded event; a `comm=` term on the thread's name as
+//! `/proc/TID/comm` gives it when the event arrives (a live recording has
+//! no COMM records).
 //!
 //! The overwrite rings cannot be watched (reading them needs a pause), so
 //! the tracepoints whose names can pass the filter get a second perf event
@@ -16,7 +19,7 @@ use super::resolve::Tracepoint;
 use super::session::Session;
 use crate::decode::{Formatter, Outcome};
 use crate::exit::{Error, Status};
-use crate::filter::{self, Filter, FilterArgs};
+use crate::filter::Filter;
 use crate::perfdata::writer::Metadata;
 use crate::perfdata::Events;
 
@@ -25,65 +28,9 @@ pub const TRIGGER_RING_BYTES: usize = 64 << 10;
 
 const PERF_RECORD_SAMPLE: u32 = 9;
 
-/// The filter names `--snapshot-on` accepts (decode's filter options).
-const KEYS: &[&str] = &["provider", "event", "level", "keyword", "pid", "tid", "cpu"];
-
-/// Parses `--snapshot-on`'s value: `NAME=VALUE` pairs separated by commas
-/// (or spaces), NAME one of provider, event, level, keyword, pid, tid,
-/// cpu, each with decode's rules for its option; a name given twice
-/// matches either value (provider, event, pid, tid, cpu). An error names the field.
-pub fn parse_spec(spec: &str) -> Result<FilterArgs, String> {
-    let mut f = FilterArgs::default();
-    let mut any = false;
-    for pair in spec
-        .split(|c: char| c == ',' || c.is_ascii_whitespace())
-        .filter(|p| !p.is_empty())
-    {
-        let (key, value) = pair
-            .split_once('=')
-            .ok_or_else(|| format!("\"{pair}\" is not NAME=VALUE"))?;
-        if !KEYS.contains(&key) {
-            return Err(format!(
-                "unknown filter \"{key}\" (expected one of {})",
-                KEYS.join(", ")
-            ));
-        }
-        let field = |e: String| format!("field '{key}': {e}");
-        if value.is_empty() {
-            return Err(field("no value".into()));
-        }
-        let once = |given: bool| {
-            if given {
-                Err(field("given twice (one value only)".into()))
-            } else {
-                Ok(())
-            }
-        };
-        match key {
-            "provider" => f.provider.push(value.to_string()),
-            "event" => f.event.push(value.to_string()),
-            "level" => {
-                once(f.level.is_some())?;
-                f.level = Some(filter::parse_level(value).map_err(field)?);
-            }
-            "keyword" => {
-                once(f.keyword.is_some())?;
-                f.keyword = Some(filter::parse_mask(value).map_err(field)?);
-            }
-            "pid" => f.pid.push(filter::parse_pid(value).map_err(field)?),
-            "tid" => f.tid.push(filter::parse_pid(value).map_err(field)?),
-            _ => f.cpu.push(filter::parse_cpu(value).map_err(field)?),
-        }
-        any = true;
-    }
-    if !any {
-        return Err(format!(
-            "no filter given (NAME=VALUE pairs, NAME one of {})",
-            KEYS.join(", ")
-        ));
-    }
-    Ok(f)
-}
+/// Parses `--snapshot-on`'s value: the filter language of `decode`'s
+/// filters as one string (see [`crate::filter::line`]).
+pub use crate::filter::line::parse_spec;
 
 /// The trigger events and what decodes their samples.
 pub struct Trigger {
@@ -149,6 +96,9 @@ impl Trigger {
     /// decode prints it; the rest of them are dropped. At most a few
     /// passes: a writer as fast as the drain cannot hold the loop.
     pub fn check(&mut self) -> Option<String> {
+        // Names are read again each check: a thread may rename itself, and
+        // the table stays small.
+        self.fmt.begin_input();
         let mut found = None;
         for _ in 0..4 {
             let pass = self.session.drain();
@@ -189,12 +139,30 @@ fn first_match(
         let Ok(info) = events.sample_info(rec) else {
             continue;
         };
+        if fmt.filter().has_comm() {
+            if let Some(tid) = crate::decode::sample_tid(&info) {
+                if let Some(name) = thread_name(tid) {
+                    fmt.set_comm(tid, &name);
+                }
+            }
+        }
         json.clear();
         if matches!(fmt.perf_sample(json, &info), Outcome::Decoded) {
             return Some(json.clone());
         }
     }
     None
+}
+
+/// The name of thread `tid` (`/proc/TID/comm`, at most 64 bytes read),
+/// if it still runs.
+fn thread_name(tid: u32) -> Option<String> {
+    use std::io::Read;
+    let mut buf = [0u8; 64];
+    let mut file = std::fs::File::open(format!("/proc/{tid}/comm")).ok()?;
+    let n = file.read(&mut buf).ok()?;
+    let name = buf[..n].strip_suffix(b"\n").unwrap_or(&buf[..n]);
+    Some(String::from_utf8_lossy(name).into_owned())
 }
 
 #[cfg(test)]
@@ -212,11 +180,13 @@ mod tests {
         assert_eq!(f.pid, vec![7]);
         let f = parse_spec("tid=8,tid=9,cpu=3").unwrap();
         assert_eq!((f.tid, f.cpu), (vec![8, 9], vec![3]));
+        // A name that is no metadata name is a field's.
+        let f = parse_spec("lvl=1").unwrap();
+        assert_eq!(f.matching.where_[0].to_string(), "lvl=1");
         for (bad, says) in [
             ("", "no filter given"),
             (" , ", "no filter given"),
             ("level", "is not NAME=VALUE"),
-            ("lvl=1", "unknown filter \"lvl\""),
             ("level=", "field 'level': no value"),
             ("level=0", "field 'level': '0' is not a level"),
             ("level=-1", "field 'level': '-1' is not a level"),
@@ -235,12 +205,21 @@ mod tests {
                 "level=1,pid=99999999",
                 "field 'pid': '99999999' is not a process id",
             ),
-            ("--level=1", "unknown filter"),
+            ("--level=1", "\"--level\" is no field name"),
             ("tid=-2", "field 'tid': '-2' is not a process id"),
             ("cpu=9000", "field 'cpu': '9000' is not a CPU number"),
         ] {
             let e = parse_spec(bad).unwrap_err();
             assert!(e.contains(says), "{bad:?}: {e}");
         }
+    }
+
+    #[test]
+    fn names_of_threads() {
+        let me = std::fs::read_to_string("/proc/thread-self/comm").unwrap();
+        let tid = std::fs::read_link("/proc/thread-self").unwrap();
+        let tid: u32 = tid.file_name().unwrap().to_str().unwrap().parse().unwrap();
+        assert_eq!(thread_name(tid).unwrap(), me.trim_end_matches('\n'));
+        assert_eq!(thread_name(u32::MAX), None);
     }
 }

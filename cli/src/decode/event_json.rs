@@ -16,11 +16,12 @@ use tracepoint_decode as td;
 
 use super::capture::Stamp;
 use super::event_meta::EventMeta;
+use super::fields::{self, FieldWalk};
 use super::json::{push_json_str, JsonText};
 use super::keys::{self, Key};
+use super::meta;
 use super::view::{EventView, Time};
 use super::window::{TimeFormat, TimeWindow};
-use super::{fields, meta};
 use crate::filter::{Filter, Subject};
 use crate::guard;
 
@@ -32,6 +33,8 @@ pub struct Formatter {
     /// The current event's top-level fields that the decoder's keys avoid.
     taken: keys::Taken,
     filter: Filter,
+    /// The field terms' walk (`--where`).
+    walk: FieldWalk,
     /// Warn about a capture without time, pid or tid (see
     /// `super::Settings::warn_untimed`).
     pub warn_untimed: bool,
@@ -71,6 +74,13 @@ fn push_hex(out: &mut String, bytes: &[u8]) {
     }
 }
 
+/// The name of thread `tid`, or else of process `pid`.
+fn comm_of(comms: &HashMap<u32, String>, pid: Option<u32>, tid: Option<u32>) -> Option<&str> {
+    tid.and_then(|t| comms.get(&t))
+        .or_else(|| pid.and_then(|p| comms.get(&p)))
+        .map(String::as_str)
+}
+
 /// The sample's process id, if it records one.
 fn sample_pid(sample: &td::PerfSampleEventInfo<'_>) -> Option<u32> {
     sample
@@ -106,6 +116,7 @@ impl Formatter {
                 .and_not(td::PerfConvertOptions::BoolOutOfRangeAsString),
             taken: keys::Taken::default(),
             filter,
+            walk: FieldWalk::default(),
             warn_untimed: false,
             ev: EventMeta::default(),
             first_time: None,
@@ -152,11 +163,17 @@ impl Formatter {
     }
 
     fn comm(&self) -> Option<&str> {
-        let ev = &self.ev;
-        ev.tid
-            .and_then(|t| self.comms.get(&t))
-            .or_else(|| ev.pid.and_then(|p| self.comms.get(&p)))
-            .map(String::as_str)
+        comm_of(&self.comms, self.ev.pid, self.ev.tid)
+    }
+
+    /// The filters.
+    pub fn filter(&self) -> &Filter {
+        &self.filter
+    }
+
+    /// Has the input named any process (a COMM record)?
+    pub fn has_comms(&self) -> bool {
+        !self.comms.is_empty()
     }
 
     /// The view of the event just written to `json` by [`Self::capture_event`]
@@ -291,15 +308,22 @@ impl Formatter {
         )?;
         let info = e.event_info();
         let header = info.header();
+        let pid = sample.map_or(self.ev.pid, sample_pid);
+        let tid = sample.map_or(self.ev.tid, sample_tid);
         let subject = Subject {
             provider: info.provider_name(),
             event: info.name_bytes(),
             level_keyword: Some((header.level.as_int(), info.keyword())),
-            pid: sample.map_or(self.ev.pid, sample_pid),
-            tid: sample.map_or(self.ev.tid, sample_tid),
+            pid,
+            tid,
             cpu: sample.and_then(sample_cpu),
+            comm: comm_of(&self.comms, pid, tid),
         };
         if !self.filter.is_empty() && !self.filter.matches(&subject) {
+            return Ok(false);
+        }
+        let terms = self.filter.field_terms();
+        if !terms.is_empty() && !self.walk.eventheader_holds(&mut e, terms) {
             return Ok(false);
         }
         self.ev.eventheader(&info);
@@ -440,7 +464,10 @@ impl Formatter {
                     pid: self.ev.pid,
                     tid: self.ev.tid,
                     cpu: None,
-                }) {
+                    comm: None,
+                }) || !self.filter.field_terms().is_empty()
+                {
+                    // Without a format it has no fields to hold a term.
                     return Outcome::Filtered;
                 }
                 self.push_raw(out, tracepoint, data, None, None);
@@ -519,7 +546,16 @@ impl Formatter {
             pid: sample_pid(sample),
             tid: sample_tid(sample),
             cpu: sample_cpu(sample),
+            comm: comm_of(&self.comms, sample_pid(sample), sample_tid(sample)),
         }) {
+            return Outcome::Filtered;
+        }
+        let terms = self.filter.field_terms();
+        if !terms.is_empty()
+            && !self
+                .walk
+                .tracefs_holds(format, sample.raw_data(), sample.byte_reader(), terms)
+        {
             return Outcome::Filtered;
         }
         self.push_tracefs(out, sample, format);

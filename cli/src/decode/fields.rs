@@ -1,10 +1,97 @@
 //! The fields of tracepoints decoded through their tracefs format, with
 //! workarounds for two bugs of tracepoint_decode 0.5.0 in variable-size
-//! fields (`__data_loc`, `__rel_loc`).
+//! fields (`__data_loc`, `__rel_loc`); and the walk that offers an event's
+//! field values to the field terms (`--where`) without writing JSON.
 
 use tracepoint_decode as td;
 
 use super::json::{push_json_str, JsonText};
+use crate::filter::{FieldTerm, Matcher};
+
+/// The field terms' walk over an event's values, with its buffers reused
+/// event to event.
+#[derive(Debug, Default)]
+pub struct FieldWalk {
+    matcher: Matcher,
+    /// The path of the current struct (`a.b`).
+    path: Vec<u8>,
+    /// The path's length before each open struct.
+    marks: Vec<usize>,
+}
+
+impl FieldWalk {
+    /// Do all `terms` hold for the EventHeader event `e` enumerates? An
+    /// event that fails to enumerate passes (its writer reports it as
+    /// malformed, whatever the filters). Leaves `e` reset.
+    pub fn eventheader_holds(
+        &mut self,
+        e: &mut td::EventHeaderEnumerator<'_, '_, '_>,
+        terms: &[FieldTerm],
+    ) -> bool {
+        self.matcher.begin(terms);
+        self.path.clear();
+        self.marks.clear();
+        let mut failed = false;
+        while !self.matcher.all_hold() && e.move_next() {
+            match e.state() {
+                td::EventHeaderEnumeratorState::Value => {
+                    let info = e.item_info();
+                    let mark = self.path.len();
+                    if mark > 0 {
+                        self.path.push(b'.');
+                    }
+                    self.path.extend_from_slice(info.name_bytes());
+                    if self.matcher.wants(terms, &self.path) {
+                        self.matcher.offer(terms, &self.path, info.value());
+                    }
+                    self.path.truncate(mark);
+                }
+                td::EventHeaderEnumeratorState::StructBegin => {
+                    let mark = self.path.len();
+                    self.marks.push(mark);
+                    if mark > 0 {
+                        self.path.push(b'.');
+                    }
+                    self.path.extend_from_slice(e.item_info().name_bytes());
+                }
+                td::EventHeaderEnumeratorState::StructEnd => {
+                    if let Some(mark) = self.marks.pop() {
+                        self.path.truncate(mark);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if e.state() == td::EventHeaderEnumeratorState::Error {
+            failed = true;
+        }
+        let held = self.matcher.all_hold();
+        e.reset();
+        held || failed
+    }
+
+    /// Do all `terms` hold for the fields of a tracefs-format event?
+    pub fn tracefs_holds(
+        &mut self,
+        format: &td::PerfEventFormat,
+        raw: &[u8],
+        byte_reader: td::PerfByteReader,
+        terms: &[FieldTerm],
+    ) -> bool {
+        self.matcher.begin(terms);
+        for field in format.fields() {
+            let name = field.name().as_bytes();
+            if self.matcher.wants(terms, name) {
+                let value = field_value(field, raw, byte_reader);
+                self.matcher.offer(terms, name, &value);
+                if self.matcher.all_hold() {
+                    break;
+                }
+            }
+        }
+        self.matcher.all_hold()
+    }
+}
 
 /// `, "name": value` for the fields of a tracefs-format event from `skip` on.
 pub fn push_fields(

@@ -30,11 +30,12 @@ use clap::{Args, ValueEnum};
 use tracepoint_decode as td;
 
 use crate::exit::{Error, Status};
-use crate::filter::{Filter, FilterArgs};
+use crate::filter::{Filter, FilterArgs, MatchArgs};
 use crate::guard;
 use crate::plural;
 use crate::progress::Progress;
 pub use event_json::{sample_cpu, sample_tid, Formatter, Outcome};
+pub use fields::FieldWalk;
 pub use input::Source;
 use input::{Opened, Recording};
 pub use output::Output;
@@ -106,6 +107,9 @@ pub struct DecodeArgs {
 
     #[command(flatten)]
     pub filter: FilterArgs,
+
+    #[command(flatten)]
+    pub matching: MatchArgs,
 }
 
 const DECODE_AFTER_HELP: &str = concat!(
@@ -324,10 +328,29 @@ fn decode_opened(
         input::open(source).map_err(|e| InputError::Input(format!("{name}: {e}")))?;
     let progress = Progress::new(name, len.unwrap_or(0), progress);
     match recording {
-        Recording::Perf(reader) => perf::decode(name, reader, progress, fmt, out, order, stats),
-        Recording::Capture(reader) => decode_capture(name, reader, progress, fmt, out, stats),
+        Recording::Perf(reader) => {
+            let result = perf::decode(name, reader, progress, fmt, out, order, stats);
+            if fmt.filter().has_comm() && !fmt.has_comms() {
+                stats.notes.push(NO_COMM_RECORDS.to_string());
+            }
+            result
+        }
+        Recording::Capture(reader) => {
+            if fmt.filter().has_comm() {
+                stats.notes.push(NO_COMM_CAPTURE.to_string());
+            }
+            decode_capture(name, reader, progress, fmt, out, stats)
+        }
     }
 }
+
+/// Said once per capture file with `--comm`.
+pub const NO_COMM_CAPTURE: &str =
+    "capture files carry no process names: --comm matches none of its events";
+
+/// Said once per perf.data file without COMM records, with `--comm`.
+pub const NO_COMM_RECORDS: &str =
+    "this recording has no COMM records (no process names): --comm matches none of its events";
 
 /// Said once per capture file with records of the reference's layout when
 /// time, pid or tid was asked for (`--meta`, `--pid`).
@@ -579,7 +602,10 @@ pub fn run(args: &DecodeArgs) -> Result<Status, Error> {
         time_format: args.time_format,
         window: args.time.unwrap_or_default(),
         fields: args.fields.clone(),
-        filter: Filter::new(&args.filter),
+        filter: Filter::new(&FilterArgs {
+            matching: args.matching.clone(),
+            ..args.filter.clone()
+        }),
         order: args.order,
         progress: !args.no_progress,
         warn_untimed: !args.filter.pid.is_empty()

@@ -6,6 +6,7 @@
 mod report;
 pub mod summary;
 
+use std::collections::HashMap;
 use std::io::{self, Write};
 
 use clap::{Args, ValueEnum};
@@ -13,9 +14,10 @@ use tracepoint_decode as td;
 
 use crate::decode::capture::CaptureReader;
 use crate::decode::input::{self, Opened, Recording};
+use crate::decode::FieldWalk;
 use crate::decode::{sample_cpu, sample_tid, Source};
 use crate::exit::{Error, Status};
-use crate::filter::{Filter, FilterArgs, Subject};
+use crate::filter::{Filter, FilterArgs, MatchArgs, Subject};
 use crate::guard;
 use crate::perfdata::{Events, PerfReader};
 use crate::progress::Progress;
@@ -45,6 +47,9 @@ pub struct StatsArgs {
 
     #[command(flatten)]
     pub filter: FilterArgs,
+
+    #[command(flatten)]
+    pub matching: MatchArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -104,7 +109,15 @@ pub fn count_input(
         split: SplitCache::default(),
         filter,
         summary,
+        walk: FieldWalk::default(),
+        names: HashMap::new(),
     };
+    if filter.has_comm() && matches!(recording, Recording::Capture(_)) {
+        counter
+            .summary
+            .notes
+            .push(crate::decode::NO_COMM_CAPTURE.to_string());
+    }
     let result = match recording {
         Recording::Capture(reader) => {
             guard::contain(|| counter.capture(reader, progress)).map_err(|p| p.to_string())
@@ -127,6 +140,11 @@ struct Counter<'a> {
     split: SplitCache,
     filter: &'a Filter,
     summary: &'a mut Summary,
+    /// The field terms' walk (`--where`).
+    walk: FieldWalk,
+    /// Thread names from COMM and FORK records (`--comm`, as decode names
+    /// them: the thread's, else its process's).
+    names: HashMap<u32, String>,
 }
 
 /// What the name of an event's data says.
@@ -297,6 +315,11 @@ impl Counter<'_> {
             pid: who.pid,
             tid: who.tid,
             cpu: who.cpu,
+            comm: who
+                .tid
+                .and_then(|t| self.names.get(&t))
+                .or_else(|| who.pid.and_then(|p| self.names.get(&p)))
+                .map(String::as_str),
         };
         if !self.filter.is_empty() && !self.filter.matches(&subject) {
             self.summary.filtered += 1;
@@ -327,6 +350,12 @@ impl Counter<'_> {
                 Err(_) if crate::spec::check_eventheader_name(name).is_err() => Named::Plain,
                 Err(_) => Named::Malformed,
             };
+            if !self.fields_hold(&named, name, data, None) {
+                self.summary.filtered += 1;
+                n += 1;
+                progress.update(reader.position(), n);
+                continue;
+            }
             self.event(
                 crate::spec::USER_EVENTS,
                 name,
@@ -374,6 +403,22 @@ impl Counter<'_> {
                     ) {
                         let end = comm.iter().position(|&b| b == 0).unwrap_or(comm.len());
                         self.summary.comm(pid, tid, &comm[..end]);
+                        if self.filter.has_comm() {
+                            let name = String::from_utf8_lossy(&comm[..end]).into_owned();
+                            self.names.insert(tid, name);
+                        }
+                    }
+                }
+                // PERF_RECORD_FORK: u32 pid, ppid, tid, ptid; the new thread
+                // has its parent's name.
+                td::PerfEventHeaderType::Fork if self.filter.has_comm() => {
+                    if let (Some(tid), Some(ptid)) = (
+                        read_u32_at(events, record.data, 16),
+                        read_u32_at(events, record.data, 20),
+                    ) {
+                        if let Some(name) = self.names.get(&ptid).cloned() {
+                            self.names.insert(tid, name);
+                        }
                     }
                 }
                 // PERF_RECORD_LOST: u64 id, u64 lost; PERF_RECORD_LOST_SAMPLES: u64 lost.
@@ -390,7 +435,47 @@ impl Counter<'_> {
         self.summary
             .notes
             .extend(std::mem::take(&mut reader.events_mut().notes));
+        if self.filter.has_comm() && self.names.is_empty() {
+            self.summary
+                .notes
+                .push(crate::decode::NO_COMM_RECORDS.to_string());
+        }
         result
+    }
+
+    /// Do the field terms (`--where`) hold for this event? EventHeader
+    /// events are enumerated, tracefs-format events read through `sample`'s
+    /// format; others have no fields to hold a term.
+    fn fields_hold(
+        &mut self,
+        named: &Named<'_, '_>,
+        tracepoint: &str,
+        data: &[u8],
+        sample: Option<&td::PerfSampleEventInfo<'_>>,
+    ) -> bool {
+        let terms = self.filter.field_terms();
+        if terms.is_empty() {
+            return true;
+        }
+        match named {
+            Named::EventHeader(..) => match self.context.enumerate_with_name_and_data(
+                tracepoint,
+                data,
+                td::EventHeaderEnumeratorContext::MOVE_NEXT_LIMIT_DEFAULT,
+            ) {
+                Ok(mut e) => self.walk.eventheader_holds(&mut e, terms),
+                Err(_) => false,
+            },
+            Named::Plain => match sample.and_then(|s| s.format().map(|f| (s, f))) {
+                Some((s, format)) => {
+                    self.walk
+                        .tracefs_holds(format, s.raw_data(), s.byte_reader(), terms)
+                }
+                None => false,
+            },
+            // Counted as malformed whatever the filters.
+            Named::Malformed => true,
+        }
     }
 
     fn sample(&mut self, events: &Events, data: &[u8]) {
@@ -437,6 +522,10 @@ impl Counter<'_> {
         } else {
             Named::Plain
         };
+        if !self.fields_hold(&named, tracepoint, user, Some(&sample)) {
+            self.summary.filtered += 1;
+            return;
+        }
         self.event(system, tracepoint, named, user.len(), time, who);
     }
 }
@@ -486,7 +575,10 @@ pub fn run(args: &StatsArgs) -> Result<Status, Error> {
     let mut out = io::stdout().lock();
     stats_all(
         &sources,
-        &Filter::new(&args.filter),
+        &Filter::new(&FilterArgs {
+            matching: args.matching.clone(),
+            ..args.filter.clone()
+        }),
         args.by.contains(&By::Process),
         args.format,
         !args.no_progress,

@@ -1,7 +1,9 @@
 //! What the decode fuzz targets share: decode the input as
 //! `eventheader decode` does (the CLI's library), with options chosen from
 //! the input's length and first byte (every output format, time format and
-//! kind of time window), and check that it ends with status 0 or 1 and that
+//! kind of time window) and filters from its second byte and last bytes (a
+//! `--where` term and a `--snapshot-on` string parsed from them, `--comm`),
+//! and check that it ends with status 0 or 1 and that
 //! its output is well-formed in the format chosen (valid JSON, one line of
 //! text per event, RFC 4180 CSV, a Trace Event Format document whose
 //! events all have a phase, pid and tid) (no panic, hang or unbounded growth on any
@@ -11,7 +13,9 @@
 
 use eventheader_cli::decode::{decode_bytes, Format, Order, Settings, TimeFormat, TimeWindow};
 use eventheader_cli::exit::Status;
-use eventheader_cli::filter::Filter;
+use eventheader_cli::filter::line::parse_spec;
+use eventheader_cli::filter::terms::parse_field_term;
+use eventheader_cli::filter::{Filter, FilterArgs};
 use serde::de::IgnoredAny;
 use tracepoint_decode::PerfMetaOptions;
 
@@ -59,7 +63,7 @@ pub fn check(data: &[u8], stream: bool) {
                 .map(String::from)
                 .to_vec()
         },
-        filter: Filter::default(),
+        filter: filter_from(data),
         order: if n.is_multiple_of(2) {
             Order::Time
         } else {
@@ -108,6 +112,50 @@ pub fn check(data: &[u8], stream: bool) {
             }
         }
     }
+}
+
+/// The filters for `data`: none for a quarter of the inputs; else a field
+/// term of the filter language (those the reference recordings hold, and
+/// one parsed from the input's last bytes when they parse), and sometimes
+/// `--comm`. Parsing the last bytes as a term and as a `--snapshot-on`
+/// string must not panic, whatever they are.
+fn filter_from(data: &[u8]) -> Filter {
+    let c = usize::from(data.get(1).copied().unwrap_or(0)) ^ data.len();
+    let tail = String::from_utf8_lossy(&data[data.len().saturating_sub(24)..]);
+    let spec = parse_spec(&tail);
+    let term = parse_field_term(&tail);
+    if c % 4 == 0 {
+        return Filter::default();
+    }
+    let mut args = match spec {
+        Ok(args) if c % 4 == 1 => args,
+        _ => FilterArgs::default(),
+    };
+    if let Ok(t) = term {
+        args.matching.where_.push(t);
+    }
+    const TERMS: &[&str] = &[
+        "i8>99",
+        "u8=0xC8",
+        "u64>=18000000000000000000",
+        "(-128)<0",
+        "Struct1.NChar8=hjkl",
+        "StructArray.Struct2.K=B",
+        "enabled=true",
+        "prev_comm=perf",
+        "next_prio<=0",
+        "x.y>=-1.5",
+        "s=",
+    ];
+    args.matching
+        .where_
+        .push(parse_field_term(TERMS[c / 4 % TERMS.len()]).expect("a term"));
+    if c & 0x40 != 0 {
+        args.matching
+            .comm
+            .push(["perf", "bash", "eventheader-tra"][c % 3].to_string());
+    }
+    Filter::new(&args)
 }
 
 /// RFC 4180: rows of as many cells as the header, CRLF line ends, quotes

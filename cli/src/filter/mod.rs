@@ -1,7 +1,9 @@
 //! Event filters for `decode`, `stats` and `collect` (`--live`, and
 //! `--snapshot-on`): provider name, event name, level at most N, keyword
-//! mask, process id, thread id, CPU. Each given filter must match (and,
-//! within one filter given several times, one of its values).
+//! mask, process id, thread id, CPU, process name, and field terms
+//! (`--where`, [`terms`], evaluated by [`fields`]). Each given filter must
+//! match (and, within one filter given several times, one of its values;
+//! every field term).
 //!
 //! - EventHeader events: provider and event are the event's own names,
 //!   level and keyword its tracepoint's.
@@ -9,8 +11,10 @@
 //!   (`user_events`, `sched`), the event its name; they have no level or
 //!   keyword, which filters do not apply to.
 //! - The pid, tid and CPU are the sample's (perf.data and live); capture
-//!   files carry none, so with `--pid`, `--tid` or `--cpu` none of their
-//!   events match.
+//!   files carry none (the timed layout carries pid and tid), so with
+//!   `--pid`, `--tid` or `--cpu` none of their events match.
+//! - The process name is the one the recording's COMM records give the
+//!   thread (or its process); capture files carry none.
 //!
 //! `collect` pushes what it can into the kernel: it records only the
 //! tracepoints whose names can match (EventHeader names carry the provider,
@@ -18,9 +22,15 @@
 //! tracepoint filter (`common_pid == N`: the kernel's pid of a task is its
 //! thread id).
 
+pub mod fields;
+pub mod line;
+pub mod terms;
+
 use clap::Args;
 
 use crate::spec;
+pub use fields::Matcher;
+pub use terms::FieldTerm;
 
 #[derive(Args, Debug, Clone, Default)]
 pub struct FilterArgs {
@@ -58,6 +68,29 @@ pub struct FilterArgs {
     #[arg(long, value_name = "CPU", value_parser = parse_cpu, allow_negative_numbers = true,
           help_heading = "Filters")]
     pub cpu: Vec<u32>,
+
+    /// The filters `decode` and `stats` add (not `collect`'s options: a
+    /// recording keeps every event of its tracepoints; `--snapshot-on`
+    /// takes them as terms).
+    #[arg(skip)]
+    pub matching: MatchArgs,
+}
+
+/// The process-name and field filters of `decode` and `stats`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct MatchArgs {
+    /// Only events of a process of this name, as `--meta comm` shows it
+    /// (from the COMM records of a perf.data file; capture files carry no
+    /// names). May be repeated.
+    #[arg(long, value_name = "NAME", help_heading = "Filters")]
+    pub comm: Vec<String>,
+
+    /// Only events whose field satisfies EXPR: NAME=VALUE (a string exactly,
+    /// a number by value), NAME<N, NAME>N, NAME<=N, NAME>=N; nested fields
+    /// as a.b. May be repeated: all must hold.
+    #[arg(long = "where", value_name = "EXPR", value_parser = terms::parse_field_term,
+          help_heading = "Filters")]
+    pub where_: Vec<FieldTerm>,
 }
 
 /// The largest process id a kernel can give (PID_MAX_LIMIT).
@@ -113,6 +146,8 @@ pub struct Subject<'a> {
     pub pid: Option<u32>,
     pub tid: Option<u32>,
     pub cpu: Option<u32>,
+    /// The process name (perf.data with COMM records).
+    pub comm: Option<&'a str>,
 }
 
 /// The filters of one command.
@@ -136,6 +171,18 @@ impl Filter {
             && a.pid.is_empty()
             && a.tid.is_empty()
             && a.cpu.is_empty()
+            && a.matching.comm.is_empty()
+            && a.matching.where_.is_empty()
+    }
+
+    /// The field terms (`--where`).
+    pub fn field_terms(&self) -> &[FieldTerm] {
+        &self.args.matching.where_
+    }
+
+    /// Filters on the process name (`--comm`).
+    pub fn has_comm(&self) -> bool {
+        !self.args.matching.comm.is_empty()
     }
 
     /// Needs the event's own name (EventHeader events: in their payload).
@@ -158,6 +205,9 @@ impl Filter {
             && (a.pid.is_empty() || s.pid.is_some_and(|p| a.pid.contains(&p)))
             && (a.tid.is_empty() || s.tid.is_some_and(|t| a.tid.contains(&t)))
             && (a.cpu.is_empty() || s.cpu.is_some_and(|c| a.cpu.contains(&c)))
+            && (a.matching.comm.is_empty()
+                || s.comm
+                    .is_some_and(|c| a.matching.comm.iter().any(|n| n == c)))
     }
 
     /// Can events of the tracepoint `system:name` pass (decided from its
@@ -220,6 +270,7 @@ mod tests {
             pid: Some(pid),
             tid: Some(pid + 1),
             cpu: Some(pid % 4),
+            comm: Some("app"),
         }
     }
 
@@ -250,6 +301,7 @@ mod tests {
             pid: Some(1),
             tid: None,
             cpu: None,
+            comm: None,
         };
         assert!(filter(&["--level", "1", "--keyword", "8"]).matches(&plain));
         assert!(filter(&["--provider", "sched"]).matches(&plain));
@@ -262,6 +314,16 @@ mod tests {
         // Without them (a capture file): nothing matches.
         assert!(!filter(&["--tid", "1"]).matches(&plain));
         assert!(!filter(&["--cpu", "0"]).matches(&plain));
+        // Process names: absent (a capture file) matches none.
+        let comm = |names: &[&str]| {
+            let mut args = FilterArgs::default();
+            args.matching.comm = names.iter().map(|n| n.to_string()).collect();
+            Filter::new(&args)
+        };
+        assert!(!comm(&["app"]).is_empty());
+        assert!(comm(&["x", "app"]).matches(&eh("P", "E", 5, 2, 7)));
+        assert!(!comm(&["ap"]).matches(&eh("P", "E", 5, 2, 7)));
+        assert!(!comm(&["app"]).matches(&plain));
     }
 
     #[test]
