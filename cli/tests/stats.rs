@@ -293,3 +293,62 @@ fn table_and_errors() {
     assert_eq!(int(&j, "malformed"), 1);
     assert_eq!(int(j.get("total").unwrap(), "count"), 1);
 }
+
+/// --time is decode's window: relative bounds count from the input's first
+/// event in time order (here the second sample of the file), absolute ones
+/// are RFC 3339; an event without a time is outside a bounded window.
+#[test]
+fn time_window_is_decodes() {
+    use testkit::synth::{write_perf_data_timed, TimedSample};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("timed.data");
+    // Seconds after 2024-03-28T00:00:10Z, in file order.
+    let offsets = [2u64, 0, 1, 3, 4];
+    let samples: Vec<TimedSample> = burst_records(5)
+        .into_iter()
+        .zip(offsets)
+        .map(|((name, event), s)| TimedSample {
+            name,
+            event,
+            pid: 7,
+            tid: 7,
+            time: (10 + s) * 1_000_000_000,
+        })
+        .collect();
+    write_perf_data_timed(&path, &samples);
+    let p = path.to_str().unwrap();
+    let count = |window: &str| {
+        let j = stats_json(&["--time", window, p]);
+        (int(j.get("total").unwrap(), "count"), int(&j, "filtered"))
+    };
+    let decoded = |window: &str| {
+        let out = run(&["decode", "--jsonl", "--time", window, p]);
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap().lines().count() as i128
+    };
+    for (window, want) in [
+        ("1,3", (3, 2)),
+        ("3,", (2, 3)),
+        (",0.5", (1, 4)),
+        ("2024-03-28T00:00:11Z,", (4, 1)),
+        ("2024-03-28T00:00:11Z,2024-03-28T02:00:12+02:00", (2, 3)),
+        (",", (5, 0)),
+    ] {
+        assert_eq!(count(window), want, "--time {window}");
+        assert_eq!(decoded(window), want.0, "decode --time {window}");
+    }
+    let j = stats_json(&["--time", "1,3", p]);
+    assert_eq!(
+        j.get("total").unwrap().get("first").unwrap().as_str(),
+        Some("2024-03-28T00:00:11.000000000Z")
+    );
+    // The reference capture has no time: a bounded window keeps nothing.
+    let capture = reference_dir().join("EventHeaderInterceptorLE64.dat");
+    let j = stats_json(&["--time", "0,", capture.to_str().unwrap()]);
+    assert_eq!(int(j.get("total").unwrap(), "count"), 0);
+    assert_eq!(int(&j, "filtered"), 374);
+    // A bad window names the option.
+    let out = run(&["stats", "--time", "soon,", p]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--time"));
+}

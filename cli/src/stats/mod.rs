@@ -13,7 +13,8 @@ use tracepoint_decode as td;
 
 use crate::decode::capture::CaptureReader;
 use crate::decode::input::{self, Opened, Recording};
-use crate::decode::{sample_cpu, sample_tid, Source};
+use crate::decode::window::Bound;
+use crate::decode::{sample_cpu, sample_tid, Source, TimeWindow};
 use crate::exit::{Error, Status};
 use crate::filter::{Filter, FilterArgs, Subject};
 use crate::guard;
@@ -37,6 +38,13 @@ pub struct StatsArgs {
     /// COMM records).
     #[arg(long, value_enum, value_name = "WHAT")]
     pub by: Vec<By>,
+
+    /// Only events from START to END (inclusive; either may be empty): each
+    /// an RFC 3339 date-time or seconds after the input's first event, e.g.
+    /// `--time 1.5,3` or `--time 2024-03-28T00:45:12Z,`. The same window
+    /// as decode's --time.
+    #[arg(long, value_name = "START,END", value_parser = TimeWindow::parse)]
+    pub time: Option<TimeWindow>,
 
     /// No progress display on stderr (shown only when stderr is a terminal and
     /// an input is larger than 32 MiB).
@@ -65,8 +73,10 @@ EventHeader events, the tracepoint's name for others) and tracepoint, per
 provider (the tracepoint's system for non-EventHeader events), per level,
 and with --by process per process. Each row gives the count, the bytes (the
 event's data after the tracepoint's common fields), the first and last time
-and the rate (events per second between them). Capture files carry no time:
-their rows have none. Events lost by the recording (PERF_RECORD_LOST and
+and the rate (events per second between them). Capture files of the
+reference's layout carry no time: their rows have none. --time keeps the
+events of decode's window (seconds count from the input's first event in
+time order); events outside it are counted as filtered. Events lost by the recording (PERF_RECORD_LOST and
 LOST_SAMPLES) are counted, as are the events the filters left out.
 
 --format json writes one object:
@@ -93,6 +103,7 @@ Examples:
 pub fn count_input(
     source: Source<'_>,
     filter: &Filter,
+    window: TimeWindow,
     summary: &mut Summary,
     progress: bool,
 ) -> Result<(), String> {
@@ -103,6 +114,8 @@ pub fn count_input(
         context: td::EventHeaderEnumeratorContext::new(),
         split: SplitCache::default(),
         filter,
+        window,
+        first: None,
         summary,
     };
     let result = match recording {
@@ -126,7 +139,20 @@ struct Counter<'a> {
     context: td::EventHeaderEnumeratorContext,
     split: SplitCache,
     filter: &'a Filter,
+    window: TimeWindow,
+    /// The time of the input's first event, as decode takes it: the
+    /// earliest of the first perf round with a timed sample (decode writes
+    /// each round in time order), a capture's first timed record.
+    first: Option<Time>,
     summary: &'a mut Summary,
+}
+
+/// The samples of a perf round held back until the round's earliest time,
+/// the input's first, is known (only for a window relative to it).
+#[derive(Default)]
+struct Held {
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
 }
 
 /// What the name of an event's data says.
@@ -322,21 +348,28 @@ impl Counter<'_> {
         let mut n = 0u64;
         while reader.next_record().map_err(|e| e.0)? {
             let (name, data) = (reader.name(), reader.event());
+            let stamp = reader.stamp();
+            let time = stamp.map(|s| Time {
+                ns: i64::try_from(s.time).unwrap_or(i64::MAX),
+                wall: false,
+            });
+            n += 1;
+            progress.update(reader.position(), n);
+            if !self.in_window(time) {
+                self.summary.filtered += 1;
+                continue;
+            }
             let named = match eventheader_names(&mut self.context, &mut self.split, name, data) {
                 Ok(named) => named,
                 Err(_) if crate::spec::check_eventheader_name(name).is_err() => Named::Plain,
                 Err(_) => Named::Malformed,
             };
-            self.event(
-                crate::spec::USER_EVENTS,
-                name,
-                named,
-                data.len(),
-                None,
-                Who::default(),
-            );
-            n += 1;
-            progress.update(reader.position(), n);
+            let who = Who {
+                pid: stamp.map(|s| s.pid),
+                tid: stamp.map(|s| s.tid),
+                cpu: None,
+            };
+            self.event(crate::spec::USER_EVENTS, name, named, data.len(), time, who);
         }
         Ok(())
     }
@@ -347,6 +380,10 @@ impl Counter<'_> {
         mut progress: Progress,
     ) -> Result<(), String> {
         let mut n = 0u64;
+        // Only a window relative to the first event waits for it.
+        let relative = |b: Option<Bound>| matches!(b, Some(Bound::Relative(_)));
+        let mut held =
+            (relative(self.window.start) || relative(self.window.end)).then(Held::default);
         let result = loop {
             match reader.move_next() {
                 Ok(true) => {}
@@ -363,7 +400,18 @@ impl Counter<'_> {
             match record.header.ty {
                 td::PerfEventHeaderType::Sample => {
                     n += 1;
-                    self.sample(events, record.data);
+                    match held.as_mut() {
+                        Some(held) => {
+                            held.bytes.extend_from_slice(record.data);
+                            held.ends.push(held.bytes.len());
+                        }
+                        None => self.sample(events, record.data),
+                    }
+                }
+                td::PerfEventHeaderType::FinishedRound | td::PerfEventHeaderType::FinishedInit => {
+                    if let Some(h) = held.take() {
+                        held = self.release(events, h);
+                    }
                 }
                 // PERF_RECORD_COMM: u32 pid, u32 tid, char comm[].
                 td::PerfEventHeaderType::Comm => {
@@ -387,10 +435,38 @@ impl Counter<'_> {
             }
             progress.update(reader.position(), n);
         };
+        if let Some(h) = held {
+            self.release(reader.events(), h);
+        }
         self.summary
             .notes
             .extend(std::mem::take(&mut reader.events_mut().notes));
         result
+    }
+
+    /// Is an event at `time` inside the window? The first timed event of the
+    /// input sets the time relative bounds count from.
+    fn in_window(&mut self, time: Option<Time>) -> bool {
+        if self.first.is_none() {
+            self.first = time;
+        }
+        self.window.contains(time, self.first)
+    }
+
+    /// A round's end: the input's first time is the earliest of the held
+    /// samples, which are then counted; None (hold no more) once it is known.
+    fn release(&mut self, events: &Events, held: Held) -> Option<Held> {
+        let samples = || {
+            let starts = std::iter::once(0).chain(held.ends.iter().copied());
+            starts.zip(&held.ends).map(|(a, &b)| &held.bytes[a..b])
+        };
+        self.first = samples()
+            .filter_map(|data| events.sample_info(data).ok().and_then(|s| sample_time(&s)))
+            .min_by_key(|t| t.ns);
+        for data in samples() {
+            self.sample(events, data);
+        }
+        self.first.is_none().then(Held::default)
     }
 
     fn sample(&mut self, events: &Events, data: &[u8]) {
@@ -412,6 +488,10 @@ impl Counter<'_> {
             }
         };
         let time = sample_time(&sample);
+        if !self.in_window(time) {
+            self.summary.filtered += 1;
+            return;
+        }
         let tid = sample_tid(&sample);
         let who = Who {
             pid: tid.map(|_| sample.pid),
@@ -446,6 +526,7 @@ impl Counter<'_> {
 pub fn stats_all(
     sources: &[Source<'_>],
     filter: &Filter,
+    window: TimeWindow,
     by_process: bool,
     format: StatsFormat,
     progress: bool,
@@ -455,7 +536,7 @@ pub fn stats_all(
     let mut summary = Summary::new(by_process);
     let mut status = Status::Success;
     for &source in sources {
-        if let Err(message) = count_input(source, filter, &mut summary, progress) {
+        if let Err(message) = count_input(source, filter, window, &mut summary, progress) {
             report(message);
             status = status.worst(Status::Failure);
         }
@@ -487,6 +568,7 @@ pub fn run(args: &StatsArgs) -> Result<Status, Error> {
     stats_all(
         &sources,
         &Filter::new(&args.filter),
+        args.time.unwrap_or_default(),
         args.by.contains(&By::Process),
         args.format,
         !args.no_progress,

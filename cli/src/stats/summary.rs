@@ -5,13 +5,9 @@
 
 use std::collections::HashMap;
 
-/// A time of an event: nanoseconds since 1970 (`wall`) or on the
-/// recording's own clock (a perf.data without clock data).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Time {
-    pub ns: i64,
-    pub wall: bool,
-}
+/// A time of an event, as decode has it: nanoseconds since 1970 (`wall`)
+/// or on the recording's own clock.
+pub use crate::decode::view::Time;
 
 /// Count, bytes (the events' own data: what follows the common fields of a
 /// perf sample, the event bytes of a capture record) and the first and
