@@ -1,5 +1,6 @@
 # Sourced by the benchmark scripts (run-callgrind.sh, run-wallclock.sh,
-# side-by-side.sh, run-in-vm.sh): what they share. Each function takes the
+# side-by-side.sh, run-in-vm.sh, decode-side-by-side.sh, stats-vs-decode.sh):
+# what they share. Each function takes the
 # calling script's name for its messages.
 
 # bench_backend SCRIPT BACKEND: sets up the backend the programs write to and
@@ -68,4 +69,20 @@ bench_vm() {
         </dev/null >"$out/vm.log" 2>&1 || true
     cat "$out/out.txt" 2>/dev/null || { echo "$script: the VM produced no output (see $out/vm.log)" >&2; return 1; }
     [ "$(cat "$out/rc" 2>/dev/null)" = 0 ]
+}
+
+# bench_recording TESTKIT DIR NAME COUNT KIND [perf|capture]: makes the
+# synthetic recording DIR/NAME with testkit (`synth-perf` by default,
+# `synth-capture`) of COUNT events of KIND (burst, reference) unless it is
+# there: the same bytes on every machine, so the decoding benchmarks
+# (decode-side-by-side.sh, stats-vs-decode.sh) share their files.
+bench_recording() {
+    local testkit=$1 dir=$2 name=$3 count=$4 kind=$5 as=${6:-perf}
+    mkdir -p "$dir"
+    [ -s "$dir/$name" ] || "$testkit" "synth-$as" "$dir/$name" "$count" "$kind"
+}
+
+# bench_median: the median of the numbers on stdin, one a line.
+bench_median() {
+    sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }

@@ -352,3 +352,74 @@ fn time_window_is_decodes() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--time"));
 }
+
+/// Total instructions (callgrind's Ir) of `eventheader ARGS... FILE`.
+fn instructions(args: &[&str], file: &std::path::Path, out: &std::path::Path) -> u64 {
+    let output = std::process::Command::new("valgrind")
+        .arg("--tool=callgrind")
+        .arg(format!("--callgrind-out-file={}", out.display()))
+        .arg(env!("CARGO_BIN_EXE_eventheader"))
+        .args(args)
+        .arg(file)
+        .output()
+        .expect("running valgrind");
+    assert!(
+        output.status.success(),
+        "valgrind eventheader {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = std::fs::read_to_string(out).unwrap();
+    text.lines()
+        .find_map(|l| {
+            l.strip_prefix("totals:")
+                .or_else(|| l.strip_prefix("summary:"))
+        })
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no totals in {}", out.display()))
+}
+
+/// stats costs at most a quarter of `decode --format jsonl`'s instructions
+/// per event on a capture of bursts (the speed the issue asks of it, in a
+/// measure that does not depend on the machine's load): per event is
+/// (Ir(2N) - Ir(N)) / N, so that start-up does not count.
+#[test]
+fn stats_costs_a_quarter_of_decode_per_event() {
+    if !testkit::optional(
+        testkit::available("valgrind"),
+        "REQUIRE_VALGRIND",
+        "valgrind (stats' instructions per event)",
+    ) {
+        return;
+    }
+    const N: u32 = 5000;
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for n in [N, 2 * N] {
+        let mut data = Vec::new();
+        for (name, event) in &burst_records(n) {
+            capture_record(&mut data, name, event);
+        }
+        let path = dir.path().join(format!("burst-{n}.dat"));
+        std::fs::write(&path, &data).unwrap();
+        files.push(path);
+    }
+    let per_event = |args: &[&str]| {
+        let ir = |k: usize| instructions(args, &files[k], &dir.path().join(format!("cg.{k}")));
+        (ir(1) as f64 - ir(0) as f64) / f64::from(N)
+    };
+    let stats = per_event(&["stats", "--no-progress"]);
+    let decode = per_event(&[
+        "decode",
+        "--format",
+        "jsonl",
+        "--no-progress",
+        "-o",
+        "/dev/null",
+    ]);
+    eprintln!("instructions per event: stats {stats:.1}, decode --format jsonl {decode:.1}");
+    assert!(stats > 0.0, "stats {stats}");
+    assert!(
+        decode >= 4.0 * stats,
+        "stats {stats:.1} instructions per event, decode --format jsonl {decode:.1}: less than 4x"
+    );
+}

@@ -116,6 +116,7 @@ pub fn count_input(
         filter,
         window,
         first: None,
+        last: LastRow::default(),
         summary,
     };
     let result = match recording {
@@ -144,7 +145,40 @@ struct Counter<'a> {
     /// earliest of the first perf round with a timed sample (decode writes
     /// each round in time order), a capture's first timed record.
     first: Option<Time>,
+    /// The row of the last EventHeader event named from its header alone.
+    last: LastRow,
     summary: &'a mut Summary,
+}
+
+/// The names of an EventHeader event (system, tracepoint and event name)
+/// and the row they are counted in: the next event of the same names is
+/// counted there without its names being looked at again or looked up.
+#[derive(Default)]
+struct LastRow {
+    system: Vec<u8>,
+    tracepoint: Vec<u8>,
+    event: Vec<u8>,
+    row: Option<usize>,
+}
+
+impl LastRow {
+    fn get(&self, system: &[u8], tracepoint: &[u8], event: &[u8]) -> Option<usize> {
+        self.row.filter(|_| {
+            self.event == event && self.tracepoint == tracepoint && self.system == system
+        })
+    }
+
+    fn set(&mut self, system: &[u8], tracepoint: &[u8], event: &[u8], row: usize) {
+        for (to, from) in [
+            (&mut self.system, system),
+            (&mut self.tracepoint, tracepoint),
+            (&mut self.event, event),
+        ] {
+            to.clear();
+            to.extend_from_slice(from);
+        }
+        self.row = Some(row);
+    }
 }
 
 /// The samples of a perf round held back until the round's earliest time,
@@ -298,7 +332,54 @@ struct Who {
 }
 
 impl Counter<'_> {
-    /// Counts one event of `system:tracepoint` with `bytes` of event data.
+    /// Counts an EventHeader event of the last row's names in that row
+    /// (no filter can leave it out): false when it is not one.
+    fn count_again(
+        &mut self,
+        system: &[u8],
+        tracepoint: &[u8],
+        data: &[u8],
+        time: Option<Time>,
+        pid: Option<u32>,
+    ) -> bool {
+        if self.last.row.is_none() || !self.filter.is_empty() {
+            return false;
+        }
+        let Some((event, _)) = quick_name(data) else {
+            return false;
+        };
+        let Some(row) = self.last.get(system, tracepoint, event) else {
+            return false;
+        };
+        self.summary.add_at(row, data.len(), time, pid);
+        true
+    }
+
+    /// Counts an event of `system:tracepoint` with event data `data` (whose
+    /// length is its bytes) named `named`, and makes its row the last row
+    /// when its names came from its header alone.
+    #[allow(clippy::too_many_arguments)]
+    fn event_of(
+        &mut self,
+        system: &str,
+        tracepoint: &str,
+        named: Named<'_, '_>,
+        data: &[u8],
+        time: Option<Time>,
+        who: Who,
+    ) {
+        let eventheader = matches!(named, Named::EventHeader(..));
+        let row = self.event(system, tracepoint, named, data.len(), time, who);
+        if let (true, Some(row), true) = (eventheader, row, self.filter.is_empty()) {
+            if let (Some((event, _)), Some(_)) = (quick_name(data), self.split.get(tracepoint)) {
+                self.last
+                    .set(system.as_bytes(), tracepoint.as_bytes(), event, row);
+            }
+        }
+    }
+
+    /// Counts one event of `system:tracepoint` with `bytes` of event data:
+    /// its row, None when a filter left it out.
     fn event(
         &mut self,
         system: &str,
@@ -307,7 +388,7 @@ impl Counter<'_> {
         bytes: usize,
         time: Option<Time>,
         who: Who,
-    ) {
+    ) -> Option<usize> {
         let (provider, event, level, keyword) = match named {
             Named::EventHeader(p, e, l, k) => (p, e, Some(l), Some(k)),
             Named::Plain => (system, tracepoint.as_bytes(), None, None),
@@ -326,9 +407,9 @@ impl Counter<'_> {
         };
         if !self.filter.is_empty() && !self.filter.matches(&subject) {
             self.summary.filtered += 1;
-            return;
+            return None;
         }
-        self.summary.add(&Event {
+        Some(self.summary.add(&Event {
             system,
             tracepoint,
             provider,
@@ -337,7 +418,7 @@ impl Counter<'_> {
             bytes,
             time,
             pid: who.pid,
-        });
+        }))
     }
 
     fn capture(
@@ -347,7 +428,7 @@ impl Counter<'_> {
     ) -> Result<(), String> {
         let mut n = 0u64;
         while reader.next_record().map_err(|e| e.0)? {
-            let (name, data) = (reader.name(), reader.event());
+            let data = reader.event();
             let stamp = reader.stamp();
             let time = stamp.map(|s| Time {
                 ns: i64::try_from(s.time).unwrap_or(i64::MAX),
@@ -359,17 +440,22 @@ impl Counter<'_> {
                 self.summary.filtered += 1;
                 continue;
             }
-            let named = match eventheader_names(&mut self.context, &mut self.split, name, data) {
-                Ok(named) => named,
-                Err(_) if crate::spec::check_eventheader_name(name).is_err() => Named::Plain,
-                Err(_) => Named::Malformed,
-            };
             let who = Who {
                 pid: stamp.map(|s| s.pid),
                 tid: stamp.map(|s| s.tid),
                 cpu: None,
             };
-            self.event(crate::spec::USER_EVENTS, name, named, data.len(), time, who);
+            let system = crate::spec::USER_EVENTS;
+            if self.count_again(system.as_bytes(), reader.name_bytes(), data, time, who.pid) {
+                continue;
+            }
+            let name = reader.name();
+            let named = match eventheader_names(&mut self.context, &mut self.split, name, data) {
+                Ok(named) => named,
+                Err(_) if crate::spec::check_eventheader_name(name).is_err() => Named::Plain,
+                Err(_) => Named::Malformed,
+            };
+            self.event_of(system, name, named, data, time, who);
         }
         Ok(())
     }
@@ -508,6 +594,10 @@ impl Counter<'_> {
         let (system, tracepoint) = (format.system_name(), format.name());
         let user = sample.user_data();
         let named = if format.decoding_style() == td::PerfEventDecodingStyle::EventHeader {
+            let (s, t) = (system.as_bytes(), tracepoint.as_bytes());
+            if self.count_again(s, t, user, time, who.pid) {
+                return;
+            }
             match eventheader_names(&mut self.context, &mut self.split, tracepoint, user) {
                 Ok(named) => named,
                 // Well-formed without metadata: counted as a tracepoint.
@@ -517,7 +607,7 @@ impl Counter<'_> {
         } else {
             Named::Plain
         };
-        self.event(system, tracepoint, named, user.len(), time, who);
+        self.event_of(system, tracepoint, named, user, time, who);
     }
 }
 
