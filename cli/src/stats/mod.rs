@@ -358,7 +358,6 @@ impl Counter<'_> {
     /// Counts an event of `system:tracepoint` with event data `data` (whose
     /// length is its bytes) named `named`, and makes its row the last row
     /// when its names came from its header alone.
-    #[allow(clippy::too_many_arguments)]
     fn event_of(
         &mut self,
         system: &str,
@@ -613,10 +612,16 @@ impl Counter<'_> {
 
 /// Counts `sources` and writes the report to `sink`: the exit status, and a
 /// message through `report` for each problem.
+/// Which events are counted: those the filters and the time window keep.
+#[derive(Clone, Copy)]
+pub struct Keep<'a> {
+    pub filter: &'a Filter,
+    pub window: TimeWindow,
+}
+
 pub fn stats_all(
     sources: &[Source<'_>],
-    filter: &Filter,
-    window: TimeWindow,
+    Keep { filter, window }: Keep<'_>,
     by_process: bool,
     format: StatsFormat,
     progress: bool,
@@ -657,8 +662,10 @@ pub fn run(args: &StatsArgs) -> Result<Status, Error> {
     let mut out = io::stdout().lock();
     stats_all(
         &sources,
-        &Filter::new(&args.filter),
-        args.time.unwrap_or_default(),
+        Keep {
+            filter: &Filter::new(&args.filter),
+            window: args.time.unwrap_or_default(),
+        },
         args.by.contains(&By::Process),
         args.format,
         !args.no_progress,
