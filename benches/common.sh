@@ -1,5 +1,6 @@
 # Sourced by the benchmark scripts (run-callgrind.sh, run-wallclock.sh,
-# side-by-side.sh, run-in-vm.sh): what they share. Each function takes the
+# side-by-side.sh, run-in-vm.sh, decode-side-by-side.sh, stats-vs-decode.sh):
+# what they share. Each function takes the
 # calling script's name for its messages.
 
 # bench_backend SCRIPT BACKEND: sets up the backend the programs write to and
@@ -85,4 +86,18 @@ bench_modes() {
 # bench_mode_what MODE: the mode's WHAT column.
 bench_mode_what() {
     awk -v m="$1" '!/^#/ && $1 == m { $1 = $2 = $3 = ""; sub(/^ +/, ""); print; exit }' "$BENCH_MODES_FILE"
+# bench_recording TESTKIT DIR NAME COUNT KIND [perf|capture]: makes the
+# synthetic recording DIR/NAME with testkit (`synth-perf` by default,
+# `synth-capture`) of COUNT events of KIND (burst, reference) unless it is
+# there: the same bytes on every machine, so the decoding benchmarks
+# (decode-side-by-side.sh, stats-vs-decode.sh) share their files.
+bench_recording() {
+    local testkit=$1 dir=$2 name=$3 count=$4 kind=$5 as=${6:-perf}
+    mkdir -p "$dir"
+    [ -s "$dir/$name" ] || "$testkit" "synth-$as" "$dir/$name" "$count" "$kind"
+}
+
+# bench_median: the median of the numbers on stdin, one a line.
+bench_median() {
+    sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }

@@ -32,6 +32,8 @@ set -euo pipefail
 export LC_ALL=C
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=benches/common.sh
+source "$REPO/benches/common.sh"
 WORK=$REPO/target/decode-bench
 RUNS=5
 BUILD=1
@@ -65,13 +67,9 @@ if [ -z "$REF" ]; then
     echo "decode-side-by-side: no REFERENCE_PREFIX with bin/perf-decode: measuring ours alone (no comparison)"
 fi
 
-mkdir -p "$WORK"
-make_recording() { # NAME COUNT KIND
-    [ -s "$WORK/$1" ] || "$TESTKIT" synth-perf "$WORK/$1" "$2" "$3"
-}
-make_recording burst-1e5.data 100000 burst
-make_recording burst-1e6.data 1000000 burst
-make_recording mix-1e5.data 100000 reference
+bench_recording "$TESTKIT" "$WORK" burst-1e5.data 100000 burst
+bench_recording "$TESTKIT" "$WORK" burst-1e6.data 1000000 burst
+bench_recording "$TESTKIT" "$WORK" mix-1e5.data 100000 reference
 
 # decoder NAME FILE: the command line that decodes FILE to /dev/null.
 decoder() {
@@ -91,9 +89,6 @@ reads() {
         open && ($0 ~ "(read|pread64|readv|preadv)\\(" fd ",") { c++ }
         END { print c + 0 }' "$log"
 }
-
-# median of the numbers on stdin.
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 decoders=(ours)
 [ -z "$REF" ] || decoders+=(reference)
@@ -122,9 +117,9 @@ for rec in burst-1e5.data burst-1e6.data mix-1e5.data; do
             ir=$(awk '$1 == "totals:" || $1 == "summary:" { print $2; exit }' "$WORK/callgrind.$d.$rec")
         fi
         n=$(reads "$file" "${cmd[@]}")
-        w=$(tr ' ' '\n' <<<"${wall[$d]}" | grep . | median)
-        u=$(tr ' ' '\n' <<<"${user[$d]}" | grep . | median)
-        s=$(tr ' ' '\n' <<<"${sys[$d]}" | grep . | median)
+        w=$(tr ' ' '\n' <<<"${wall[$d]}" | grep . | bench_median)
+        u=$(tr ' ' '\n' <<<"${user[$d]}" | grep . | bench_median)
+        s=$(tr ' ' '\n' <<<"${sys[$d]}" | grep . | bench_median)
         printf '%-16s %-10s %8s %8s %8s %9s %14s %7s\n' "$rec" "$d" "$w" "$u" "$s" "$rss" "$ir" "$n"
         eval "median_$d=$w"
     done

@@ -178,7 +178,8 @@ impl<'a> CaptureReader<'a> {
                 "record at offset {pos}: no NUL after the tracepoint name"
             )));
         };
-        if std::str::from_utf8(&record[..nul]).is_err() {
+        // ASCII (every name a provider makes) is UTF-8, and quicker to check.
+        if !record[..nul].is_ascii() && std::str::from_utf8(&record[..nul]).is_err() {
             return Err(FormatError(format!(
                 "record at offset {pos}: tracepoint name is not UTF-8"
             )));
@@ -196,6 +197,12 @@ impl<'a> CaptureReader<'a> {
         let start = 4 + self.stamp_len();
         let name = &self.input.available()[start..4 + self.name_len];
         std::str::from_utf8(name).unwrap_or_default()
+    }
+
+    /// The current record's tracepoint name as bytes (UTF-8: checked by
+    /// [`Self::next_record`]).
+    pub fn name_bytes(&self) -> &[u8] {
+        &self.input.available()[4 + self.stamp_len()..4 + self.name_len]
     }
 
     /// The current record's time, pid and tid, if it has the timed layout.

@@ -14,8 +14,9 @@ use tracepoint_decode as td;
 
 use crate::decode::capture::CaptureReader;
 use crate::decode::input::{self, Opened, Recording};
+use crate::decode::window::Bound;
 use crate::decode::FieldWalk;
-use crate::decode::{sample_cpu, sample_tid, Source};
+use crate::decode::{sample_cpu, sample_tid, Source, TimeWindow};
 use crate::exit::{Error, Status};
 use crate::filter::{Filter, FilterArgs, MatchArgs, Subject};
 use crate::guard;
@@ -39,6 +40,13 @@ pub struct StatsArgs {
     /// COMM records).
     #[arg(long, value_enum, value_name = "WHAT")]
     pub by: Vec<By>,
+
+    /// Only events from START to END (inclusive; either may be empty): each
+    /// an RFC 3339 date-time or seconds after the input's first event, e.g.
+    /// `--time 1.5,3` or `--time 2024-03-28T00:45:12Z,`. The same window
+    /// as decode's --time.
+    #[arg(long, value_name = "START,END", value_parser = TimeWindow::parse)]
+    pub time: Option<TimeWindow>,
 
     /// No progress display on stderr (shown only when stderr is a terminal and
     /// an input is larger than 32 MiB).
@@ -70,8 +78,10 @@ EventHeader events, the tracepoint's name for others) and tracepoint, per
 provider (the tracepoint's system for non-EventHeader events), per level,
 and with --by process per process. Each row gives the count, the bytes (the
 event's data after the tracepoint's common fields), the first and last time
-and the rate (events per second between them). Capture files carry no time:
-their rows have none. Events lost by the recording (PERF_RECORD_LOST and
+and the rate (events per second between them). Capture files of the
+reference's layout carry no time: their rows have none. --time keeps the
+events of decode's window (seconds count from the input's first event in
+time order); events outside it are counted as filtered. Events lost by the recording (PERF_RECORD_LOST and
 LOST_SAMPLES) are counted, as are the events the filters left out.
 
 --format json writes one object:
@@ -98,6 +108,7 @@ Examples:
 pub fn count_input(
     source: Source<'_>,
     filter: &Filter,
+    window: TimeWindow,
     summary: &mut Summary,
     progress: bool,
 ) -> Result<(), String> {
@@ -108,6 +119,9 @@ pub fn count_input(
         context: td::EventHeaderEnumeratorContext::new(),
         split: SplitCache::default(),
         filter,
+        window,
+        first: None,
+        last: LastRow::default(),
         summary,
         walk: FieldWalk::default(),
         names: HashMap::new(),
@@ -139,12 +153,58 @@ struct Counter<'a> {
     context: td::EventHeaderEnumeratorContext,
     split: SplitCache,
     filter: &'a Filter,
+    window: TimeWindow,
+    /// The time of the input's first event, as decode takes it: the
+    /// earliest of the first perf round with a timed sample (decode writes
+    /// each round in time order), a capture's first timed record.
+    first: Option<Time>,
+    /// The row of the last EventHeader event named from its header alone.
+    last: LastRow,
     summary: &'a mut Summary,
     /// The field terms' walk (`--where`).
     walk: FieldWalk,
     /// Thread names from COMM and FORK records (`--comm`, as decode names
     /// them: the thread's, else its process's).
     names: HashMap<u32, String>,
+}
+
+/// The names of an EventHeader event (system, tracepoint and event name)
+/// and the row they are counted in: the next event of the same names is
+/// counted there without its names being looked at again or looked up.
+#[derive(Default)]
+struct LastRow {
+    system: Vec<u8>,
+    tracepoint: Vec<u8>,
+    event: Vec<u8>,
+    row: Option<usize>,
+}
+
+impl LastRow {
+    fn get(&self, system: &[u8], tracepoint: &[u8], event: &[u8]) -> Option<usize> {
+        self.row.filter(|_| {
+            self.event == event && self.tracepoint == tracepoint && self.system == system
+        })
+    }
+
+    fn set(&mut self, system: &[u8], tracepoint: &[u8], event: &[u8], row: usize) {
+        for (to, from) in [
+            (&mut self.system, system),
+            (&mut self.tracepoint, tracepoint),
+            (&mut self.event, event),
+        ] {
+            to.clear();
+            to.extend_from_slice(from);
+        }
+        self.row = Some(row);
+    }
+}
+
+/// The samples of a perf round held back until the round's earliest time,
+/// the input's first, is known (only for a window relative to it).
+#[derive(Default)]
+struct Held {
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
 }
 
 /// What the name of an event's data says.
@@ -290,7 +350,53 @@ struct Who {
 }
 
 impl Counter<'_> {
-    /// Counts one event of `system:tracepoint` with `bytes` of event data.
+    /// Counts an EventHeader event of the last row's names in that row
+    /// (no filter can leave it out): false when it is not one.
+    fn count_again(
+        &mut self,
+        system: &[u8],
+        tracepoint: &[u8],
+        data: &[u8],
+        time: Option<Time>,
+        pid: Option<u32>,
+    ) -> bool {
+        if self.last.row.is_none() || !self.filter.is_empty() {
+            return false;
+        }
+        let Some((event, _)) = quick_name(data) else {
+            return false;
+        };
+        let Some(row) = self.last.get(system, tracepoint, event) else {
+            return false;
+        };
+        self.summary.add_at(row, data.len(), time, pid);
+        true
+    }
+
+    /// Counts an event of `system:tracepoint` with event data `data` (whose
+    /// length is its bytes) named `named`, and makes its row the last row
+    /// when its names came from its header alone.
+    fn event_of(
+        &mut self,
+        system: &str,
+        tracepoint: &str,
+        named: Named<'_, '_>,
+        data: &[u8],
+        time: Option<Time>,
+        who: Who,
+    ) {
+        let eventheader = matches!(named, Named::EventHeader(..));
+        let row = self.event(system, tracepoint, named, data.len(), time, who);
+        if let (true, Some(row), true) = (eventheader, row, self.filter.is_empty()) {
+            if let (Some((event, _)), Some(_)) = (quick_name(data), self.split.get(tracepoint)) {
+                self.last
+                    .set(system.as_bytes(), tracepoint.as_bytes(), event, row);
+            }
+        }
+    }
+
+    /// Counts one event of `system:tracepoint` with `bytes` of event data:
+    /// its row, None when a filter left it out.
     fn event(
         &mut self,
         system: &str,
@@ -299,7 +405,7 @@ impl Counter<'_> {
         bytes: usize,
         time: Option<Time>,
         who: Who,
-    ) {
+    ) -> Option<usize> {
         let (provider, event, level, keyword) = match named {
             Named::EventHeader(p, e, l, k) => (p, e, Some(l), Some(k)),
             Named::Plain => (system, tracepoint.as_bytes(), None, None),
@@ -323,9 +429,9 @@ impl Counter<'_> {
         };
         if !self.filter.is_empty() && !self.filter.matches(&subject) {
             self.summary.filtered += 1;
-            return;
+            return None;
         }
-        self.summary.add(&Event {
+        Some(self.summary.add(&Event {
             system,
             tracepoint,
             provider,
@@ -334,7 +440,7 @@ impl Counter<'_> {
             bytes,
             time,
             pid: who.pid,
-        });
+        }))
     }
 
     fn capture(
@@ -344,7 +450,28 @@ impl Counter<'_> {
     ) -> Result<(), String> {
         let mut n = 0u64;
         while reader.next_record().map_err(|e| e.0)? {
-            let (name, data) = (reader.name(), reader.event());
+            let data = reader.event();
+            let stamp = reader.stamp();
+            let time = stamp.map(|s| Time {
+                ns: i64::try_from(s.time).unwrap_or(i64::MAX),
+                wall: false,
+            });
+            n += 1;
+            progress.update(reader.position(), n);
+            if !self.in_window(time) {
+                self.summary.filtered += 1;
+                continue;
+            }
+            let who = Who {
+                pid: stamp.map(|s| s.pid),
+                tid: stamp.map(|s| s.tid),
+                cpu: None,
+            };
+            let system = crate::spec::USER_EVENTS;
+            if self.count_again(system.as_bytes(), reader.name_bytes(), data, time, who.pid) {
+                continue;
+            }
+            let name = reader.name();
             let named = match eventheader_names(&mut self.context, &mut self.split, name, data) {
                 Ok(named) => named,
                 Err(_) if crate::spec::check_eventheader_name(name).is_err() => Named::Plain,
@@ -352,20 +479,9 @@ impl Counter<'_> {
             };
             if !self.fields_hold(&named, name, data, None) {
                 self.summary.filtered += 1;
-                n += 1;
-                progress.update(reader.position(), n);
                 continue;
             }
-            self.event(
-                crate::spec::USER_EVENTS,
-                name,
-                named,
-                data.len(),
-                None,
-                Who::default(),
-            );
-            n += 1;
-            progress.update(reader.position(), n);
+            self.event_of(system, name, named, data, time, who);
         }
         Ok(())
     }
@@ -376,6 +492,10 @@ impl Counter<'_> {
         mut progress: Progress,
     ) -> Result<(), String> {
         let mut n = 0u64;
+        // Only a window relative to the first event waits for it.
+        let relative = |b: Option<Bound>| matches!(b, Some(Bound::Relative(_)));
+        let mut held =
+            (relative(self.window.start) || relative(self.window.end)).then(Held::default);
         let result = loop {
             match reader.move_next() {
                 Ok(true) => {}
@@ -392,7 +512,18 @@ impl Counter<'_> {
             match record.header.ty {
                 td::PerfEventHeaderType::Sample => {
                     n += 1;
-                    self.sample(events, record.data);
+                    match held.as_mut() {
+                        Some(held) => {
+                            held.bytes.extend_from_slice(record.data);
+                            held.ends.push(held.bytes.len());
+                        }
+                        None => self.sample(events, record.data),
+                    }
+                }
+                td::PerfEventHeaderType::FinishedRound | td::PerfEventHeaderType::FinishedInit => {
+                    if let Some(h) = held.take() {
+                        held = self.release(events, h);
+                    }
                 }
                 // PERF_RECORD_COMM: u32 pid, u32 tid, char comm[].
                 td::PerfEventHeaderType::Comm => {
@@ -432,6 +563,9 @@ impl Counter<'_> {
             }
             progress.update(reader.position(), n);
         };
+        if let Some(h) = held {
+            self.release(reader.events(), h);
+        }
         self.summary
             .notes
             .extend(std::mem::take(&mut reader.events_mut().notes));
@@ -478,6 +612,31 @@ impl Counter<'_> {
         }
     }
 
+    /// Is an event at `time` inside the window? The first timed event of the
+    /// input sets the time relative bounds count from.
+    fn in_window(&mut self, time: Option<Time>) -> bool {
+        if self.first.is_none() {
+            self.first = time;
+        }
+        self.window.contains(time, self.first)
+    }
+
+    /// A round's end: the input's first time is the earliest of the held
+    /// samples, which are then counted; None (hold no more) once it is known.
+    fn release(&mut self, events: &Events, held: Held) -> Option<Held> {
+        let samples = || {
+            let starts = std::iter::once(0).chain(held.ends.iter().copied());
+            starts.zip(&held.ends).map(|(a, &b)| &held.bytes[a..b])
+        };
+        self.first = samples()
+            .filter_map(|data| events.sample_info(data).ok().and_then(|s| sample_time(&s)))
+            .min_by_key(|t| t.ns);
+        for data in samples() {
+            self.sample(events, data);
+        }
+        self.first.is_none().then(Held::default)
+    }
+
     fn sample(&mut self, events: &Events, data: &[u8]) {
         let sample = match events.sample_info(data) {
             Ok(sample) => sample,
@@ -497,6 +656,10 @@ impl Counter<'_> {
             }
         };
         let time = sample_time(&sample);
+        if !self.in_window(time) {
+            self.summary.filtered += 1;
+            return;
+        }
         let tid = sample_tid(&sample);
         let who = Who {
             pid: tid.map(|_| sample.pid),
@@ -513,6 +676,10 @@ impl Counter<'_> {
         let (system, tracepoint) = (format.system_name(), format.name());
         let user = sample.user_data();
         let named = if format.decoding_style() == td::PerfEventDecodingStyle::EventHeader {
+            let (s, t) = (system.as_bytes(), tracepoint.as_bytes());
+            if self.count_again(s, t, user, time, who.pid) {
+                return;
+            }
             match eventheader_names(&mut self.context, &mut self.split, tracepoint, user) {
                 Ok(named) => named,
                 // Well-formed without metadata: counted as a tracepoint.
@@ -526,15 +693,22 @@ impl Counter<'_> {
             self.summary.filtered += 1;
             return;
         }
-        self.event(system, tracepoint, named, user.len(), time, who);
+        self.event_of(system, tracepoint, named, user, time, who);
     }
 }
 
 /// Counts `sources` and writes the report to `sink`: the exit status, and a
 /// message through `report` for each problem.
+/// Which events are counted: those the filters and the time window keep.
+#[derive(Clone, Copy)]
+pub struct Keep<'a> {
+    pub filter: &'a Filter,
+    pub window: TimeWindow,
+}
+
 pub fn stats_all(
     sources: &[Source<'_>],
-    filter: &Filter,
+    Keep { filter, window }: Keep<'_>,
     by_process: bool,
     format: StatsFormat,
     progress: bool,
@@ -544,7 +718,7 @@ pub fn stats_all(
     let mut summary = Summary::new(by_process);
     let mut status = Status::Success;
     for &source in sources {
-        if let Err(message) = count_input(source, filter, &mut summary, progress) {
+        if let Err(message) = count_input(source, filter, window, &mut summary, progress) {
             report(message);
             status = status.worst(Status::Failure);
         }
@@ -575,10 +749,13 @@ pub fn run(args: &StatsArgs) -> Result<Status, Error> {
     let mut out = io::stdout().lock();
     stats_all(
         &sources,
-        &Filter::new(&FilterArgs {
-            matching: args.matching.clone(),
-            ..args.filter.clone()
-        }),
+        Keep {
+            filter: &Filter::new(&FilterArgs {
+                matching: args.matching.clone(),
+                ..args.filter.clone()
+            }),
+            window: args.time.unwrap_or_default(),
+        },
         args.by.contains(&By::Process),
         args.format,
         !args.no_progress,

@@ -5,13 +5,9 @@
 
 use std::collections::HashMap;
 
-/// A time of an event: nanoseconds since 1970 (`wall`) or on the
-/// recording's own clock (a perf.data without clock data).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Time {
-    pub ns: i64,
-    pub wall: bool,
-}
+/// A time of an event, as decode has it: nanoseconds since 1970 (`wall`)
+/// or on the recording's own clock.
+pub use crate::decode::view::Time;
 
 /// Count, bytes (the events' own data: what follows the common fields of a
 /// perf sample, the event bytes of a capture record) and the first and
@@ -125,7 +121,8 @@ impl Summary {
         }
     }
 
-    pub fn add(&mut self, e: &Event<'_>) {
+    /// Counts `e` in its row, and returns the row.
+    pub fn add(&mut self, e: &Event<'_>) -> usize {
         self.key.clear();
         for part in [
             e.system.as_bytes(),
@@ -146,9 +143,16 @@ impl Summary {
                 i
             }
         };
-        self.events[i].row.add(e.bytes as u64, e.time);
-        if let (Some(map), Some(pid)) = (self.by_process.as_mut(), e.pid) {
-            map.entry(pid).or_default().add(e.bytes as u64, e.time);
+        self.add_at(i, e.bytes, e.time, e.pid);
+        i
+    }
+
+    /// Counts an event of `bytes` at `time` of process `pid` in row `i` (as
+    /// [`Self::add`] returned it for an event of the same names).
+    pub fn add_at(&mut self, i: usize, bytes: usize, time: Option<Time>, pid: Option<u32>) {
+        self.events[i].row.add(bytes as u64, time);
+        if let (Some(map), Some(pid)) = (self.by_process.as_mut(), pid) {
+            map.entry(pid).or_default().add(bytes as u64, time);
         }
     }
 
