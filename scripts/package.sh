@@ -19,7 +19,8 @@
 # (scripts/package/debian.sh); a second install with lib/ as the library
 # directory for the archive. It fails when a packaged binary needs a glibc
 # symbol version above 2.17, or the static library calls a function glibc
-# 2.17 lacks (scripts/package/glibc.sh), or lintian reports an error.
+# 2.17 lacks (scripts/package/glibc.sh), or a packaged binary has no
+# PT_GNU_RELRO segment, or lintian reports an error.
 # Other architectures than the machine's need scripts/cross/install.sh's
 # toolchain (bash scripts/install-deps.sh installs it).
 #
@@ -81,9 +82,25 @@ arch_setup() {
         "-DTRACEPOINT_RUSTC=$RUSTC")
 }
 
+# The debug info is split off with llvm-objcopy: GNU objcopy 2.40, removing
+# rustc's allocated .debug_gdb_scripts section from the tool (CMakeLists.txt),
+# drops the zig-linked tool's PT_GNU_RELRO (lintian: hardening-no-relro).
+objcopy=$(command -v llvm-objcopy) ||
+    { echo "package.sh: no llvm-objcopy (apt-get install llvm)" >&2; exit 1; }
+
+# check_relro BINUTILS_PREFIX FILE...: each FILE has a PT_GNU_RELRO segment.
+check_relro() {
+    local prefix=$1 f
+    shift
+    for f in "$@"; do
+        "${prefix}readelf" -lW "$f" | grep -q '^ *GNU_RELRO ' ||
+            { echo "package.sh: $f has no PT_GNU_RELRO segment" >&2; return 1; }
+    done
+}
+
 # configure BUILD LIBDIR: (re)configures the architecture's build.
 configure() {
-    nice -n 10 cmake -S "$root" -B "$1" -DCMAKE_BUILD_TYPE=Release \
+    nice -n 10 cmake -S "$root" -B "$1" -DCMAKE_BUILD_TYPE=Release "-DCMAKE_OBJCOPY=$objcopy" \
         "-DCARGO_EXECUTABLE=$root/scripts/package/zig-cargo.sh" \
         "-DTRACEPOINT_RUST_TARGET=$rust_target" -DTRACEPOINT_CARGO_FLAGS=--locked \
         "-DCMAKE_INSTALL_LIBDIR=$2" "${cmake_flags[@]}" >"$1.configure.log" 2>&1 ||
@@ -112,6 +129,7 @@ package_arch() {
             bins=("$tree/usr/bin/eventheader")
         fi
         check_glibc "$arch" "$bin" "$tree/usr/lib/$multiarch/libeventheader_tracepoint.so.$version" "${bins[@]}"
+        check_relro "$bin" "$tree/usr/lib/$multiarch/libeventheader_tracepoint.so.$version" "${bins[@]}"
         check_static_glibc "$arch" "$tree/usr/lib/$multiarch/libeventheader_tracepoint.a" "$work/$arch"
         debian_packages "$arch" "$multiarch" "$version" "$tree" "$work/$arch/deb" "$out"
 

@@ -86,6 +86,7 @@ need chromium chromium --version
 need speedscope test -f "$npm_dir/node_modules/speedscope/dist/release/index.html"
 need dpkg-shlibdeps dpkg-shlibdeps --version
 need lintian lintian --version
+need llvm-objcopy llvm-objcopy --version
 need mmdebstrap mmdebstrap --version
 need arch-test arch-test "$(dpkg --print-architecture)"
 need zig "$venv/bin/python3" -m ziglang version

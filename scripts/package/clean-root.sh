@@ -24,7 +24,17 @@ suite=${1:-bookworm}
 arch=${2:-$(dpkg --print-architecture)}
 version=$(sed -n 's/^version *= *"\([0-9.]*\)"$/\1/p' Cargo.toml | head -n 1)
 ROOT_PACKAGES="gcc g++ libc6-dev cmake make pkg-config"
-cache=${XDG_CACHE_HOME:-$HOME/.cache}/eventheader-tracepoint/roots
+# mmdebstrap's options besides the package list: apt and the essential
+# packages, and no manuals, translations or documentation in the packages it
+# installs (less to unpack, which under qemu-user is most of the time); the
+# customize hook removes that dpkg setting again, so that the packages under
+# test install and purge every file of theirs.
+ROOT_OPTIONS=(--variant=apt
+    "--dpkgopt=path-exclude=/usr/share/man/*" "--dpkgopt=path-exclude=/usr/share/locale/*"
+    "--dpkgopt=path-exclude=/usr/share/info/*" "--dpkgopt=path-exclude=/usr/share/doc/*"
+    "--dpkgopt=path-include=/usr/share/doc/*/copyright"
+    "--customize-hook=rm \"\$1/etc/dpkg/dpkg.cfg.d/99mmdebstrap\"")
+cache=${EHK_ROOT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/eventheader-tracepoint/roots}
 debs=()
 for p in libeventheader-tracepoint1 libeventheader-tracepoint-dev eventheader; do
     d=$root/target/packages/${p}_${version}_$arch.deb
@@ -66,8 +76,8 @@ binfmt() {
 }
 binfmt "$arch"
 
-# The cached root, keyed by suite, architecture and package list.
-key=$(printf '%s %s %s\n' "$suite" "$arch" "$ROOT_PACKAGES" | sha256sum | cut -c1-16)
+# The cached root, keyed by suite, architecture, package list and options.
+key=$(printf '%s %s %s %s\n' "$suite" "$arch" "$ROOT_PACKAGES" "${ROOT_OPTIONS[*]}" | sha256sum | cut -c1-16)
 tarball=$cache/$suite-$arch-$key.tar
 if [ ! -f "$tarball" ]; then
     mirror=$(python3 scripts/apt-backports.py "$suite" | sed -n 's/^URIs: *//p' | awk '{ print $1 }' || true)
@@ -77,10 +87,13 @@ if [ ! -f "$tarball" ]; then
     mkdir -p "$cache"
     rm -f "$cache/$suite-$arch-"*.tar
     echo "clean-root.sh: making the $suite $arch root ($ROOT_PACKAGES)"
-    mmdebstrap --quiet --format=tar --variant=apt --architectures="$arch" --include="${ROOT_PACKAGES// /,}" \
-        "$suite" "$tarball.tmp" "$mirror"
+    made=$SECONDS
+    mmdebstrap --quiet --format=tar "${ROOT_OPTIONS[@]}" --architectures="$arch" \
+        --include="${ROOT_PACKAGES// /,}" "$suite" "$tarball.tmp" "$mirror"
     mv "$tarball.tmp" "$tarball"
+    echo "clean-root.sh: the $suite $arch root made in $((SECONDS - made)) s: $tarball"
 fi
+tested=$SECONDS
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/clean-root.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -95,4 +108,4 @@ unshare -m sh -c '
     mount -t proc proc "$1/proc" && mount --rbind /dev "$1/dev" &&
     exec chroot "$1" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
         sh /test/clean-root-test.sh "$2"' sh "$work/root" "$version"
-echo "clean-root.sh: $suite $arch: passed"
+echo "clean-root.sh: $suite $arch: passed (the test in the root: $((SECONDS - tested)) s)"
