@@ -3,16 +3,12 @@
 # test, with a 30 s stress run), the same C/C++ suites cross-built for aarch64
 # under qemu (scripts/cross/test.sh), the 32-bit and big-endian checks
 # (scripts/cross/abis.sh), the headers compiled for riscv64, ppc64el and
-# mips64el (scripts/cross/headers.sh), the Debian packages and archives of
-# amd64 and arm64 tested in clean Debian roots (scripts/package/ci.sh),
-# sanitizers (ASan+UBSan, TSan, valgrind), fuzzing (bounded), then the
-# real-kernel suites in QEMU VMs (x86_64, arm64).
+# mips64el (scripts/cross/headers.sh), sanitizers (ASan+UBSan, TSan, valgrind),
+# fuzzing (bounded), then the real-kernel suites in QEMU VMs (x86_64, arm64).
 #
-# Environment: SKIP_KERNEL=1 skips the VM suites; SKIP_PACKAGES=1 the
-# packages step (ARM64_SUITES: its arm64 roots, default bullseye); QUICK=1
-# skips sanitizers and fuzzing and keeps the stress run short; FUZZ_SECONDS
-# (default 30 per target); HARDENING_STRESS_SECONDS (default 30, 3 with
-# QUICK=1).
+# Environment: SKIP_KERNEL=1 skips the VM suites; QUICK=1 skips sanitizers and
+# fuzzing and keeps the stress run short; FUZZ_SECONDS (default 30 per target);
+# HARDENING_STRESS_SECONDS (default 30, 3 with QUICK=1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -60,11 +56,6 @@ bash scripts/cross/abis.sh i386 armhf s390x
 
 step "the headers on riscv64, ppc64el and mips64el (compiled, no library there)"
 bash scripts/cross/headers.sh riscv64 ppc64el mips64el
-
-if [ "${SKIP_PACKAGES:-0}" != 1 ]; then
-    step "packages: amd64 and arm64 built, each tested in clean Debian roots (amd64: bookworm, bullseye; arm64 under qemu-user: ${ARM64_SUITES:-bullseye})"
-    bash scripts/package/ci.sh
-fi
 
 if [ "$quick" != 1 ]; then
     step "sanitizers (ASan+UBSan, TSan, valgrind memcheck)"

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The packages step of scripts/test.sh: the Debian packages and release
+# Every package check in one command, run by hand (not a step of
+# scripts/test.sh: from empty caches it takes longer than CI's time leaves):
+# the Debian packages and release
 # archives of amd64 and arm64 built (scripts/package.sh), then each tested in
 # clean Debian roots (scripts/package/clean-root.sh): amd64 natively in
 # bookworm and in bullseye (glibc 2.31), arm64 under qemu-user in
@@ -8,8 +10,8 @@
 # maintainer script under qemu-user, which is most of this step's time on a
 # machine without the cached roots).
 #
-#   bash scripts/package/ci.sh
-#   ARM64_SUITES="bookworm bullseye" bash scripts/package/ci.sh
+#   bash scripts/package/check.sh
+#   ARM64_SUITES="bookworm bullseye" bash scripts/package/check.sh
 #
 # Each part prints its seconds; the roots are cached (clean-root.sh), so a
 # second run makes none. Needs root (chroot, binfmt_misc).
