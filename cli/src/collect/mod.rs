@@ -15,6 +15,7 @@ mod metadata;
 mod outdir;
 mod output;
 mod processes;
+mod pieces;
 mod resolve;
 mod session;
 pub mod signals;
@@ -552,26 +553,33 @@ pub fn run(args: &CollectArgs) -> Result<Status, Error> {
     Ok(status)
 }
 
-/// Writes the records a pass left in the rings to the recorder, with the
-/// end of the round, straight from the rings (one `writev`: no copy), then
-/// gives their room back to the kernel; true if standard output is gone.
+/// Writes the records a pass left in the rings to the recorder straight
+/// from the rings (no copy), piece by piece, each piece's room given back
+/// to the kernel as soon as it is written (`pieces`), the last with the end
+/// of the round; true if standard output is gone.
 fn write_in_place(
     session: &mut session::Session,
     pass: session::Pass,
     recorder: &mut Option<Recorder>,
 ) -> Result<bool, Error> {
     let mut closed = false;
-    if let (Some(r), true) = (recorder.as_mut(), pass.any) {
-        let mut bufs = session.pending();
-        bufs.push(std::io::IoSlice::new(&output::FINISHED_ROUND));
-        match r.write_vectored(&bufs) {
-            Ok(()) => {}
-            Err(_) if r.name() == "standard output" => closed = true,
-            Err(e) => return Err(e),
-        }
-    }
-    session.release();
-    Ok(closed)
+    let cuts = std::mem::take(&mut session.cuts);
+    let result = match recorder.as_mut() {
+        Some(r) if pass.any => pieces::write_pieces(session, &cuts, |bufs| {
+            if closed {
+                return Ok(());
+            }
+            match r.write_vectored(bufs) {
+                Err(_) if r.name() == "standard output" => closed = true,
+                other => other?,
+            }
+            Ok(())
+        }),
+        // Nothing to write to (a live view alone copies its passes).
+        _ => pieces::write_pieces(session, &cuts, |_| Ok::<(), Error>(())),
+    };
+    session.cuts = cuts;
+    result.map(|()| closed)
 }
 
 /// Hands a pass's records to the recorder and the live view; true if

@@ -14,6 +14,7 @@ use tracepoint_decode as td;
 use super::backward::data_bytes;
 use super::forward::ForwardRing;
 use super::metadata::clock_ns;
+use super::pieces::{Cuts, Pieces};
 use super::resolve::Tracepoint;
 use crate::exit::{Error, Status};
 
@@ -45,9 +46,12 @@ pub struct Session {
     pass_bytes: usize,
     /// The records of the current pass, when copied (`drain`).
     pub batch: Vec<u8>,
-    /// Where each ring's records of the current pass end, when left in
-    /// place (`drain_in_place`) until `release`.
-    ends: Vec<u64>,
+    /// The pieces of the current pass, when left in place
+    /// (`drain_in_place`): (ring, end position), in the order to write
+    /// them (`pieces::write_pieces`).
+    pub cuts: Vec<(usize, u64)>,
+    /// The least bytes of a piece (the wakeup mark).
+    piece_bytes: usize,
     /// A record that wraps around its ring's end, while it is counted.
     scratch: Vec<u8>,
     pub stats: Stats,
@@ -400,7 +404,6 @@ impl Session {
             None
         };
 
-        let rings_len = rings.len();
         Ok((
             Session {
                 rings,
@@ -408,7 +411,8 @@ impl Session {
                 lost_counts,
                 pass_bytes,
                 batch: Vec::new(),
-                ends: vec![0; rings_len],
+                cuts: Vec::new(),
+                piece_bytes: wakeup,
                 scratch: Vec::new(),
                 stats: Stats::default(),
             },
@@ -500,22 +504,31 @@ impl Session {
     }
 
     /// A pass as `drain` makes it, but the records stay in the rings:
-    /// `pending` gives them as the rings hold them (the bytes a recording
-    /// has: header and body as the kernel wrote them), to be written out
-    /// without a copy, and `release` then gives their room back to the
-    /// kernel. Only their headers, times and lost counts are read here.
+    /// `cuts` says where they are cut into pieces (`pieces`), to be
+    /// written out as the rings hold them (the bytes a recording has:
+    /// header and body as the kernel wrote them), without a copy, each
+    /// given back to the kernel once written. Only their headers, times
+    /// and lost counts are read here.
     pub fn drain_in_place(&mut self) -> Pass {
         let mut complete_before = clock_ns(libc::CLOCK_MONOTONIC);
         let mut any = false;
         let stats = &mut self.stats;
-        for (ring, end) in self.rings.iter().zip(self.ends.iter_mut()) {
+        self.cuts.clear();
+        for (i, ring) in self.rings.iter().enumerate() {
             let mut last_time = None;
+            let mut cuts = Cuts::new(self.piece_bytes);
+            let mut ends = Vec::new();
             let (tail, to) = ring.walk(self.pass_bytes, &mut self.scratch, |rec| {
                 let ty = u32::from_ne_bytes(rec[0..4].try_into().expect("4 bytes"));
                 stats.count(ty, rec);
                 last_time = record_time(rec).or(last_time);
+                if let Some(n) = cuts.add(rec.len()) {
+                    ends.push(n);
+                }
             });
-            *end = to;
+            ends.extend(cuts.rest());
+            self.cuts
+                .extend(ends.into_iter().map(|n| (i, tail.wrapping_add(n))));
             any |= to != tail;
             if to.wrapping_sub(tail) >= self.pass_bytes as u64 {
                 // Stopped short, as in `drain`.
@@ -527,26 +540,6 @@ impl Session {
         Pass {
             any,
             complete_before,
-        }
-    }
-
-    /// The records of the last `drain_in_place`, ring by ring: one slice
-    /// per ring, two where they wrap around its end (empty ones left out).
-    pub fn pending(&self) -> Vec<std::io::IoSlice<'_>> {
-        self.rings
-            .iter()
-            .zip(&self.ends)
-            .flat_map(|(ring, &end)| ring.pending(end))
-            .filter(|s| !s.is_empty())
-            .map(std::io::IoSlice::new)
-            .collect()
-    }
-
-    /// Gives the rings' room of the last `drain_in_place` back to the
-    /// kernel (its records are written out).
-    pub fn release(&mut self) {
-        for (ring, &end) in self.rings.iter_mut().zip(&self.ends) {
-            ring.release(end);
         }
     }
 
@@ -593,6 +586,17 @@ impl Session {
         }
         self.stats.lost = counted;
         Some(rec)
+    }
+}
+
+impl Pieces for Session {
+    fn piece(&self, ring: usize, end: u64) -> [&[u8]; 2] {
+        self.rings.get(ring).map_or([&[], &[]], |r| r.pending(end))
+    }
+    fn release_to(&mut self, ring: usize, end: u64) {
+        if let Some(r) = self.rings.get_mut(ring) {
+            r.release(end);
+        }
     }
 }
 
