@@ -1,8 +1,9 @@
 # The VM guest scripts' start and result recording, sourced by tests/kernel/guest.sh,
 # tests/kernel/arm64/guest.sh (busybox sh: this file is POSIX sh plus
-# `local`) and cli/tests/vm/{guest,circular,doctor}.sh. In the x86_64 VM the
-# host's file system is shared and the scripts source this file in place; the
-# arm64 VM gets a copy in its share (tests/kernel/arm64/run.sh).
+# `local`) and cli/tests/vm/{guest,circular,doctor,perf_tools}.sh. In the
+# x86_64 VM the host's file system is shared and the scripts source this
+# file in place; the arm64 VM gets a copy in its share
+# (tests/kernel/arm64/run.sh).
 #
 # R is the results directory: R/status holds one line "NAME RC ..." per step,
 # R/times one line "NAME SECONDS"; the host judges both.

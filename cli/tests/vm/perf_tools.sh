@@ -18,28 +18,13 @@ EH=$2
 R=$RESULT
 T=$(mktemp -d)
 export LC_ALL=C
-for f in "$W" "$EH"; do
-    [ -x "$f" ] || { echo "perf_tools guest: $f is not executable" >&2; exit 1; }
-done
+# shellcheck source=tests/kernel/guest-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../../tests/kernel/guest-lib.sh"
+guest_start perf_tools "$W" "$EH"
 command -v perf >/dev/null || { echo "perf_tools guest: no perf" >&2; exit 1; }
-rm -rf "$R"
-mkdir -p "$R"
-: >"$R/status"
 cp "$W" "$T/ehlate"
 cp "$W" "$T/ehwriter"
 
-note() { echo "$*" >>"$R/status"; }
-step() {
-    local name=$1
-    shift
-    "$@"
-    note "$name $?"
-}
-out() {
-    local name=$1
-    shift
-    "$@" >"$R/$name.out" 2>"$R/$name.err"
-}
 # late: starts `ehlate` waiting for $T/go (collect's command creates it).
 late() {
     rm -f "$T/go"
