@@ -86,6 +86,8 @@ bench_modes() {
 # bench_mode_what MODE: the mode's WHAT column.
 bench_mode_what() {
     awk -v m="$1" '!/^#/ && $1 == m { $1 = $2 = $3 = ""; sub(/^ +/, ""); print; exit }' "$BENCH_MODES_FILE"
+}
+
 # bench_recording TESTKIT DIR NAME COUNT KIND [perf|capture]: makes the
 # synthetic recording DIR/NAME with testkit (`synth-perf` by default,
 # `synth-capture`) of COUNT events of KIND (burst, reference) unless it is

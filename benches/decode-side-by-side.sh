@@ -10,7 +10,11 @@
 # the ratio of our median wall time to the other's; and the read calls both
 # make on the reference perf.data and pipe.data (testkit reference-dir).
 #
-#   benches/decode-side-by-side.sh [-r R] [--no-build] [--no-callgrind]
+#   benches/decode-side-by-side.sh [-r R] [--formats LIST] [--no-build] [--no-callgrind]
+#
+# --formats LIST: our output formats to measure, comma-separated (decode
+# --format: json, jsonl, text, csv, trace-event; default json), each a
+# decoder row of its own ("ours-FORMAT") and its own ratio to the reference.
 #
 # Recordings, written by `testkit synth-perf` into target/decode-bench/
 # (the same bytes on every machine; rewritten when missing):
@@ -38,11 +42,13 @@ WORK=$REPO/target/decode-bench
 RUNS=5
 BUILD=1
 CALLGRIND=1
+FORMATS=json
 while [ $# -gt 0 ]; do
     case $1 in
         -r) RUNS=$2; shift 2 ;;
         --no-build) BUILD=0; shift ;;
         --no-callgrind) CALLGRIND=0; shift ;;
+        --formats) FORMATS=$2; shift 2 ;;
         *) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
 done
@@ -74,7 +80,7 @@ bench_recording "$TESTKIT" "$WORK" mix-1e5.data 100000 reference
 # decoder NAME FILE: the command line that decodes FILE to /dev/null.
 decoder() {
     case $1 in
-        ours) echo "$OURS decode $2 -o /dev/null" ;;
+        ours-*) echo "$OURS decode --format ${1#ours-} $2 -o /dev/null" ;;
         reference) echo "$REF -o /dev/null $2" ;;
     esac
 }
@@ -90,10 +96,18 @@ reads() {
         END { print c + 0 }' "$log"
 }
 
-decoders=(ours)
+IFS=, read -r -a formats <<<"$FORMATS"
+decoders=()
+for f in "${formats[@]}"; do
+    case $f in
+        json | jsonl | text | csv | trace-event) decoders+=("ours-$f") ;;
+        *) echo "decode-side-by-side: no format $f" >&2; exit 2 ;;
+    esac
+done
 [ -z "$REF" ] || decoders+=(reference)
 
-printf '%-16s %-10s %8s %8s %8s %9s %14s %7s\n' recording decoder wall_s user_s sys_s rss_KiB Ir reads
+declare -A median=()
+printf '%-16s %-16s %8s %8s %8s %9s %14s %7s\n' recording decoder wall_s user_s sys_s rss_KiB Ir reads
 for rec in burst-1e5.data burst-1e6.data mix-1e5.data; do
     file=$WORK/$rec
     declare -A wall=() user=() sys=()
@@ -120,13 +134,15 @@ for rec in burst-1e5.data burst-1e6.data mix-1e5.data; do
         w=$(tr ' ' '\n' <<<"${wall[$d]}" | grep . | bench_median)
         u=$(tr ' ' '\n' <<<"${user[$d]}" | grep . | bench_median)
         s=$(tr ' ' '\n' <<<"${sys[$d]}" | grep . | bench_median)
-        printf '%-16s %-10s %8s %8s %8s %9s %14s %7s\n' "$rec" "$d" "$w" "$u" "$s" "$rss" "$ir" "$n"
-        eval "median_$d=$w"
+        printf '%-16s %-16s %8s %8s %8s %9s %14s %7s\n' "$rec" "$d" "$w" "$u" "$s" "$rss" "$ir" "$n"
+        median[$d]=$w
     done
     if [ -n "$REF" ]; then
-        # shellcheck disable=SC2154
-        awk -v a="$median_ours" -v b="$median_reference" -v r="$rec" \
-            'BEGIN { printf "%-16s ours/reference wall time: %.2f (median of '"$RUNS"' runs each)\n", r, (b > 0 ? a / b : 0) }'
+        for d in "${decoders[@]}"; do
+            [ "$d" != reference ] || continue
+            awk -v a="${median[$d]}" -v b="${median[reference]}" -v r="$rec" -v d="$d" \
+                'BEGIN { printf "%-16s %s/reference wall time: %.2f (median of '"$RUNS"' runs each)\n", r, d, (b > 0 ? a / b : 0) }'
+        done
     fi
     unset wall user sys
 done
@@ -136,6 +152,6 @@ for f in perf.data pipe.data; do
     [ -r "$ref_dir/$f" ] || { echo "decode-side-by-side: no $ref_dir/$f" >&2; continue; }
     for d in "${decoders[@]}"; do
         read -r -a cmd <<<"$(decoder "$d" "$ref_dir/$f")"
-        printf 'reads of the reference %-9s (%6d bytes): %-10s %5d\n' "$f" "$(stat -c %s "$ref_dir/$f")" "$d" "$(reads "$ref_dir/$f" "${cmd[@]}")"
+        printf 'reads of the reference %-9s (%6d bytes): %-16s %5d\n' "$f" "$(stat -c %s "$ref_dir/$f")" "$d" "$(reads "$ref_dir/$f" "${cmd[@]}")"
     done
 done
