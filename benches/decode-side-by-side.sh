@@ -67,7 +67,12 @@ TESTKIT=$REPO/target/debug/testkit
 REF=
 IFS=: read -r -a prefixes <<<"${REFERENCE_PREFIX:-}"
 for p in "${prefixes[@]}"; do
-    if [ -n "$p" ] && [ -x "$p/bin/perf-decode" ]; then REF=$p/bin/perf-decode; break; fi
+    if [ -n "$p" ] && [ -x "$p/bin/perf-decode" ]; then
+        REF=$p/bin/perf-decode
+        # A shared build's libraries (the reference's install sets no rpath).
+        export LD_LIBRARY_PATH=$p/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+        break
+    fi
 done
 if [ -z "$REF" ]; then
     echo "decode-side-by-side: no REFERENCE_PREFIX with bin/perf-decode: measuring ours alone (no comparison)"
