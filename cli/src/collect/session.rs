@@ -169,17 +169,11 @@ pub(super) enum Direction {
     Backward,
 }
 
-/// The perf attribute of every event `collect` opens, for `tp`: one sample
-/// per event with its identifier, pid/tid, time, CPU and raw data, the
-/// identifier in every other record too (sample_id_all), the monotonic
-/// clock, any process, disabled until the session enables it. The read
-/// format and the direction are the caller's.
-pub(super) fn event_builder(
-    tp: &Tracepoint,
-    read_format: ReadFormat,
-    direction: Direction,
-) -> Builder<'static> {
-    let mut b = Builder::new(TracepointEvent::with_id(u64::from(tp.format.id())));
+/// What every event of a recording shares: any process, one sample per
+/// event with id, tid, time, cpu and raw data on the monotonic clock, the
+/// sample id on every record, no hypervisor, disabled until the session
+/// enables it.
+fn sampled<'b, 'a>(b: &'b mut Builder<'a>, read_format: ReadFormat) -> &'b mut Builder<'a> {
     b.any_pid()
         .sample_period(1)
         .sample(
@@ -191,10 +185,23 @@ pub(super) fn event_builder(
         )
         .read_format(read_format)
         .sample_id_all(true)
-        .include_kernel()
         .exclude_hv(true)
         .clockid(Clock::MONOTONIC)
-        .enabled(false);
+        .enabled(false)
+}
+
+/// The perf attribute of every event `collect` opens, for `tp`: one sample
+/// per event with its identifier, pid/tid, time, CPU and raw data, the
+/// identifier in every other record too (sample_id_all), the monotonic
+/// clock, any process, disabled until the session enables it. The read
+/// format and the direction are the caller's.
+pub(super) fn event_builder(
+    tp: &Tracepoint,
+    read_format: ReadFormat,
+    direction: Direction,
+) -> Builder<'static> {
+    let mut b = Builder::new(TracepointEvent::with_id(u64::from(tp.format.id())));
+    sampled(&mut b, read_format).include_kernel();
     match direction {
         Direction::Forward { wakeup } => {
             b.wakeup_watermark(wakeup);
@@ -234,21 +241,8 @@ pub(super) fn open_side_band(
     let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as usize;
     let bytes = data_bytes(SIDE_BAND_RING_BYTES, page);
     let mut b = Builder::new(perf_event::events::Software::DUMMY);
-    b.any_pid()
-        .sample_period(1)
-        .sample(
-            SampleFlag::IDENTIFIER
-                | SampleFlag::TID
-                | SampleFlag::TIME
-                | SampleFlag::CPU
-                | SampleFlag::RAW,
-        )
-        .read_format(read_format)
-        .sample_id_all(true)
+    sampled(&mut b, read_format)
         .exclude_kernel(true)
-        .exclude_hv(true)
-        .clockid(Clock::MONOTONIC)
-        .enabled(false)
         .comm(true)
         .task(true)
         .comm_exec(true)
