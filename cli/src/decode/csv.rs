@@ -61,28 +61,30 @@ pub struct CsvOutput {
     names: Vec<String>,
     columns: Vec<Column>,
     header: bool,
-    row: String,
+    row: Vec<u8>,
     cell: String,
     time_format: Option<TimeFormat>,
 }
 
 /// Appends `cell` quoted as RFC 4180 asks.
-fn push_cell(out: &mut String, cell: &str) {
-    if cell
-        .bytes()
+fn push_cell(out: &mut Vec<u8>, cell: &str) {
+    let bytes = cell.as_bytes();
+    if !bytes
+        .iter()
         .any(|b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
     {
-        out.push('"');
-        let mut parts = cell.split('"');
-        out.push_str(parts.next().unwrap_or_default());
-        for part in parts {
-            out.push_str("\"\"");
-            out.push_str(part);
-        }
-        out.push('"');
-    } else {
-        out.push_str(cell);
+        out.extend_from_slice(bytes);
+        return;
     }
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    for &b in bytes {
+        out.push(b);
+        if b == b'"' {
+            out.push(b'"');
+        }
+    }
+    out.push(b'"');
 }
 
 impl CsvOutput {
@@ -98,7 +100,7 @@ impl CsvOutput {
             columns: names.iter().map(|n| Column::of(n)).collect(),
             names,
             header: false,
-            row: String::new(),
+            row: Vec::new(),
             cell: String::new(),
             time_format,
         }
@@ -112,12 +114,12 @@ impl CsvOutput {
         self.row.clear();
         for (i, name) in self.names.iter().enumerate() {
             if i > 0 {
-                self.row.push(',');
+                self.row.push(b',');
             }
             push_cell(&mut self.row, name);
         }
-        self.row.push_str("\r\n");
-        self.w.write_all(self.row.as_bytes())
+        self.row.extend_from_slice(b"\r\n");
+        self.w.write_all(&self.row)
     }
 
     /// The text of one cell.
@@ -187,14 +189,14 @@ impl Sink for CsvOutput {
         self.row.clear();
         for (i, c) in self.columns.iter().enumerate() {
             if i > 0 {
-                self.row.push(',');
+                self.row.push(b',');
             }
             self.cell.clear();
             Self::cell(&mut self.cell, c, e, self.time_format);
             push_cell(&mut self.row, &self.cell);
         }
-        self.row.push_str("\r\n");
-        self.w.write_all(self.row.as_bytes())
+        self.row.extend_from_slice(b"\r\n");
+        self.w.write_all(&self.row)
     }
 
     fn end_input(&mut self) -> io::Result<()> {
@@ -213,11 +215,11 @@ mod tests {
 
     #[test]
     fn quoting() {
-        let mut s = String::new();
+        let mut s = Vec::new();
         for c in ["a", "a,b", "say \"hi\"", "l1\nl2", ""] {
             push_cell(&mut s, c);
-            s.push('|');
+            s.push(b'|');
         }
-        assert_eq!(s, "a|\"a,b\"|\"say \"\"hi\"\"\"|\"l1\nl2\"||");
+        assert_eq!(s, b"a|\"a,b\"|\"say \"\"hi\"\"\"|\"l1\nl2\"||");
     }
 }

@@ -19,6 +19,7 @@ use super::event_meta::EventMeta;
 use super::fields::{self, FieldWalk};
 use super::json::{push_json_str, JsonText};
 use super::keys::{self, Key};
+use super::members;
 use super::meta;
 use super::view::{EventView, Time};
 use super::window::{TimeFormat, TimeWindow};
@@ -48,6 +49,8 @@ pub struct Formatter {
     comm_meta: bool,
     time_format: Option<TimeFormat>,
     window: TimeWindow,
+    /// Reused for field names that need escaping.
+    scratch: String,
 }
 
 /// What became of one event.
@@ -124,6 +127,7 @@ impl Formatter {
             comm_meta: false,
             time_format: None,
             window: TimeWindow::default(),
+            scratch: String::new(),
         }
     }
 
@@ -197,6 +201,7 @@ impl Formatter {
             related: ev.related,
             json,
             fields: json.get(ev.fields.0..ev.fields.1).unwrap_or(""),
+            spans: ev.spans_noted.then_some(&ev.spans[..]),
         }
     }
 
@@ -338,17 +343,15 @@ impl Formatter {
         // decoder's keys must avoid.
         self.taken.clear();
         let fields_start = out.len();
-        let mut written = Ok(true);
-        e.move_next();
-        while written.is_ok() && e.state().can_move_next() {
-            let start = out.len();
-            written =
-                e.write_json_item_and_move_next_sibling(&mut JsonText(out), true, self.convert);
-            if let Some(key) = keys::member_key(&out[start..]) {
-                self.taken.note(key);
-            }
-        }
-        if written.is_err() || e.state() == td::EventHeaderEnumeratorState::Error {
+        let noted = members::push_members(
+            out,
+            &mut e,
+            self.convert,
+            (&mut self.taken, &mut self.ev.spans),
+            &mut self.scratch,
+        );
+        if !noted {
+            self.ev.spans.clear();
             let err = e.last_error();
             out.truncate(mark);
             return Err(if err == td::EventHeaderEnumeratorError::Success {
@@ -358,6 +361,7 @@ impl Formatter {
             });
         }
         self.ev.fields = (fields_start, out.len());
+        self.ev.spans_noted = true;
         if self.taken.underscores(Key::Name) > 0 {
             // A field "n": the event's name, written first as "n", steps aside.
             let mut name_key = String::new();
@@ -365,6 +369,10 @@ impl Formatter {
             out.replace_range(mark + 2..mark + 2 + "\"n\": ".len(), &name_key);
             let grown = name_key.len() - "\"n\": ".len();
             self.ev.fields = (fields_start + grown, out.len());
+            for span in &mut self.ev.spans {
+                span.key = (span.key.0 + grown, span.key.1 + grown);
+                span.value = (span.value.0 + grown, span.value.1 + grown);
+            }
         }
         // The time comes first, from the event's metadata (push_meta).
         let m = self.meta.and_not(td::PerfMetaOptions::Time);

@@ -4,6 +4,8 @@
 
 use tracepoint_decode as td;
 
+use super::view::Span;
+
 use super::view::Time;
 
 type St = td::PerfEventAttrSampleType;
@@ -24,6 +26,10 @@ pub struct EventMeta {
     pub related: Option<[u8; 16]>,
     /// Where the fields are in the event's JSON text.
     pub fields: (usize, usize),
+    /// Where each top-level member's key and value are in the event's JSON
+    /// text, when its writer noted them (EventHeader events).
+    pub spans: Vec<Span>,
+    pub spans_noted: bool,
 }
 
 /// The time of a perf timestamp: wall-clock when the session knows the
@@ -61,6 +67,8 @@ impl EventMeta {
         self.activity = None;
         self.related = None;
         self.fields = (0, 0);
+        self.spans.clear();
+        self.spans_noted = false;
     }
 
     /// The provider and event of a tracepoint name `Provider_L..K..`,

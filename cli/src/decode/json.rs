@@ -15,14 +15,27 @@
 //! ([`super::event_json`]), the fields ([`super::fields`]) and the metadata
 //! ([`super::meta`]) all write through it.
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 
-use tracepoint_decode as td;
-
-/// Appends `s` as a quoted JSON string.
+/// Appends `s` as a quoted JSON string, escaped as the crate's
+/// `JsonEscapeDisplay` escapes (runs that need no escape are copied whole).
 pub fn push_json_str(out: &mut String, s: &str) {
     out.push('"');
-    write!(out, "{}", td::display::JsonEscapeDisplay::new(s)).expect("writing to a String");
+    let mut rest = s;
+    while let Some(i) = rest
+        .bytes()
+        .position(|b| b < 0x20 || b == b'"' || b == b'\\')
+    {
+        // Byte `i` is ASCII: a character boundary.
+        let (run, tail) = rest.split_at(i);
+        out.push_str(run);
+        let mut chars = tail.chars();
+        if let Some(c) = chars.next() {
+            push_escaped_char(out, c);
+        }
+        rest = chars.as_str();
+    }
+    out.push_str(rest);
     out.push('"');
 }
 
@@ -70,6 +83,10 @@ pub fn push_escaped_char(out: &mut String, c: char) {
 
 #[cfg(test)]
 mod tests {
+    use std::fmt::Write as _;
+
+    use tracepoint_decode as td;
+
     use super::*;
 
     #[test]
@@ -82,6 +99,18 @@ mod tests {
             w.write_char(c).unwrap();
         }
         assert_eq!(s, "\"a\\\"\\\\x\\\"\\\\\\n\\u0001\\u001Fé\u{7f}");
+    }
+
+    #[test]
+    fn strings_are_escaped_as_the_crate_escapes() {
+        let mut text: String = (0u8..0x80).map(char::from).collect();
+        text.push_str("\u{e9}\u{85}\u{2028}\u{1f600}");
+        for s in [text.as_str(), "", "plain", "\"", "a\\", "\u{1f}x"] {
+            let mut ours = String::new();
+            push_json_str(&mut ours, s);
+            let theirs = format!("\"{}\"", td::display::JsonEscapeDisplay::new(s));
+            assert_eq!(ours, theirs);
+        }
     }
 
     #[test]

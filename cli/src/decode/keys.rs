@@ -72,22 +72,6 @@ fn underscores(key: &str, base: &str) -> Option<usize> {
     rest.bytes().all(|b| b == b'_').then_some(rest.len())
 }
 
-/// The key of a member just written as `, "KEY": value` (or `"KEY": value`),
-/// without its quotes; None if `member` does not start with a key.
-pub fn member_key(member: &str) -> Option<&str> {
-    let bytes = member.as_bytes();
-    let start = member.find('"')? + 1;
-    let mut i = start;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 2,
-            b'"' => return member.get(start..i),
-            _ => i += 1,
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,13 +93,5 @@ mod tests {
         assert_eq!(out, r#""meta__": "#);
         t.clear();
         assert_eq!(t.underscores(Key::Meta), 0);
-    }
-
-    #[test]
-    fn member_keys() {
-        assert_eq!(member_key(r#", "meta": [1, 2]"#), Some("meta"));
-        assert_eq!(member_key(r#""a\"b": 1"#), Some(r#"a\"b"#));
-        assert_eq!(member_key(r#", "a\\": "x""#), Some(r#"a\\"#));
-        assert_eq!(member_key("1"), None);
     }
 }

@@ -10,6 +10,7 @@ mod fields;
 pub mod input;
 pub(crate) mod json;
 mod keys;
+mod members;
 pub(crate) mod meta;
 mod output;
 mod perf;

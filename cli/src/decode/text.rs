@@ -13,7 +13,7 @@ use std::io::{self, BufWriter, Write};
 
 use super::json::{push_escaped_char, push_json_str};
 use super::meta::{push_hex_upper, push_u64};
-use super::view::{members, EventView, Sink};
+use super::view::{EventView, Sink};
 use super::window::TimeFormat;
 
 pub struct TextOutput {
@@ -24,10 +24,13 @@ pub struct TextOutput {
 
 /// Not empty, without white space, control characters, quotes or `=`.
 fn is_word(s: &str) -> bool {
-    !s.is_empty()
-        && !s
-            .chars()
-            .any(|c| c.is_whitespace() || c.is_control() || c == '"' || c == '=')
+    if s.is_ascii() {
+        return !s.is_empty()
+            && s.bytes()
+                .all(|b| b > b' ' && b != 0x7f && b != b'"' && b != b'=');
+    }
+    !s.chars()
+        .any(|c| c.is_whitespace() || c.is_control() || c == '"' || c == '=')
 }
 
 /// Appends `s` as it is when it is a plain word, else as a JSON string.
@@ -42,6 +45,10 @@ fn push_word(out: &mut String, s: &str) {
 /// Appends JSON value text on one line (white space between its tokens as
 /// spaces; inside its strings control characters are escaped already).
 fn push_value(out: &mut String, v: &str) {
+    if v.bytes().all(|b| (b' '..0x7f).contains(&b)) {
+        out.push_str(v);
+        return;
+    }
     out.extend(v.chars().map(|c| if c.is_control() { ' ' } else { c }));
 }
 
@@ -115,10 +122,10 @@ impl TextOutput {
             out.push_str(" opcode=");
             push_u64(out, o.into());
         }
-        for (key, value) in members(e.fields) {
+        for (key, value) in e.members() {
             out.push(' ');
             // The key is JSON string content: escaped, no control character.
-            if key.is_empty() || key.contains([' ', '=', '"', '\\']) {
+            if key.is_empty() || key.bytes().any(|b| matches!(b, b' ' | b'=' | b'"' | b'\\')) {
                 out.push('"');
                 out.push_str(key);
                 out.push('"');

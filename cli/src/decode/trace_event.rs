@@ -43,6 +43,7 @@ use std::fmt::Write as _;
 use std::io::{self, BufWriter, Write};
 
 use super::json::push_json_str;
+use super::meta::push_u64;
 use super::view::{EventView, Sink};
 
 /// Opcodes of EventHeader (and ETW) activities.
@@ -148,9 +149,21 @@ fn push_uuid(out: &mut String, b: &[u8; 16]) {
 
 /// Microseconds with three decimals (signed: a duration is a difference).
 fn push_us(out: &mut String, ns: i128) {
-    let sign = if ns < 0 { "-" } else { "" };
+    if ns < 0 {
+        out.push('-');
+    }
     let a = ns.unsigned_abs();
-    let _ = write!(out, "{sign}{}.{:03}", a / 1000, a % 1000);
+    match u64::try_from(a / 1000) {
+        Ok(us) => push_u64(out, us),
+        Err(_) => {
+            let _ = write!(out, "{}", a / 1000);
+        }
+    }
+    let frac = (a % 1000) as u16;
+    out.push('.');
+    for d in [frac / 100, frac / 10 % 10, frac % 10] {
+        out.push(char::from(b'0' + d as u8));
+    }
 }
 
 /// The category: the provider of `Provider:Event`, else the whole name.
@@ -174,10 +187,13 @@ impl TraceEvents {
     fn open_object(&mut self, out: &mut String, ph: char, name: &str, pid: u32, tid: u32) {
         out.push_str(if self.any { ",\n" } else { "\n" });
         self.any = true;
-        let _ = write!(
-            out,
-            "{{\"ph\":\"{ph}\",\"pid\":{pid},\"tid\":{tid},\"name\":"
-        );
+        out.push_str("{\"ph\":\"");
+        out.push(ph);
+        out.push_str("\",\"pid\":");
+        push_u64(out, pid.into());
+        out.push_str(",\"tid\":");
+        push_u64(out, tid.into());
+        out.push_str(",\"name\":");
         push_json_str(out, name);
     }
 
@@ -435,7 +451,9 @@ impl Sink for TraceEventOutput {
         if e.provider.is_empty() || e.event.is_empty() {
             self.name.push_str(e.tracepoint);
         } else {
-            let _ = write!(self.name, "{}:{}", e.provider, e.event);
+            self.name.push_str(e.provider);
+            self.name.push(':');
+            self.name.push_str(e.event);
         }
         self.fields.clear();
         self.fields.push('{');

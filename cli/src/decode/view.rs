@@ -44,6 +44,37 @@ pub struct EventView<'a> {
     /// event that could not be decoded, its `raw` and `error` members).
     /// [`members`] reads them.
     pub fields: &'a str,
+    /// The members of `fields` as spans of `json`, when the writer noted
+    /// them ([`EventView::members`] reads them, or parses `fields`).
+    pub spans: Option<&'a [Span]>,
+}
+
+/// Where one member's key (as written, without quotes) and value are in
+/// an event's JSON text: byte ranges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    pub key: (usize, usize),
+    pub value: (usize, usize),
+}
+
+impl<'a> EventView<'a> {
+    /// The event's fields: (key as written, still escaped; value text).
+    pub fn members(&self) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
+        let json = self.json;
+        let (spans, parsed) = match self.spans {
+            Some(spans) => (spans, members("")),
+            None => (&[][..], members(self.fields)),
+        };
+        spans
+            .iter()
+            .map(move |s| {
+                (
+                    json.get(s.key.0..s.key.1).unwrap_or(""),
+                    json.get(s.value.0..s.value.1).unwrap_or(""),
+                )
+            })
+            .chain(parsed)
+    }
 }
 
 /// Where events go: one implementation per output format.
@@ -119,7 +150,7 @@ impl<'a> Iterator for Members<'a> {
     type Item = (&'a str, &'a str);
 
     fn next(&mut self) -> Option<Self::Item> {
-        let s = self.rest.trim_start_matches([',', ' ', '\n', '\t', '\r']);
+        let s = skip(self.rest, b",");
         let b = s.as_bytes();
         if b.first() != Some(&b'"') {
             self.rest = "";
@@ -127,13 +158,27 @@ impl<'a> Iterator for Members<'a> {
         }
         let klen = string_len(b)?;
         let key = s.get(1..klen - 1)?;
-        let after = s.get(klen..)?.trim_start();
-        let after = after.strip_prefix(':')?.trim_start();
+        let after = skip(s.get(klen..)?, b"");
+        let after = skip(after.strip_prefix(':')?, b"");
         let vlen = value_len(after.as_bytes());
-        let value = after.get(..vlen)?.trim_end();
+        let value = after.get(..vlen)?.trim_end_matches(is_space);
         self.rest = after.get(vlen..)?;
         Some((key, value))
     }
+}
+
+fn is_space(c: char) -> bool {
+    matches!(c, ' ' | '\n' | '\t' | '\r')
+}
+
+/// `s` after its leading JSON white space and bytes of `also`.
+fn skip<'a>(s: &'a str, also: &[u8]) -> &'a str {
+    let n = s
+        .bytes()
+        .take_while(|&b| matches!(b, b' ' | b'\n' | b'\t' | b'\r') || also.contains(&b))
+        .count();
+    // The skipped bytes are ASCII: `n` is a character boundary.
+    s.get(n..).unwrap_or("")
 }
 
 /// The value at `path` (`a` or `a.b.c`) among the members: a top-level key

@@ -159,3 +159,16 @@ fn the_validator_refuses_broken_traces() {
         assert!(check(&wrap(bad)).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn microseconds_have_three_decimals() {
+    let mut s = String::new();
+    for ns in [0, 7, 999, 25_399, -1_500, i128::from(u64::MAX) * 1000 + 7] {
+        push_us(&mut s, ns);
+        s.push(' ');
+    }
+    assert_eq!(
+        s,
+        "0.000 0.007 0.999 25.399 -1.500 18446744073709551615.007 "
+    );
+}

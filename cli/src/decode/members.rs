@@ -1,0 +1,460 @@
+//! An EventHeader event's fields as the members of its JSON object:
+//! `, "name": value` for each top-level field, structs as objects, arrays as
+//! arrays, in the spacing and spelling of `tracepoint_decode`'s
+//! `write_json_item_and_move_next_sibling` with the convert options
+//! `decode` uses (the crate's defaults, `Space` among them).
+//!
+//! The walk is written here so that the common items skip the crate's
+//! character-by-character writers: names of printable ASCII (with their
+//! tags), integers (decimal, hex strings, booleans of 0 or 1), hex bytes,
+//! and strings of printable ASCII are written directly. Every other item
+//! (floats, times, errno values, addresses, GUIDs, text that needs
+//! escaping or is not ASCII) goes to the crate's public writers, so the
+//! bytes stay the crate's. `tests::matches_the_crate` compares the two
+//! writers on every encoding and format.
+
+use std::fmt::Write as _;
+
+use eventheader_types::{FieldEncoding as E, FieldFormat as F};
+use tracepoint_decode as td;
+
+use super::json::JsonText;
+use super::keys::Taken;
+use super::meta::{push_hex_upper, push_u64};
+use super::view::Span;
+
+type State = td::EventHeaderEnumeratorState;
+
+/// Whether `b` can stand in a JSON string as it is: printable ASCII other
+/// than `"` and `\`.
+fn plain(b: &[u8]) -> bool {
+    b.iter()
+        .all(|&c| (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\')
+}
+
+/// The writer's separator state: a comma is due after a value or a closed
+/// array or object; with the crate's `Space` option every separator after
+/// the first carries a space.
+struct Sep {
+    comma: bool,
+}
+
+impl Sep {
+    fn before(&mut self, out: &mut String) {
+        out.push_str(if self.comma { ", " } else { " " });
+    }
+}
+
+/// Writes the members of the event `e` enumerates, which is positioned
+/// before its first item, each preceded by `, `, noting each top-level
+/// key in `taken` and each top-level member's place in `out` in `spans`;
+/// `scratch` is reused for names that need the crate's escaping. Returns false when the event's data is malformed (the
+/// enumerator's state is then `Error`); what was written is then partial.
+pub fn push_members(
+    out: &mut String,
+    e: &mut td::EventHeaderEnumerator<'_, '_, '_>,
+    convert: td::PerfConvertOptions,
+    (taken, spans): (&mut Taken, &mut Vec<Span>),
+    scratch: &mut String,
+) -> bool {
+    let mut sep = Sep { comma: true };
+    let mut depth = 0usize;
+    // The current top-level member: its key, and where its value starts.
+    let mut key = (0, 0);
+    let mut value_start = 0;
+    let mut moved = e.move_next();
+    while moved {
+        match e.state() {
+            State::Value => {
+                let info = e.item_info();
+                if !info.metadata().is_element() {
+                    let k = push_name(out, &mut sep, &info, convert, depth, taken, scratch);
+                    if depth == 0 {
+                        key = k;
+                    }
+                }
+                sep.before(out);
+                sep.comma = true;
+                let start = out.len();
+                push_scalar(out, info.value(), convert);
+                if depth == 0 {
+                    spans.push(Span {
+                        key,
+                        value: (start, out.len()),
+                    });
+                }
+            }
+            State::ArrayBegin => {
+                let info = e.item_info();
+                let k = push_name(out, &mut sep, &info, convert, depth, taken, scratch);
+                if depth == 0 {
+                    key = k;
+                }
+                if info.metadata().type_size() != 0 {
+                    out.push(' ');
+                    let start = out.len();
+                    let _ = info
+                        .value()
+                        .write_json_simple_array_to(&mut JsonText(out), convert);
+                    if depth == 0 {
+                        spans.push(Span {
+                            key,
+                            value: (start, out.len()),
+                        });
+                    }
+                    sep.comma = true;
+                    moved = e.move_next_sibling();
+                    continue;
+                }
+                sep.before(out);
+                sep.comma = false;
+                value_start = if depth == 0 { out.len() } else { value_start };
+                out.push('[');
+                depth += 1;
+            }
+            State::ArrayEnd => {
+                sep.comma = true;
+                out.push_str(" ]");
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    spans.push(Span {
+                        key,
+                        value: (value_start, out.len()),
+                    });
+                }
+            }
+            State::StructBegin => {
+                let info = e.item_info();
+                if !info.metadata().is_element() {
+                    let k = push_name(out, &mut sep, &info, convert, depth, taken, scratch);
+                    if depth == 0 {
+                        key = k;
+                    }
+                }
+                sep.before(out);
+                sep.comma = false;
+                value_start = if depth == 0 { out.len() } else { value_start };
+                out.push('{');
+                depth += 1;
+            }
+            State::StructEnd => {
+                sep.comma = true;
+                out.push_str(" }");
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    spans.push(Span {
+                        key,
+                        value: (value_start, out.len()),
+                    });
+                }
+            }
+            _ => return false,
+        }
+        moved = e.move_next();
+    }
+    e.state() != State::Error
+}
+
+/// `"name":` (after its separator), with `;tag=0x..` when the field has a
+/// tag; a top-level key is noted in `taken`. Returns where the key (without
+/// its quotes) is in `out`.
+fn push_name(
+    out: &mut String,
+    sep: &mut Sep,
+    info: &td::EventHeaderItemInfo<'_>,
+    convert: td::PerfConvertOptions,
+    depth: usize,
+    taken: &mut Taken,
+    scratch: &mut String,
+) -> (usize, usize) {
+    sep.before(out);
+    sep.comma = false;
+    out.push('"');
+    let start = out.len();
+    let name = info.name_bytes();
+    let tag = if convert.has_flag(td::PerfConvertOptions::FieldTag) {
+        info.metadata().field_tag()
+    } else {
+        0
+    };
+    match std::str::from_utf8(name) {
+        Ok(s) if plain(name) => out.push_str(s),
+        _ => {
+            scratch.clear();
+            let _ = td::display::Utf8WithLatin1FallbackDisplay::new(name).write_to(scratch);
+            let _ = write!(out, "{}", td::display::JsonEscapeDisplay::new(scratch));
+        }
+    }
+    if tag != 0 {
+        out.push_str(";tag=0x");
+        push_hex_upper(out, tag.into());
+    }
+    let end = out.len();
+    if depth == 0 {
+        taken.note(&out[start..end]);
+    }
+    out.push_str("\":");
+    (start, end)
+}
+
+/// A scalar value (or one element of an array of strings or structs).
+fn push_scalar(out: &mut String, v: &td::PerfItemValue<'_>, convert: td::PerfConvertOptions) {
+    if !push_common(out, v, convert) {
+        let _ = v.write_json_scalar_to(&mut JsonText(out), convert);
+    }
+}
+
+/// Writes the values whose JSON is plain: integers, booleans of 0 or 1,
+/// and UTF-8 strings of printable ASCII. False (nothing written) for the
+/// rest.
+fn push_common(
+    out: &mut String,
+    v: &td::PerfItemValue<'_>,
+    convert: td::PerfConvertOptions,
+) -> bool {
+    let m = v.metadata();
+    let format = m.format();
+    let hex_string = convert.has_flag(td::PerfConvertOptions::IntHexAsString);
+    let (unsigned, signed): (u64, i64) = match m.encoding() {
+        E::Value8 => (v.to_u8(0).into(), v.to_i8(0).into()),
+        E::Value16 => (v.to_u16(0).into(), v.to_i16(0).into()),
+        E::Value32 => (v.to_u32(0).into(), v.to_i32(0).into()),
+        E::Value64 => (v.to_u64(0), v.to_i64(0)),
+        E::ZStringChar8 | E::StringLength16Char8 | E::BinaryLength16Char8 => {
+            return push_char8(out, m.encoding(), format, v.bytes())
+        }
+        _ => return false,
+    };
+    let size = m.type_size();
+    match format {
+        F::Default | F::UnsignedInt => push_u64(out, unsigned),
+        F::SignedInt => push_i64(out, signed),
+        F::Pid if size >= 4 => push_i64(out, signed),
+        F::HexInt if hex_string => {
+            out.push_str("\"0x");
+            push_hex_upper(out, unsigned);
+            out.push('"');
+        }
+        F::String8 if size == 1 => return push_char8(out, E::Value8, format, &[unsigned as u8]),
+        // A UTF-16 or UTF-32 code unit as a one-character string.
+        F::StringUtf if (size == 2 || size == 4) && unsigned < 0x80 => {
+            return push_char8(out, E::Value8, format, &[unsigned as u8])
+        }
+        F::HexBytes => push_hex_bytes(out, v.bytes().get(..size.into()).unwrap_or_default()),
+        F::Boolean if size <= 4 && unsigned <= 1 => {
+            out.push_str(if unsigned == 1 { "true" } else { "false" })
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// A string of 8-bit units (or, as the format says, its bytes in hex).
+/// Text is written when it is printable ASCII, which every text encoding
+/// and every byte-order mark test reads the same way. `encoding` `Value8`
+/// stands for one code unit of a character.
+fn push_char8(out: &mut String, encoding: E, format: F, bytes: &[u8]) -> bool {
+    let text = match format {
+        F::HexBytes => false,
+        F::String8 | F::StringUtf | F::StringUtfBom | F::StringXml | F::StringJson => true,
+        F::Default => encoding != E::BinaryLength16Char8,
+        // Zero-terminated strings are text whatever their format; the
+        // counted ones have numbers, addresses and GUIDs among theirs.
+        _ if encoding == E::ZStringChar8 => true,
+        _ => return false,
+    };
+    if !text {
+        push_hex_bytes(out, bytes);
+        return true;
+    }
+    if !plain(bytes) {
+        return false;
+    }
+    // Printable ASCII: valid UTF-8, nothing to escape.
+    let Ok(s) = std::str::from_utf8(bytes) else {
+        return false;
+    };
+    out.push('"');
+    out.push_str(s);
+    out.push('"');
+    true
+}
+
+/// `"0A 1B 2C"`: each byte as two upper-case hex digits.
+fn push_hex_bytes(out: &mut String, bytes: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    out.push('"');
+    for (i, &b) in bytes.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push(HEX[usize::from(b >> 4)] as char);
+        out.push(HEX[usize::from(b & 15)] as char);
+    }
+    out.push('"');
+}
+
+fn push_i64(out: &mut String, v: i64) {
+    if v < 0 {
+        out.push('-');
+    }
+    push_u64(out, v.unsigned_abs());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One field's metadata and data: name, encoding, format, tag, value.
+    struct Field<'a>(&'a [u8], u8, u8, u16, &'a [u8]);
+
+    /// An EventHeader event (64-bit, little-endian) with these fields.
+    fn event(fields: &[Field<'_>]) -> Vec<u8> {
+        let mut meta = b"E\0".to_vec();
+        let mut data = Vec::new();
+        for Field(name, encoding, format, tag, value) in fields {
+            meta.extend_from_slice(name);
+            meta.push(0);
+            meta.push(encoding | 0x80); // a format follows
+            if *tag != 0 {
+                meta.push(format | 0x80); // a tag follows
+                meta.extend_from_slice(&tag.to_le_bytes());
+            } else {
+                meta.push(*format);
+            }
+            data.extend_from_slice(value);
+        }
+        let mut ev = vec![7u8, 0, 0, 0, 0, 0, 0, 5];
+        ev.extend_from_slice(&(meta.len() as u16).to_le_bytes());
+        ev.extend_from_slice(&1u16.to_le_bytes()); // kind: metadata
+        ev.extend_from_slice(&meta);
+        ev.extend_from_slice(&data);
+        ev
+    }
+
+    /// The members as the crate writes them, and as [`push_members`] does.
+    fn both(ev: &[u8]) -> (String, String) {
+        let convert = td::PerfConvertOptions::Default;
+        let mut context = td::EventHeaderEnumeratorContext::new();
+        let mut e = context
+            .enumerate_with_name_and_data("P_L5K1", ev, 4096)
+            .expect("a valid event");
+        let mut theirs = String::new();
+        e.move_next();
+        while e.state().can_move_next() {
+            e.write_json_item_and_move_next_sibling(&mut JsonText(&mut theirs), true, convert)
+                .expect("writing to a String");
+        }
+        let mut context = td::EventHeaderEnumeratorContext::new();
+        let mut e = context
+            .enumerate_with_name_and_data("P_L5K1", ev, 4096)
+            .expect("a valid event");
+        let mut ours = String::new();
+        let (mut taken, mut spans, mut scratch) = (Taken::default(), Vec::new(), String::new());
+        let noted = (&mut taken, &mut spans);
+        assert!(push_members(
+            &mut ours,
+            &mut e,
+            convert,
+            noted,
+            &mut scratch
+        ));
+        // The spans are the members a JSON reader finds.
+        let parsed: Vec<_> = super::super::view::members(&ours).collect();
+        let noted: Vec<_> = spans
+            .iter()
+            .map(|s| (&ours[s.key.0..s.key.1], &ours[s.value.0..s.value.1]))
+            .collect();
+        assert_eq!(noted, parsed);
+        (theirs, ours)
+    }
+
+    fn counted(bytes: &[u8]) -> Vec<u8> {
+        let mut v = (bytes.len() as u16).to_le_bytes().to_vec();
+        v.extend_from_slice(bytes);
+        v
+    }
+
+    #[test]
+    fn matches_the_crate() {
+        let texts: [&[u8]; 8] = [
+            b"",
+            b"plain text",
+            b"q\"uote\\",
+            b"tab\tnl\n\x01\x1f",
+            "caf\u{e9} \u{1f600}".as_bytes(),
+            b"latin1 \xe9\xff",
+            b"\xef\xbb\xbfbom",
+            b"\x7f del",
+        ];
+        let ints: [u64; 6] = [0, 1, 2, 0x7f, 0x8000_0000, u64::MAX];
+        let mut checked = 0;
+        for format in 0..=20u8 {
+            for tag in [0u16, 0xbeef] {
+                for encoding in 2..=5u8 {
+                    let size = 1usize << (encoding - 2);
+                    for v in ints {
+                        let bytes = v.to_le_bytes();
+                        let ev = event(&[Field(b"f", encoding, format, tag, &bytes[..size])]);
+                        let (theirs, ours) = both(&ev);
+                        assert_eq!(
+                            ours, theirs,
+                            "encoding {encoding} format {format} value {v:#x}"
+                        );
+                        checked += 1;
+                    }
+                }
+                for text in texts {
+                    let mut z = text.to_vec();
+                    z.push(0);
+                    for (encoding, value) in
+                        [(7u8, z.clone()), (10, counted(text)), (13, counted(text))]
+                    {
+                        let ev = event(&[Field(b"s", encoding, format, tag, &value)]);
+                        let (theirs, ours) = both(&ev);
+                        assert_eq!(
+                            ours, theirs,
+                            "encoding {encoding} format {format} text {text:?}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 2000);
+    }
+
+    #[test]
+    fn names_arrays_and_structs_match_the_crate() {
+        let names: [&[u8]; 5] = [b"n", b"meta", b"a \"q\"", b"tab\t", b"caf\xc3\xa9\xe9"];
+        for name in names {
+            let ev = event(&[Field(name, 4, 0, 0, &7u32.to_le_bytes())]);
+            let (theirs, ours) = both(&ev);
+            assert_eq!(ours, theirs, "name {name:?}");
+        }
+        // A struct of two fields (format = its field count), then a
+        // variable array of 32-bit values (count in the data), then an
+        // array of strings (elements written by the walk).
+        let mut meta = b"E\0s\0".to_vec();
+        meta.extend_from_slice(&[0x81, 2]);
+        meta.extend_from_slice(b"x\0\x04y\0\x87\x0b");
+        meta.extend_from_slice(b"arr\0\x44");
+        meta.extend_from_slice(b"strs\0\x47");
+        let mut data = 5u32.to_le_bytes().to_vec();
+        data.extend_from_slice(b"y\"v\0");
+        data.extend_from_slice(&3u16.to_le_bytes());
+        for v in [1u32, 2, 3] {
+            data.extend_from_slice(&v.to_le_bytes());
+        }
+        data.extend_from_slice(&2u16.to_le_bytes());
+        data.extend_from_slice(b"a\0b c\0");
+        let mut ev = vec![7u8, 0, 0, 0, 0, 0, 0, 5];
+        ev.extend_from_slice(&(meta.len() as u16).to_le_bytes());
+        ev.extend_from_slice(&1u16.to_le_bytes());
+        ev.extend_from_slice(&meta);
+        ev.extend_from_slice(&data);
+        let (theirs, ours) = both(&ev);
+        assert_eq!(ours, theirs);
+        assert!(ours.contains("\"strs\": [ \"a\", \"b c\" ]"), "{ours}");
+    }
+}
