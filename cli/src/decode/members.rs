@@ -257,11 +257,14 @@ fn push_char8(out: &mut String, encoding: E, format: F, bytes: &[u8]) -> bool {
     let text = match format {
         F::HexBytes => false,
         F::String8 | F::StringUtf | F::StringUtfBom | F::StringXml | F::StringJson => true,
-        F::Default => encoding != E::BinaryLength16Char8,
-        // Zero-terminated strings are text whatever their format; the
-        // counted ones have numbers, addresses and GUIDs among theirs.
+        // Zero-terminated strings are text whatever their format.
         _ if encoding == E::ZStringChar8 => true,
-        _ => return false,
+        // Counted ones of a number's, an address's or a GUID's size are
+        // that value (left to the crate); of any other size, and of the
+        // default or an unknown format, binary ones are hex bytes and
+        // strings text.
+        _ if value_size(format, bytes.len()) => return false,
+        _ => encoding != E::BinaryLength16Char8,
     };
     if !text {
         push_hex_bytes(out, bytes);
@@ -278,6 +281,22 @@ fn push_char8(out: &mut String, encoding: E, format: F, bytes: &[u8]) -> bool {
     out.push_str(s);
     out.push('"');
     true
+}
+
+/// Whether a counted string of `len` bytes in `format` is read as a value
+/// of that format (a number, time, address or GUID) rather than as bytes.
+fn value_size(format: F, len: usize) -> bool {
+    let sizes: &[usize] = match format {
+        F::UnsignedInt | F::SignedInt | F::HexInt => &[0, 1, 2, 4, 8],
+        F::Errno | F::Pid => &[0, 4],
+        F::Time | F::Float => &[0, 4, 8],
+        F::Boolean => &[0, 1, 2, 4],
+        F::Uuid => &[0, 16],
+        F::Port => &[0, 2],
+        F::IPAddress | F::IPAddressObsolete => &[0, 4, 16],
+        _ => &[],
+    };
+    sizes.contains(&len)
 }
 
 /// `"0A 1B 2C"`: each byte as two upper-case hex digits.
@@ -377,8 +396,14 @@ mod tests {
 
     #[test]
     fn matches_the_crate() {
-        let texts: [&[u8]; 8] = [
+        let texts: [&[u8]; 14] = [
             b"",
+            b"1",
+            b"22",
+            b"4444",
+            b"88888888",
+            b"sixteen 16 bytes",
+            b"\x80\xff\x00\x01",
             b"plain text",
             b"q\"uote\\",
             b"tab\tnl\n\x01\x1f",
