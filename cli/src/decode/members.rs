@@ -32,24 +32,72 @@ fn plain(b: &[u8]) -> bool {
         .all(|&c| (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\')
 }
 
-/// The writer's separator state: a comma is due after a value or a closed
-/// array or object; with the crate's `Space` option every separator after
-/// the first carries a space.
-struct Sep {
+/// The walk's writer: the separator state (a comma is due after a value or
+/// a closed array or object; with the crate's `Space` option every
+/// separator after the first carries a space), the nesting depth, and the
+/// current top-level member (its key, where its value starts).
+struct Walk<'w> {
+    out: &'w mut String,
     comma: bool,
+    depth: usize,
+    key: (usize, usize),
+    value_start: usize,
+    taken: &'w mut Taken,
+    spans: &'w mut Vec<Span>,
+    scratch: &'w mut String,
+    convert: td::PerfConvertOptions,
 }
 
-impl Sep {
-    fn before(&mut self, out: &mut String) {
-        out.push_str(if self.comma { ", " } else { " " });
+impl Walk<'_> {
+    fn separator(&mut self, comma_after: bool) {
+        self.out.push_str(if self.comma { ", " } else { " " });
+        self.comma = comma_after;
+    }
+
+    /// The name of an item that is not an array element.
+    fn name(&mut self, info: &td::EventHeaderItemInfo<'_>) {
+        self.separator(false);
+        let key = push_name(self.out, info, self.convert, self.scratch);
+        if self.depth == 0 {
+            self.taken.note(&self.out[key.0..key.1]);
+            self.key = key;
+        }
+    }
+
+    /// Notes a top-level member whose value started at `start` and has
+    /// just been written.
+    fn value_end(&mut self, start: usize) {
+        if self.depth == 0 {
+            self.spans.push(Span {
+                key: self.key,
+                value: (start, self.out.len()),
+            });
+        }
+    }
+
+    fn open(&mut self, bracket: char) {
+        self.separator(false);
+        if self.depth == 0 {
+            self.value_start = self.out.len();
+        }
+        self.out.push(bracket);
+        self.depth += 1;
+    }
+
+    fn close(&mut self, bracket: &str) {
+        self.comma = true;
+        self.out.push_str(bracket);
+        self.depth = self.depth.saturating_sub(1);
+        self.value_end(self.value_start);
     }
 }
 
 /// Writes the members of the event `e` enumerates, which is positioned
 /// before its first item, each preceded by `, `, noting each top-level
 /// key in `taken` and each top-level member's place in `out` in `spans`;
-/// `scratch` is reused for names that need the crate's escaping. Returns false when the event's data is malformed (the
-/// enumerator's state is then `Error`); what was written is then partial.
+/// `scratch` is reused for names that need the crate's escaping. Returns
+/// false when the event's data is malformed (the enumerator's state is
+/// then `Error`); what was written is then partial.
 pub fn push_members(
     out: &mut String,
     e: &mut td::EventHeaderEnumerator<'_, '_, '_>,
@@ -57,97 +105,56 @@ pub fn push_members(
     (taken, spans): (&mut Taken, &mut Vec<Span>),
     scratch: &mut String,
 ) -> bool {
-    let mut sep = Sep { comma: true };
-    let mut depth = 0usize;
-    // The current top-level member: its key, and where its value starts.
-    let mut key = (0, 0);
-    let mut value_start = 0;
+    let mut w = Walk {
+        out,
+        comma: true,
+        depth: 0,
+        key: (0, 0),
+        value_start: 0,
+        taken,
+        spans,
+        scratch,
+        convert,
+    };
     let mut moved = e.move_next();
     while moved {
         match e.state() {
             State::Value => {
                 let info = e.item_info();
                 if !info.metadata().is_element() {
-                    let k = push_name(out, &mut sep, &info, convert, depth, taken, scratch);
-                    if depth == 0 {
-                        key = k;
-                    }
+                    w.name(&info);
                 }
-                sep.before(out);
-                sep.comma = true;
-                let start = out.len();
-                push_scalar(out, info.value(), convert);
-                if depth == 0 {
-                    spans.push(Span {
-                        key,
-                        value: (start, out.len()),
-                    });
-                }
+                w.separator(true);
+                let start = w.out.len();
+                push_scalar(w.out, info.value(), convert);
+                w.value_end(start);
             }
             State::ArrayBegin => {
                 let info = e.item_info();
-                let k = push_name(out, &mut sep, &info, convert, depth, taken, scratch);
-                if depth == 0 {
-                    key = k;
-                }
-                if info.metadata().type_size() != 0 {
-                    out.push(' ');
-                    let start = out.len();
+                w.name(&info);
+                if info.metadata().type_size() == 0 {
+                    w.open('[');
+                } else {
+                    w.out.push(' ');
+                    let start = w.out.len();
                     let _ = info
                         .value()
-                        .write_json_simple_array_to(&mut JsonText(out), convert);
-                    if depth == 0 {
-                        spans.push(Span {
-                            key,
-                            value: (start, out.len()),
-                        });
-                    }
-                    sep.comma = true;
+                        .write_json_simple_array_to(&mut JsonText(w.out), convert);
+                    w.comma = true;
+                    w.value_end(start);
                     moved = e.move_next_sibling();
                     continue;
                 }
-                sep.before(out);
-                sep.comma = false;
-                value_start = if depth == 0 { out.len() } else { value_start };
-                out.push('[');
-                depth += 1;
             }
-            State::ArrayEnd => {
-                sep.comma = true;
-                out.push_str(" ]");
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    spans.push(Span {
-                        key,
-                        value: (value_start, out.len()),
-                    });
-                }
-            }
+            State::ArrayEnd => w.close(" ]"),
             State::StructBegin => {
                 let info = e.item_info();
                 if !info.metadata().is_element() {
-                    let k = push_name(out, &mut sep, &info, convert, depth, taken, scratch);
-                    if depth == 0 {
-                        key = k;
-                    }
+                    w.name(&info);
                 }
-                sep.before(out);
-                sep.comma = false;
-                value_start = if depth == 0 { out.len() } else { value_start };
-                out.push('{');
-                depth += 1;
+                w.open('{');
             }
-            State::StructEnd => {
-                sep.comma = true;
-                out.push_str(" }");
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    spans.push(Span {
-                        key,
-                        value: (value_start, out.len()),
-                    });
-                }
-            }
+            State::StructEnd => w.close(" }"),
             _ => return false,
         }
         moved = e.move_next();
@@ -155,28 +162,17 @@ pub fn push_members(
     e.state() != State::Error
 }
 
-/// `"name":` (after its separator), with `;tag=0x..` when the field has a
-/// tag; a top-level key is noted in `taken`. Returns where the key (without
-/// its quotes) is in `out`.
+/// `"name":`, with `;tag=0x..` when the field has a tag. Returns where
+/// the key (without its quotes) is in `out`.
 fn push_name(
     out: &mut String,
-    sep: &mut Sep,
     info: &td::EventHeaderItemInfo<'_>,
     convert: td::PerfConvertOptions,
-    depth: usize,
-    taken: &mut Taken,
     scratch: &mut String,
 ) -> (usize, usize) {
-    sep.before(out);
-    sep.comma = false;
     out.push('"');
     let start = out.len();
     let name = info.name_bytes();
-    let tag = if convert.has_flag(td::PerfConvertOptions::FieldTag) {
-        info.metadata().field_tag()
-    } else {
-        0
-    };
     match std::str::from_utf8(name) {
         Ok(s) if plain(name) => out.push_str(s),
         _ => {
@@ -185,14 +181,14 @@ fn push_name(
             let _ = write!(out, "{}", td::display::JsonEscapeDisplay::new(scratch));
         }
     }
-    if tag != 0 {
-        out.push_str(";tag=0x");
-        push_hex_upper(out, tag.into());
+    if convert.has_flag(td::PerfConvertOptions::FieldTag) {
+        let tag = info.metadata().field_tag();
+        if tag != 0 {
+            out.push_str(";tag=0x");
+            push_hex_upper(out, tag.into());
+        }
     }
     let end = out.len();
-    if depth == 0 {
-        taken.note(&out[start..end]);
-    }
     out.push_str("\":");
     (start, end)
 }
