@@ -49,8 +49,6 @@ pub struct Formatter {
     comm_meta: bool,
     time_format: Option<TimeFormat>,
     window: TimeWindow,
-    /// Reused for field names that need escaping.
-    scratch: String,
 }
 
 /// What became of one event.
@@ -127,7 +125,6 @@ impl Formatter {
             comm_meta: false,
             time_format: None,
             window: TimeWindow::default(),
-            scratch: String::new(),
         }
     }
 
@@ -348,7 +345,6 @@ impl Formatter {
             &mut e,
             self.convert,
             (&mut self.taken, &mut self.ev.spans),
-            &mut self.scratch,
         );
         if !noted {
             self.ev.spans.clear();

@@ -4,9 +4,7 @@
 
 use tracepoint_decode as td;
 
-use super::view::Span;
-
-use super::view::Time;
+use super::view::{Span, Time};
 
 type St = td::PerfEventAttrSampleType;
 

@@ -13,14 +13,12 @@
 //! bytes stay the crate's. `tests::matches_the_crate` compares the two
 //! writers on every encoding and format.
 
-use std::fmt::Write as _;
-
 use eventheader_types::{FieldEncoding as E, FieldFormat as F};
 use tracepoint_decode as td;
 
 use super::json::JsonText;
 use super::keys::Taken;
-use super::meta::{push_hex_upper, push_u64};
+use super::meta::{push_hex_upper, push_u64, push_utf8_or_latin1_escaped};
 use super::view::Span;
 
 type State = td::EventHeaderEnumeratorState;
@@ -44,7 +42,6 @@ struct Walk<'w> {
     value_start: usize,
     taken: &'w mut Taken,
     spans: &'w mut Vec<Span>,
-    scratch: &'w mut String,
     convert: td::PerfConvertOptions,
 }
 
@@ -57,7 +54,7 @@ impl Walk<'_> {
     /// The name of an item that is not an array element.
     fn name(&mut self, info: &td::EventHeaderItemInfo<'_>) {
         self.separator(false);
-        let key = push_name(self.out, info, self.convert, self.scratch);
+        let key = push_name(self.out, info, self.convert);
         if self.depth == 0 {
             self.taken.note(&self.out[key.0..key.1]);
             self.key = key;
@@ -94,16 +91,14 @@ impl Walk<'_> {
 
 /// Writes the members of the event `e` enumerates, which is positioned
 /// before its first item, each preceded by `, `, noting each top-level
-/// key in `taken` and each top-level member's place in `out` in `spans`;
-/// `scratch` is reused for names that need the crate's escaping. Returns
-/// false when the event's data is malformed (the enumerator's state is
+/// key in `taken` and each top-level member's place in `out` in `spans`.
+/// Returns false when the event's data is malformed (the enumerator's state is
 /// then `Error`); what was written is then partial.
 pub fn push_members(
     out: &mut String,
     e: &mut td::EventHeaderEnumerator<'_, '_, '_>,
     convert: td::PerfConvertOptions,
     (taken, spans): (&mut Taken, &mut Vec<Span>),
-    scratch: &mut String,
 ) -> bool {
     let mut w = Walk {
         out,
@@ -113,7 +108,6 @@ pub fn push_members(
         value_start: 0,
         taken,
         spans,
-        scratch,
         convert,
     };
     let mut moved = e.move_next();
@@ -168,18 +162,13 @@ fn push_name(
     out: &mut String,
     info: &td::EventHeaderItemInfo<'_>,
     convert: td::PerfConvertOptions,
-    scratch: &mut String,
 ) -> (usize, usize) {
     out.push('"');
     let start = out.len();
     let name = info.name_bytes();
     match std::str::from_utf8(name) {
         Ok(s) if plain(name) => out.push_str(s),
-        _ => {
-            scratch.clear();
-            let _ = td::display::Utf8WithLatin1FallbackDisplay::new(name).write_to(scratch);
-            let _ = write!(out, "{}", td::display::JsonEscapeDisplay::new(scratch));
-        }
+        _ => push_utf8_or_latin1_escaped(out, name),
     }
     if convert.has_flag(td::PerfConvertOptions::FieldTag) {
         let tag = info.metadata().field_tag();
@@ -201,7 +190,7 @@ fn push_scalar(out: &mut String, v: &td::PerfItemValue<'_>, convert: td::PerfCon
 }
 
 /// Writes the values whose JSON is plain: integers, booleans of 0 or 1,
-/// and UTF-8 strings of printable ASCII. False (nothing written) for the
+/// hex bytes, and strings of printable ASCII. False (nothing written) for the
 /// rest.
 fn push_common(
     out: &mut String,
@@ -365,14 +354,12 @@ mod tests {
             .enumerate_with_name_and_data("P_L5K1", ev, 4096)
             .expect("a valid event");
         let mut ours = String::new();
-        let (mut taken, mut spans, mut scratch) = (Taken::default(), Vec::new(), String::new());
-        let noted = (&mut taken, &mut spans);
+        let (mut taken, mut spans) = (Taken::default(), Vec::new());
         assert!(push_members(
             &mut ours,
             &mut e,
             convert,
-            noted,
-            &mut scratch
+            (&mut taken, &mut spans)
         ));
         // The spans are the members a JSON reader finds.
         let parsed: Vec<_> = super::super::view::members(&ours).collect();

@@ -95,6 +95,12 @@ pub(crate) fn push_uuid(out: &mut String, b: &[u8]) {
 /// A JSON string of bytes that are UTF-8 where valid, Latin-1 elsewhere.
 fn push_utf8_or_latin1(out: &mut String, bytes: &[u8]) {
     out.push('"');
+    push_utf8_or_latin1_escaped(out, bytes);
+    out.push('"');
+}
+
+/// The content of [`push_utf8_or_latin1`]'s string, without its quotes.
+pub(crate) fn push_utf8_or_latin1_escaped(out: &mut String, bytes: &[u8]) {
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
             push_escaped_char(out, c);
@@ -103,7 +109,6 @@ fn push_utf8_or_latin1(out: &mut String, bytes: &[u8]) {
             push_escaped_char(out, b as char);
         }
     }
-    out.push('"');
 }
 
 /// time, cpu, pid, tid of a sample.
