@@ -35,6 +35,15 @@ enum Column {
 }
 
 impl Column {
+    /// Whether the column's cells may hold any character (the others hold
+    /// numbers, times and ids, which never need quotes).
+    fn is_text(&self) -> bool {
+        matches!(
+            self,
+            Column::Comm | Column::Provider | Column::Event | Column::Tracepoint | Column::Field(_)
+        )
+    }
+
     fn of(name: &str) -> Column {
         match name {
             "time" => Column::Time,
@@ -61,30 +70,58 @@ pub struct CsvOutput {
     names: Vec<String>,
     columns: Vec<Column>,
     header: bool,
-    row: Vec<u8>,
-    cell: String,
+    row: String,
+    scratch: String,
     time_format: Option<TimeFormat>,
 }
 
-/// Appends `cell` quoted as RFC 4180 asks.
-fn push_cell(out: &mut Vec<u8>, cell: &str) {
-    let bytes = cell.as_bytes();
-    if !bytes
-        .iter()
-        .any(|b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
-    {
-        out.extend_from_slice(bytes);
-        return;
-    }
-    out.reserve(bytes.len() + 2);
-    out.push(b'"');
-    for &b in bytes {
-        out.push(b);
+/// Whether a cell must be quoted (RFC 4180: a comma, quote, CR or LF).
+fn needs_quotes(cell: &[u8]) -> bool {
+    cell.iter()
+        .any(|&b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
+}
+
+/// Appends `cell` between quotes, its quotes doubled.
+fn push_quoted(out: &mut String, cell: &str) {
+    out.reserve(cell.len() + 2);
+    out.push('"');
+    push_doubled(out, cell);
+    out.push('"');
+}
+
+/// Appends `cell` with its quotes doubled: the runs between quotes are
+/// copied whole.
+fn push_doubled(out: &mut String, cell: &str) {
+    let mut from = 0;
+    for (at, &b) in cell.as_bytes().iter().enumerate() {
         if b == b'"' {
-            out.push(b'"');
+            // An ASCII quote: `at` and `at + 1` are character boundaries.
+            out.push_str(&cell[from..=at]);
+            out.push('"');
+            from = at + 1;
         }
     }
-    out.push(b'"');
+    out.push_str(&cell[from..]);
+}
+
+/// Appends `cell` quoted as RFC 4180 asks.
+fn push_cell(out: &mut String, cell: &str) {
+    if needs_quotes(cell.as_bytes()) {
+        push_quoted(out, cell);
+    } else {
+        out.push_str(cell);
+    }
+}
+
+/// Quotes the cell written to `row` from `start` on, if RFC 4180 asks for
+/// it (`scratch` holds its text meanwhile).
+fn quote_from(row: &mut String, start: usize, scratch: &mut String) {
+    if needs_quotes(&row.as_bytes()[start..]) {
+        scratch.clear();
+        scratch.push_str(&row[start..]);
+        row.truncate(start);
+        push_quoted(row, scratch);
+    }
 }
 
 impl CsvOutput {
@@ -100,8 +137,8 @@ impl CsvOutput {
             columns: names.iter().map(|n| Column::of(n)).collect(),
             names,
             header: false,
-            row: Vec::new(),
-            cell: String::new(),
+            row: String::new(),
+            scratch: String::new(),
             time_format,
         }
     }
@@ -114,12 +151,12 @@ impl CsvOutput {
         self.row.clear();
         for (i, name) in self.names.iter().enumerate() {
             if i > 0 {
-                self.row.push(b',');
+                self.row.push(',');
             }
             push_cell(&mut self.row, name);
         }
-        self.row.extend_from_slice(b"\r\n");
-        self.w.write_all(&self.row)
+        self.row.push_str("\r\n");
+        self.w.write_all(self.row.as_bytes())
     }
 
     /// The text of one cell.
@@ -164,11 +201,8 @@ impl CsvOutput {
                     out.remove(mark);
                 }
             }
-            Column::Fields => {
-                out.push('{');
-                out.push_str(e.fields.trim_start_matches([',', ' ']));
-                out.push('}');
-            }
+            // Written by the caller, which quotes it as it copies it.
+            Column::Fields => {}
             Column::Field(name) => match lookup(e.fields, name) {
                 Some(v) if v.len() >= 2 && v.starts_with('"') && v.ends_with('"') => {
                     push_unescaped(out, &v[1..v.len() - 1])
@@ -189,14 +223,30 @@ impl Sink for CsvOutput {
         self.row.clear();
         for (i, c) in self.columns.iter().enumerate() {
             if i > 0 {
-                self.row.push(b',');
+                self.row.push(',');
             }
-            self.cell.clear();
-            Self::cell(&mut self.cell, c, e, self.time_format);
-            push_cell(&mut self.row, &self.cell);
+            if *c == Column::Fields {
+                // The one long cell: copied once.
+                let fields = e.fields.trim_start_matches([',', ' ']);
+                if needs_quotes(fields.as_bytes()) {
+                    self.row.push_str("\"{");
+                    push_doubled(&mut self.row, fields);
+                    self.row.push_str("}\"");
+                } else {
+                    self.row.push('{');
+                    self.row.push_str(fields);
+                    self.row.push('}');
+                }
+                continue;
+            }
+            let start = self.row.len();
+            Self::cell(&mut self.row, c, e, self.time_format);
+            if c.is_text() {
+                quote_from(&mut self.row, start, &mut self.scratch);
+            }
         }
-        self.row.extend_from_slice(b"\r\n");
-        self.w.write_all(&self.row)
+        self.row.push_str("\r\n");
+        self.w.write_all(self.row.as_bytes())
     }
 
     fn end_input(&mut self) -> io::Result<()> {
@@ -215,11 +265,29 @@ mod tests {
 
     #[test]
     fn quoting() {
-        let mut s = Vec::new();
-        for c in ["a", "a,b", "say \"hi\"", "l1\nl2", ""] {
+        let mut s = String::new();
+        for c in ["a", "a,b", "say \"hi\"", "l1\nl2", "cr\r", "", "\"\""] {
             push_cell(&mut s, c);
-            s.push(b'|');
+            s.push('|');
         }
-        assert_eq!(s, b"a|\"a,b\"|\"say \"\"hi\"\"\"|\"l1\nl2\"||");
+        assert_eq!(
+            s,
+            "a|\"a,b\"|\"say \"\"hi\"\"\"|\"l1\nl2\"|\"cr\r\"||\"\"\"\"\"\"|"
+        );
+    }
+
+    #[test]
+    fn cells_written_in_place_are_quoted_in_place() {
+        let mut scratch = String::new();
+        for (cell, want) in [
+            ("plain", "x,plain"),
+            ("a\"b", "x,\"a\"\"b\""),
+            ("é,ü", "x,\"é,ü\""),
+        ] {
+            let mut row = String::from("x,");
+            row.push_str(cell);
+            quote_from(&mut row, 2, &mut scratch);
+            assert_eq!(row, want);
+        }
     }
 }

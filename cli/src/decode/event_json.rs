@@ -181,6 +181,7 @@ impl Formatter {
     /// or [`Self::perf_sample`].
     pub fn view<'a>(&'a self, json: &'a str) -> EventView<'a> {
         let ev = &self.ev;
+        let (provider, event) = ev.names();
         EventView {
             time: ev.time,
             first_time: self.first_time,
@@ -189,8 +190,8 @@ impl Formatter {
             tid: ev.tid,
             comm: self.comm(),
             tracepoint: &ev.tracepoint,
-            provider: &ev.provider,
-            event: &ev.event,
+            provider,
+            event,
             level: ev.level,
             keyword: ev.keyword,
             opcode: ev.opcode,

@@ -15,8 +15,11 @@ pub struct EventMeta {
     pub pid: Option<u32>,
     pub tid: Option<u32>,
     pub tracepoint: String,
-    pub provider: String,
-    pub event: String,
+    provider: String,
+    event: String,
+    /// Provider and event are the two sides of the tracepoint name's colon
+    /// (found when they are asked for) rather than `provider` and `event`.
+    names_in_tracepoint: bool,
     pub level: Option<u8>,
     pub keyword: Option<u64>,
     pub opcode: Option<u8>,
@@ -59,6 +62,7 @@ impl EventMeta {
         self.tracepoint.push_str(tracepoint);
         self.provider.clear();
         self.event.clear();
+        self.names_in_tracepoint = false;
         self.level = None;
         self.keyword = None;
         self.opcode = None;
@@ -69,18 +73,20 @@ impl EventMeta {
         self.spans_noted = false;
     }
 
-    /// The provider and event of a tracepoint name `Provider_L..K..`,
-    /// `system:name` or `name`.
+    /// Takes the provider and event from the tracepoint name
+    /// `Provider_L..K..`, `system:name` or `name`.
     pub fn names_from_tracepoint(&mut self) {
-        self.provider.clear();
-        self.event.clear();
-        match self.tracepoint.split_once(':') {
-            Some((p, e)) => {
-                self.provider.push_str(p);
-                self.event.push_str(e);
-            }
-            None => self.event.push_str(&self.tracepoint),
+        self.names_in_tracepoint = true;
+    }
+
+    /// The provider and event.
+    pub fn names(&self) -> (&str, &str) {
+        if !self.names_in_tracepoint {
+            return (&self.provider, &self.event);
         }
+        self.tracepoint
+            .split_once(':')
+            .unwrap_or(("", &self.tracepoint))
     }
 
     /// What a perf sample records: time, cpu, pid, tid; provider and event
@@ -109,6 +115,7 @@ impl EventMeta {
 
     /// The identity and header of an EventHeader event.
     pub fn eventheader(&mut self, info: &td::EventHeaderEventInfo<'_, '_>) {
+        self.names_in_tracepoint = false;
         self.provider.clear();
         self.provider.push_str(info.provider_name());
         self.event.clear();

@@ -6,9 +6,10 @@
 //!
 //! The walk is written here so that the common items skip the crate's
 //! character-by-character writers: names of printable ASCII (with their
-//! tags), integers (decimal, hex strings, booleans of 0 or 1), hex bytes,
-//! and strings of printable ASCII are written directly. Every other item
-//! (floats, times, errno values, addresses, GUIDs, text that needs
+//! tags), integers (decimal, hex strings, booleans of 0 or 1), times of
+//! years 1 to 9999, hex bytes, and strings of printable ASCII are written
+//! directly. Every other item (floats, other times, errno values,
+//! addresses, GUIDs, text that needs
 //! escaping or is not ASCII) goes to the crate's public writers, so the
 //! bytes stay the crate's. `tests::matches_the_crate` compares the two
 //! writers on every encoding and format.
@@ -19,6 +20,7 @@ use tracepoint_decode as td;
 use super::json::JsonText;
 use super::keys::Taken;
 use super::meta::{push_hex_upper, push_u64, push_utf8_or_latin1_escaped};
+use super::time::push_unix_seconds;
 use super::view::Span;
 
 type State = td::EventHeaderEnumeratorState;
@@ -226,6 +228,13 @@ fn push_common(
             return push_char8(out, E::Value8, format, &[unsigned as u8])
         }
         F::HexBytes => push_hex_bytes(out, v.bytes().get(..size.into()).unwrap_or_default()),
+        // Seconds since 1970, as a date and time within years 1 to 9999.
+        F::Time
+            if size >= 4
+                && convert.has_flag(td::PerfConvertOptions::UnixTimeWithinRangeAsString) =>
+        {
+            return push_unix_seconds(out, signed)
+        }
         F::Boolean if size <= 4 && unsigned <= 1 => {
             out.push_str(if unsigned == 1 { "true" } else { "false" })
         }
@@ -395,7 +404,20 @@ mod tests {
             b"\xef\xbb\xbfbom",
             b"\x7f del",
         ];
-        let ints: [u64; 6] = [0, 1, 2, 0x7f, 0x8000_0000, u64::MAX];
+        // Times among them: 9999-12-31T23:59:59, year 10000, 0001-01-01,
+        // year 0.
+        let ints: [u64; 10] = [
+            0,
+            1,
+            2,
+            0x7f,
+            0x8000_0000,
+            u64::MAX,
+            253_402_300_799,
+            253_402_300_800,
+            -62_135_596_800i64 as u64,
+            -62_135_596_801i64 as u64,
+        ];
         let mut checked = 0;
         for format in 0..=20u8 {
             for tag in [0u16, 0xbeef] {

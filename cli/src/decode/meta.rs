@@ -53,21 +53,8 @@ impl<'o> Items<'o> {
 }
 
 /// Appends a decimal number.
-pub fn push_u64(out: &mut String, mut value: u64) {
-    if value < 10 {
-        out.push(char::from(b'0' + value as u8));
-        return;
-    }
-    let mut buf = [0u8; 20];
-    let mut at = buf.len();
-    while value > 0 {
-        at -= 1;
-        buf[at] = b'0' + (value % 10) as u8;
-        value /= 10;
-    }
-    for &d in &buf[at..] {
-        out.push(char::from(d));
-    }
+pub fn push_u64(out: &mut String, value: u64) {
+    out.push_str(itoa::Buffer::new().format(value));
 }
 
 pub(crate) fn push_hex_upper(out: &mut String, value: u64) {

@@ -1,6 +1,7 @@
 //! The "time" of a perf sample as an RFC 3339 UTC date-time with
 //! nanoseconds.
 
+use std::cell::RefCell;
 use std::fmt::Write as _;
 
 use tracepoint_decode as td;
@@ -62,33 +63,77 @@ pub fn push_rfc3339(out: &mut String, ns: i64, quoted: bool) {
     push_civil(out, secs, nanos, quoted);
 }
 
+thread_local! {
+    /// The last second [`push_civil`] wrote and its text up to the decimal
+    /// point (`2024-03-28T00:45:12.`): a recording has many events a second.
+    static SECOND: RefCell<(i64, String)> = const { RefCell::new((i64::MIN, String::new())) };
+}
+
 /// The date and time of `secs` seconds and `nanos` nanoseconds since 1970,
 /// as [`push_rfc3339`] writes them.
 fn push_civil(out: &mut String, secs: i64, nanos: u32, quoted: bool) {
+    SECOND.with_borrow_mut(|(last, text)| {
+        if *last != secs || text.is_empty() {
+            text.clear();
+            if !push_date_time(text, secs) {
+                let q = if quoted { "\"" } else { "" };
+                let _ = write!(out, "{q}TIME({secs}.{nanos:09}){q}");
+                return;
+            }
+            text.push('.');
+            *last = secs;
+        }
+        if quoted {
+            out.push('"');
+        }
+        out.push_str(text);
+        // Nine digits: the leading 1 keeps the zeros.
+        let mut digits = itoa::Buffer::new();
+        out.push_str(&digits.format(nanos % 1_000_000_000 + 1_000_000_000)[1..]);
+        out.push('Z');
+        if quoted {
+            out.push('"');
+        }
+    });
+}
+
+/// `"2024-03-28T00:45:12Z"` of `secs` seconds since 1970 (a time field's
+/// JSON, as the decoding crate writes it); false (nothing written) for a
+/// year outside 1..=9999.
+pub fn push_unix_seconds(out: &mut String, secs: i64) -> bool {
+    out.push('"');
+    if !push_date_time(out, secs) {
+        out.pop();
+        return false;
+    }
+    out.push_str("Z\"");
+    true
+}
+
+/// `2024-03-28T00:45:12` of `secs` seconds since 1970; false (nothing
+/// written) for a year outside 1..=9999.
+fn push_date_time(out: &mut String, secs: i64) -> bool {
     let (year, month, day) = civil_from_days(secs.div_euclid(86_400));
-    let q = if quoted { "\"" } else { "" };
     if !(1..=9999).contains(&year) {
-        let _ = write!(out, "{q}TIME({secs}.{nanos:09}){q}");
-        return;
+        return false;
     }
     let sod = secs.rem_euclid(86_400) as u32;
-    let mut b = *b"\"0000-00-00T00:00:00.000000000Z\"";
+    let mut b = *b"0000-00-00T00:00:00";
     let mut put = |at: usize, width: usize, mut v: u32| {
         for i in (at..at + width).rev() {
             b[i] = b'0' + (v % 10) as u8;
             v /= 10;
         }
     };
-    put(1, 4, year as u32);
-    put(6, 2, month);
-    put(9, 2, day);
-    put(12, 2, sod / 3600);
-    put(15, 2, sod / 60 % 60);
-    put(18, 2, sod % 60);
-    put(21, 9, nanos);
-    let b = if quoted { &b[..] } else { &b[1..b.len() - 1] };
+    put(0, 4, year as u32);
+    put(5, 2, month);
+    put(8, 2, day);
+    put(11, 2, sod / 3600);
+    put(14, 2, sod / 60 % 60);
+    put(17, 2, sod % 60);
     // Digits and punctuation: ASCII.
-    out.push_str(std::str::from_utf8(b).unwrap_or_default());
+    out.push_str(std::str::from_utf8(&b).unwrap_or_default());
+    true
 }
 
 /// Seconds with nine decimals (exact).
