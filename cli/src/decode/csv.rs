@@ -77,6 +77,7 @@ pub struct CsvOutput {
 
 /// Whether a cell must be quoted (RFC 4180: a comma, quote, CR or LF).
 fn needs_quotes(cell: &[u8]) -> bool {
+    // Stops at the first: a field list's first character is a quote.
     cell.iter()
         .any(|&b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
 }

@@ -20,7 +20,7 @@ use super::fields::{self, FieldWalk};
 use super::json::{push_json_str, JsonText};
 use super::keys::{self, Key};
 use super::members;
-use super::meta;
+use super::meta::{self, push_identity};
 use super::view::{EventView, Time};
 use super::window::{TimeFormat, TimeWindow};
 use crate::filter::{Filter, Subject};
@@ -331,11 +331,7 @@ impl Formatter {
         }
         self.ev.eventheader(&info);
         out.push_str("{ \"n\": \"");
-        let _ = td::display::EventHeaderJsonIdentityDisplay::new(
-            info.provider_name(),
-            info.name_bytes(),
-        )
-        .write_to(&mut JsonText(out));
+        push_identity(out, info.provider_name(), info.name_bytes());
         out.push('"');
         // `, "name": value` for each top-level field, noting the names the
         // decoder's keys must avoid.

@@ -21,6 +21,20 @@ use std::fmt;
 /// `JsonEscapeDisplay` escapes (runs that need no escape are copied whole).
 pub fn push_json_str(out: &mut String, s: &str) {
     out.push('"');
+    push_json_content(out, s);
+    out.push('"');
+}
+
+/// The content of [`push_json_str`]'s string, without its quotes.
+pub fn push_json_content(out: &mut String, s: &str) {
+    // One pass without early exit over the whole string (the compiler
+    // vectorizes it) settles the common case: nothing to escape.
+    if !s.bytes().fold(false, |any, b| {
+        any | (b < 0x20) | (b == b'"') | (b == b'\\')
+    }) {
+        out.push_str(s);
+        return;
+    }
     let mut rest = s;
     while let Some(i) = rest
         .bytes()
@@ -36,7 +50,6 @@ pub fn push_json_str(out: &mut String, s: &str) {
         rest = chars.as_str();
     }
     out.push_str(rest);
-    out.push('"');
 }
 
 /// A `fmt::Write` into a `String` that escapes the characters JSON forbids

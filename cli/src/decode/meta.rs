@@ -11,7 +11,7 @@
 
 use tracepoint_decode as td;
 
-use super::json::{push_escaped_char, push_json_str};
+use super::json::{push_escaped_char, push_json_content, push_json_str};
 use super::time;
 
 type M = td::PerfMetaOptions;
@@ -29,7 +29,10 @@ impl<'o> Items<'o> {
         Items { out, any: false }
     }
 
+    /// Inlined, so that the copies of a literal `name` are of a known size.
+    #[inline(always)]
     pub(crate) fn key(&mut self, name: &str) -> &mut String {
+        self.out.reserve(name.len() + 6);
         if self.any {
             self.out.push_str(", ");
         }
@@ -40,10 +43,12 @@ impl<'o> Items<'o> {
         self.out
     }
 
+    #[inline]
     fn number(&mut self, name: &str, value: u64) {
         push_u64(self.key(name), value);
     }
 
+    #[inline]
     fn hex(&mut self, name: &str, value: u64) {
         let out = self.key(name);
         out.push_str("\"0x");
@@ -89,13 +94,19 @@ fn push_utf8_or_latin1(out: &mut String, bytes: &[u8]) {
 /// The content of [`push_utf8_or_latin1`]'s string, without its quotes.
 pub(crate) fn push_utf8_or_latin1_escaped(out: &mut String, bytes: &[u8]) {
     for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            push_escaped_char(out, c);
-        }
+        push_json_content(out, chunk.valid());
         for &b in chunk.invalid() {
             push_escaped_char(out, b as char);
         }
     }
+}
+
+/// The content of an EventHeader event's `"n"` string, `Provider:Event`,
+/// as the crate's `EventHeaderJsonIdentityDisplay` writes it.
+pub(crate) fn push_identity(out: &mut String, provider: &str, event: &[u8]) {
+    push_json_content(out, provider);
+    out.push(':');
+    push_utf8_or_latin1_escaped(out, event);
 }
 
 /// time, cpu, pid, tid of a sample.
@@ -210,6 +221,30 @@ mod tests {
     use super::*;
     use crate::decode::input;
     use crate::decode::json::JsonText;
+
+    #[test]
+    fn identities_as_the_crate_writes_them() {
+        let providers = ["P", "", "a\"b\\c", "tab\tnl\n\u{1}", "caf\u{e9}"];
+        let events: [&[u8]; 6] = [
+            b"E",
+            b"",
+            b"q\"",
+            b"caf\xc3\xa9\xe9",
+            b"\xf0\x90\x80",
+            b"\x7f\x1f",
+        ];
+        for provider in providers {
+            for event in events {
+                let mut ours = String::new();
+                push_identity(&mut ours, provider, event);
+                let mut theirs = String::new();
+                td::display::EventHeaderJsonIdentityDisplay::new(provider, event)
+                    .write_to(&mut JsonText(&mut theirs))
+                    .unwrap();
+                assert_eq!(ours, theirs, "{provider:?} {event:?}");
+            }
+        }
+    }
 
     /// Our items equal tracepoint_decode's meta displays for every event of
     /// the reference perf.data files (EventHeader and tracefs events), for

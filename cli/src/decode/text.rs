@@ -24,10 +24,17 @@ pub struct TextOutput {
 
 /// Not empty, without white space, control characters, quotes or `=`.
 fn is_word(s: &str) -> bool {
+    // One pass without early exit (vectorized): printable ASCII other than
+    // `"` and `=` is a word.
+    if !s.is_empty()
+        && !s.bytes().fold(false, |bad, b| {
+            bad | (b <= b' ') | (b >= 0x7f) | (b == b'"') | (b == b'=')
+        })
+    {
+        return true;
+    }
     if s.is_ascii() {
-        return !s.is_empty()
-            && s.bytes()
-                .all(|b| b > b' ' && b != 0x7f && b != b'"' && b != b'=');
+        return false;
     }
     !s.chars()
         .any(|c| c.is_whitespace() || c.is_control() || c == '"' || c == '=')
@@ -45,7 +52,10 @@ fn push_word(out: &mut String, s: &str) {
 /// Appends JSON value text on one line (white space between its tokens as
 /// spaces; inside its strings control characters are escaped already).
 fn push_value(out: &mut String, v: &str) {
-    if v.bytes().all(|b| (b' '..0x7f).contains(&b)) {
+    if !v
+        .bytes()
+        .fold(false, |bad, b| bad | !(b' '..0x7f).contains(&b))
+    {
         out.push_str(v);
         return;
     }
@@ -156,5 +166,44 @@ impl Sink for TextOutput {
 
     fn finish(&mut self) -> io::Result<()> {
         self.w.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words() {
+        for w in ["a", "Provider_1", "caf\u{e9}", "x:y", "\u{1f600}", "a\\b"] {
+            assert!(is_word(w), "{w:?}");
+        }
+        let long = "X".repeat(300);
+        assert!(is_word(&long));
+        for s in [
+            "",
+            "a b",
+            "a=b",
+            "q\"",
+            "\u{7f}",
+            "tab\t",
+            "caf\u{e9} x",
+            "nel\u{85}",
+            "nbsp\u{a0}",
+            "=\u{e9}",
+        ] {
+            assert!(!is_word(s), "{s:?}");
+        }
+        assert!(!is_word(&format!("{long} ")));
+    }
+
+    #[test]
+    fn values_stay_on_one_line() {
+        let mut s = String::new();
+        for v in ["{ \"a\": 1 }", "[\n1,\t2\r]", "\"caf\u{e9}\"", "x\u{85}y"] {
+            push_value(&mut s, v);
+            s.push('|');
+        }
+        assert_eq!(s, "{ \"a\": 1 }|[ 1, 2 ]|\"caf\u{e9}\"|x y|");
     }
 }
