@@ -34,8 +34,9 @@ use perf_event::{Counter, ReadFormat};
 
 use super::backward::{self, BackwardRing};
 use super::output::Recorded;
+use super::perf_events::{self, EventIds};
 use super::resolve::Tracepoint;
-use super::session::{self, EventIds};
+use super::session;
 use super::snapshot::{self, Files, Summary};
 use super::trigger::Trigger;
 use super::{metadata, processes, resolve, CollectArgs};
@@ -71,27 +72,28 @@ impl Rings {
         data_bytes: usize,
         filter: Option<&str>,
     ) -> Result<(Rings, Vec<EventIds>, EventIds), Error> {
-        let filter = session::kernel_filter(filter)?;
+        let filter = perf_events::kernel_filter(filter)?;
         let mut rings: Vec<BackwardRing> = Vec::new();
         let mut redirected = Vec::new();
         let mut descs = Vec::new();
         for tp in tracepoints {
-            let mut b = session::event_builder(tp, ReadFormat::ID, session::Direction::Backward);
+            let mut b =
+                perf_events::event_builder(tp, ReadFormat::ID, perf_events::Direction::Backward);
             let mut ids = Vec::new();
             for &cpu in cpus {
                 b.one_cpu(cpu);
                 let counter = match b.build() {
                     Ok(c) => c,
                     Err(e) if e.raw_os_error() == Some(libc::ENODEV) => continue,
-                    Err(e) => return Err(session::perf_open_error(&e, &tp.full_name())),
+                    Err(e) => return Err(perf_events::perf_open_error(&e, &tp.full_name())),
                 };
                 if let Some(f) = &filter {
-                    session::set_filter(&counter, f, &tp.full_name())?;
+                    perf_events::set_filter(&counter, f, &tp.full_name())?;
                 }
                 ids.push(counter.id());
                 match rings.iter().find(|r| r.cpu == cpu) {
                     Some(ring) => {
-                        session::redirect(&counter, &ring.counter, &tp.full_name(), cpu)?;
+                        perf_events::redirect(&counter, &ring.counter, &tp.full_name(), cpu)?;
                         redirected.push(counter);
                     }
                     None => rings.push(BackwardRing::map(cpu, counter, data_bytes)?),
@@ -100,9 +102,9 @@ impl Rings {
             if ids.is_empty() {
                 return Err(Error::new(Status::Failure, "no CPU could be opened"));
             }
-            descs.push((ids, session::file_attr(&b, 1, 0)));
+            descs.push((ids, perf_events::file_attr(&b, 1, 0)));
         }
-        let (side, side_desc) = session::open_side_band(cpus, ReadFormat::ID)?;
+        let (side, side_desc) = perf_events::open_side_band(cpus, ReadFormat::ID)?;
         Ok((
             Rings {
                 rings,

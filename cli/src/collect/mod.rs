@@ -15,6 +15,7 @@ mod live;
 mod metadata;
 mod outdir;
 mod output;
+mod perf_events;
 mod pieces;
 mod processes;
 mod recording;
@@ -88,8 +89,8 @@ fn live_events(meta: &crate::perfdata::writer::Metadata, recorded: &[Recorded]) 
 /// attribute.
 fn recorded(
     tracepoints: &[resolve::Tracepoint],
-    descs: Vec<session::EventIds>,
-    side_band: Option<session::EventIds>,
+    descs: Vec<perf_events::EventIds>,
+    side_band: Option<perf_events::EventIds>,
 ) -> Vec<Recorded> {
     let mut recorded: Vec<Recorded> = tracepoints
         .iter()
@@ -110,7 +111,7 @@ fn recorded(
         info: EventInfo {
             ids,
             attr,
-            name: session::SIDE_BAND_NAME.into(),
+            name: perf_events::SIDE_BAND_NAME.into(),
             system: String::new(),
             format: String::new(),
         },

@@ -275,7 +275,7 @@ mod perf_reads {
                 info: EventInfo {
                     ids: vec![ID + 1],
                     attr: side,
-                    name: crate::collect::session::SIDE_BAND_NAME.into(),
+                    name: crate::collect::perf_events::SIDE_BAND_NAME.into(),
                     system: String::new(),
                     format: String::new(),
                 },

@@ -4,7 +4,7 @@
 //! (its name), so that readers name the processes whose samples come
 //! before the kernel reports anything about them. Processes that start
 //! during the recording are reported by the kernel itself (the `comm` and
-//! `task` bits of the side-band event, [`super::session::open_side_band`]);
+//! `task` bits of the side-band event, [`super::perf_events::open_side_band`]);
 //! in circular mode those records are kept here ([`Kept`]) for every
 //! snapshot.
 //!
@@ -162,7 +162,7 @@ pub fn fork_record(out: &mut Vec<u8>, pid: u32, ppid: u32, tid: u32, ptid: u32, 
 
 /// The stamp of the records of a recording of `recorded` made on `cpus`,
 /// synthesized now: the first event's first identifier (that event reports
-/// the processes, [`super::session::event_builder`]), the first CPU, the
+/// the processes, [`super::perf_events::event_builder`]), the first CPU, the
 /// monotonic clock now (before the recording starts, so that readers take
 /// the names before any sample).
 pub fn stamp(recorded: &[super::output::Recorded], cpus: &[usize]) -> Stamp {
@@ -347,7 +347,7 @@ mod tests {
     /// and reports a process that starts and ends while it is enabled.
     #[test]
     fn the_side_band_event_reports_a_new_process() {
-        use super::super::session::open_side_band;
+        use super::super::perf_events::open_side_band;
         let cpus = super::super::session::online_cpus();
         let (rings, (ids, attr)) = open_side_band(&cpus, perf_event::ReadFormat::ID).unwrap();
         assert_eq!(ids.len(), cpus.len());
