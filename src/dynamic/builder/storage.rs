@@ -15,9 +15,18 @@ impl Builder {
     /// allocated.
     pub fn new(meta_capacity: usize, data_capacity: usize) -> Result<Builder, c_int> {
         let meta_capacity = meta_capacity.checked_add(EXT_HEADER).ok_or(libc::ENOMEM)?;
-        Ok(Builder {
-            meta: Buffer::with_capacity(meta_capacity)?,
-            data: Buffer::with_capacity(data_capacity)?,
+        Ok(Builder::over(
+            Buffer::with_capacity(meta_capacity)?,
+            Buffer::with_capacity(data_capacity)?,
+        ))
+    }
+
+    /// A builder over the buffers `meta` and `data` that was never reset:
+    /// the error EINVAL, header values and inline limits 0, both parts.
+    fn over(meta: Buffer<u8>, data: Buffer<u8>) -> Builder {
+        Builder {
+            meta,
+            data,
             error: libc::EINVAL,
             id: 0,
             tag: 0,
@@ -27,7 +36,7 @@ impl Builder {
             parts: Parts::Both,
             meta_limit: 0,
             data_limit: 0,
-        })
+        }
     }
 
     /// A builder whose buffers start in storage it does not own:
@@ -44,21 +53,12 @@ impl Builder {
         data: NonNull<u8>,
         data_room: usize,
     ) -> Builder {
-        Builder {
+        Builder::over(
             // SAFETY: the caller's guarantee.
-            meta: unsafe { Buffer::borrowing(meta, meta_room) },
+            unsafe { Buffer::borrowing(meta, meta_room) },
             // SAFETY: the caller's guarantee.
-            data: unsafe { Buffer::borrowing(data, data_room) },
-            error: libc::EINVAL,
-            id: 0,
-            tag: 0,
-            version: 0,
-            opcode: 0,
-            level: 0,
-            parts: Parts::Both,
-            meta_limit: 0,
-            data_limit: 0,
-        }
+            unsafe { Buffer::borrowing(data, data_room) },
+        )
     }
 
     /// A new builder on the heap, its buffers in the same block: room for at
