@@ -280,6 +280,19 @@ impl Writer<'_> {
     }
 }
 
+/// The perf events circular mode opens on each CPU for `tracepoints`
+/// tracepoints: [`Rings::open`]'s (one per tracepoint and the side-band
+/// event), and with a `trigger` [`Trigger::open`]'s (one per tracepoint it
+/// watches, at most all of them; no side band).
+pub(super) fn events_per_cpu(tracepoints: usize, trigger: bool) -> usize {
+    let rings = session::events_per_cpu(tracepoints, true);
+    if trigger {
+        rings.saturating_add(session::events_per_cpu(tracepoints, false))
+    } else {
+        rings
+    }
+}
+
 pub fn run(args: &CollectArgs, flags: super::signals::Flags) -> Result<Status, Error> {
     let specs = super::collect_specs(args)?;
     let filter = Filter::new(&args.filter);
@@ -290,10 +303,8 @@ pub fn run(args: &CollectArgs, flags: super::signals::Flags) -> Result<Status, E
     let tracefs = Tracefs::find()?;
     let (tracepoints, registrations) = resolve::resolve(&tracefs, &specs, &filter, args.verbose)?;
     let cpus = session::online_cpus();
-    // One descriptor per tracepoint and CPU for the overwrite rings, and as
-    // many again for the trigger's rings.
-    let rings_per_cpu = tracepoints.len() * if args.snapshot_on.is_some() { 2 } else { 1 };
-    let nofile = super::fd_limit::raise(rings_per_cpu, cpus.len())?;
+    let events = events_per_cpu(tracepoints.len(), args.snapshot_on.is_some());
+    let nofile = super::fd_limit::raise(events, cpus.len())?;
     // SAFETY: sysconf has no preconditions.
     let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as usize;
     let data_bytes = backward::data_bytes(args.buffer_size as usize * 1024, page);

@@ -1,12 +1,16 @@
-//! `collect`'s file descriptors. It opens one perf event per tracepoint and
-//! CPU, so a recording of many tracepoints outgrows the usual soft limit of
-//! 1024 descriptors quickly (3,000 tracepoints on 2 CPUs need 6,000; on 64
-//! CPUs, 15 tracepoints fill 1024). At start it raises its soft
-//! RLIMIT_NOFILE to the hard limit, as perf does, or, when even the hard
-//! limit is too low, both to what it needs if it may (CAP_SYS_RESOURCE);
-//! otherwise it says how many descriptors it needs and stops (status 1)
-//! before opening any perf event. The command it runs gets the limits
-//! collect started with.
+//! `collect`'s file descriptors. Every perf event it opens on a CPU is a
+//! descriptor: one per tracepoint and CPU, one per CPU for the process
+//! records (the side-band event), and in circular mode with `--snapshot-on`
+//! one more per tracepoint and CPU for the trigger. The mode that decides
+//! the events counts them per CPU (`recording::events_per_cpu`,
+//! `circular::events_per_cpu`). A recording of many tracepoints outgrows
+//! the usual soft limit of 1024 descriptors quickly (3,000 tracepoints on 2
+//! CPUs need 6,002; on 64 CPUs, 14 tracepoints fill 1024). At start it
+//! raises its soft RLIMIT_NOFILE to the hard limit, as perf does, or, when
+//! even the hard limit is too low, both to what it needs if it may
+//! (CAP_SYS_RESOURCE); otherwise it says how many descriptors it needs and
+//! stops (status 1) before opening any perf event. The command it runs gets
+//! the limits collect started with.
 
 use std::os::unix::process::CommandExt;
 use std::process::Command;
@@ -35,9 +39,9 @@ pub enum Plan {
     Set(Limit),
 }
 
-/// The descriptors a recording of `tracepoints` on `cpus` CPUs needs.
-pub fn needed(tracepoints: usize, cpus: usize) -> u64 {
-    (tracepoints as u64)
+/// The descriptors `events` perf events on each of `cpus` CPUs need.
+pub fn needed(events: usize, cpus: usize) -> u64 {
+    (events as u64)
         .saturating_mul(cpus as u64)
         .saturating_add(SLACK)
 }
@@ -72,15 +76,15 @@ pub fn plan(current: Limit, needed: u64) -> Plan {
 }
 
 /// The message when the limit cannot be raised far enough.
-pub fn too_few(tracepoints: usize, cpus: usize, current: Limit) -> String {
+pub fn too_few(events: usize, cpus: usize, current: Limit) -> String {
     format!(
-        "collect needs {} file descriptors (one perf event per tracepoint and CPU: {tracepoints} \
-         tracepoints x {cpus} CPUs, + {SLACK}), but RLIMIT_NOFILE allows {} (hard limit; soft {}): \
+        "collect needs {} file descriptors (one per perf event and CPU: {events} perf events \
+         x {cpus} CPUs, + {SLACK}), but RLIMIT_NOFILE allows {} (hard limit; soft {}): \
          raise the hard limit (as root: ulimit -Hn {}; a service: LimitNOFILE=) or record fewer tracepoints",
-        needed(tracepoints, cpus),
+        needed(events, cpus),
         show(current.hard),
         show(current.soft),
-        needed(tracepoints, cpus),
+        needed(events, cpus),
     )
 }
 
@@ -120,12 +124,12 @@ fn set(limit: Limit) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Raises the limit for a recording of `tracepoints` on `cpus` CPUs (see
+/// Raises the limit for `events` perf events on each of `cpus` CPUs (see
 /// the module's documentation); returns the limit collect started with, for
 /// its command. An error (status 1) if the descriptors cannot be had.
-pub fn raise(tracepoints: usize, cpus: usize) -> Result<Limit, Error> {
+pub fn raise(events: usize, cpus: usize) -> Result<Limit, Error> {
     let start = get().map_err(|e| Error::io(&e, "reading RLIMIT_NOFILE"))?;
-    let needed = needed(tracepoints, cpus);
+    let needed = needed(events, cpus);
     if let Plan::Set(next) = plan(start, needed) {
         if set(next).is_err() {
             // The hard limit could not be raised (no privilege, or over
@@ -141,7 +145,7 @@ pub fn raise(tracepoints: usize, cpus: usize) -> Result<Limit, Error> {
     }
     let now = get().map_err(|e| Error::io(&e, "reading RLIMIT_NOFILE"))?;
     if now.soft != libc::RLIM_INFINITY && now.soft < needed {
-        return Err(Error::new(Status::Failure, too_few(tracepoints, cpus, now)));
+        return Err(Error::new(Status::Failure, too_few(events, cpus, now)));
     }
     Ok(start)
 }
@@ -179,7 +183,22 @@ mod tests {
     }
 
     #[test]
-    fn needs_one_descriptor_per_tracepoint_and_cpu() {
+    fn every_perf_event_of_a_mode_is_counted() {
+        use super::super::{circular, recording};
+        // A recording: the tracepoints' events and the side-band event of
+        // the process records, on each CPU.
+        assert_eq!(recording::events_per_cpu(3000), 3001);
+        assert_eq!(needed(recording::events_per_cpu(3000), 2), 6002 + SLACK);
+        assert_eq!(needed(recording::events_per_cpu(1), 64), 128 + SLACK);
+        // Circular: the overwrite rings' events and the side-band event,
+        // and with --snapshot-on the trigger's events too.
+        assert_eq!(circular::events_per_cpu(3000, false), 3001);
+        assert_eq!(circular::events_per_cpu(3000, true), 6001);
+        assert_eq!(needed(circular::events_per_cpu(15, true), 4), 124 + SLACK);
+    }
+
+    #[test]
+    fn needs_one_descriptor_per_perf_event_and_cpu() {
         assert_eq!(needed(3000, 2), 6000 + SLACK);
         assert_eq!(needed(15, 64), 960 + SLACK);
         assert_eq!(needed(0, 4), SLACK);
@@ -216,10 +235,10 @@ mod tests {
     #[test]
     fn too_few_says_how_many_are_needed() {
         assert_eq!(
-            too_few(3000, 2, limit(1024, 1024)),
-            "collect needs 6064 file descriptors (one perf event per tracepoint and CPU: 3000 \
-             tracepoints x 2 CPUs, + 64), but RLIMIT_NOFILE allows 1024 (hard limit; soft 1024): \
-             raise the hard limit (as root: ulimit -Hn 6064; a service: LimitNOFILE=) or record \
+            too_few(3001, 2, limit(1024, 1024)),
+            "collect needs 6066 file descriptors (one per perf event and CPU: 3001 perf events \
+             x 2 CPUs, + 64), but RLIMIT_NOFILE allows 1024 (hard limit; soft 1024): \
+             raise the hard limit (as root: ulimit -Hn 6066; a service: LimitNOFILE=) or record \
              fewer tracepoints"
         );
     }

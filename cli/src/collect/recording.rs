@@ -16,6 +16,16 @@ use crate::filter::Filter;
 use crate::plural::count;
 use crate::tracefs::Tracefs;
 
+/// A recording opens the side-band event of the process records with its
+/// tracepoints' events.
+const SIDE_BAND: bool = true;
+
+/// The perf events a recording of `tracepoints` tracepoints opens on each
+/// CPU.
+pub(super) fn events_per_cpu(tracepoints: usize) -> usize {
+    session::events_per_cpu(tracepoints, SIDE_BAND)
+}
+
 /// Records (and with `--live` prints) until collect stops; `flags.stop` is
 /// set by SIGINT and SIGTERM.
 pub fn run(args: &CollectArgs, flags: signals::Flags) -> Result<Status, Error> {
@@ -30,7 +40,7 @@ pub fn run(args: &CollectArgs, flags: signals::Flags) -> Result<Status, Error> {
     let tracefs = Tracefs::find()?;
     let (tracepoints, registrations) = resolve::resolve(&tracefs, &specs, &filter, args.verbose)?;
     let cpus = session::online_cpus();
-    let nofile = fd_limit::raise(tracepoints.len(), cpus.len())?;
+    let nofile = fd_limit::raise(events_per_cpu(tracepoints.len()), cpus.len())?;
     if args.verbose {
         eprintln!(
             "eventheader: tracefs at {}, {} CPUs",
@@ -54,7 +64,7 @@ pub fn run(args: &CollectArgs, flags: signals::Flags) -> Result<Status, Error> {
         args.buffer_size as usize * 1024,
         pass_bytes,
         kernel_filter.as_deref(),
-        true,
+        SIDE_BAND,
     )?;
     // A live view sorts and decodes each pass: copied out of the rings.
     // A recording alone is written from the rings in place.

@@ -135,6 +135,12 @@ fn parse_cpu_list(s: &str) -> Vec<usize> {
     out
 }
 
+/// The perf events [`Session::open`] opens on each CPU for `tracepoints`
+/// tracepoints: one each, and with `side_band` the side-band event's.
+pub fn events_per_cpu(tracepoints: usize, side_band: bool) -> usize {
+    tracepoints.saturating_add(usize::from(side_band))
+}
+
 impl Session {
     /// Opens the events (disabled) of `tracepoints` on `cpus`; with
     /// `filter`, each event gets it as its kernel tracepoint filter; with

@@ -76,11 +76,12 @@ pub(super) fn descriptors(r: &Results) -> Result<String, String> {
         "collect -i (3,000 names) with ulimit -Sn 1024 recorded {recorded} tracepoints: {}",
         err.lines().last().unwrap_or("").trim()
     );
-    let needed = 3000 * cpus + 64;
+    // Each tracepoint's event and the process records' on every CPU.
+    let needed = 3001 * cpus + 64;
     let hard_err = r.read("many.hard.err")?;
     let want = format!(
-        "collect needs {needed} file descriptors (one perf event per tracepoint and CPU: \
-         3000 tracepoints x {cpus} CPUs, + 64), but RLIMIT_NOFILE allows 1024"
+        "collect needs {needed} file descriptors (one per perf event and CPU: \
+         3001 perf events x {cpus} CPUs, + 64), but RLIMIT_NOFILE allows 1024"
     );
     ensure!(
         hard_err.contains(&want),
