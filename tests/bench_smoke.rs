@@ -27,31 +27,11 @@ const N: u32 = 1000;
 
 /// Total Ir of `exe mode n` under callgrind, in capture mode to `capture`.
 fn total_ir(exe: &Path, mode: &str, n: u32, capture: &Path, out: &Path) -> u64 {
-    let output = Command::new("valgrind")
-        .arg("--tool=callgrind")
-        .arg(format!("--callgrind-out-file={}", out.display()))
-        .arg(exe)
-        .arg(mode)
+    let mut cmd = Command::new(exe);
+    cmd.arg(mode)
         .arg(n.to_string())
-        .env("TRACEPOINT_CAPTURE_FILE", capture)
-        .output()
-        .expect("running valgrind");
-    assert!(
-        output.status.success(),
-        "valgrind {} {mode} {n} failed ({}):\n{}{}",
-        exe.display(),
-        output.status,
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let text = std::fs::read_to_string(out).expect("reading callgrind output");
-    text.lines()
-        .find_map(|l| {
-            l.strip_prefix("totals:")
-                .or_else(|| l.strip_prefix("summary:"))
-        })
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap_or_else(|| panic!("no totals in {}", out.display()))
+        .env("TRACEPOINT_CAPTURE_FILE", capture);
+    testkit::callgrind::total_instructions(&cmd, out)
 }
 
 /// Instructions per iteration: (Ir(2N) - Ir(N)) / N.

@@ -355,27 +355,9 @@ fn time_window_is_decodes() {
 
 /// Total instructions (callgrind's Ir) of `eventheader ARGS... FILE`.
 fn instructions(args: &[&str], file: &std::path::Path, out: &std::path::Path) -> u64 {
-    let output = std::process::Command::new("valgrind")
-        .arg("--tool=callgrind")
-        .arg(format!("--callgrind-out-file={}", out.display()))
-        .arg(env!("CARGO_BIN_EXE_eventheader"))
-        .args(args)
-        .arg(file)
-        .output()
-        .expect("running valgrind");
-    assert!(
-        output.status.success(),
-        "valgrind eventheader {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let text = std::fs::read_to_string(out).unwrap();
-    text.lines()
-        .find_map(|l| {
-            l.strip_prefix("totals:")
-                .or_else(|| l.strip_prefix("summary:"))
-        })
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap_or_else(|| panic!("no totals in {}", out.display()))
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_eventheader"));
+    cmd.args(args).arg(file);
+    testkit::callgrind::total_instructions(&cmd, out)
 }
 
 /// stats costs at most a quarter of `decode --format jsonl`'s instructions

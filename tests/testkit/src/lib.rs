@@ -20,6 +20,8 @@
 //!   [`checks::cli`]: of the command-line tool, kept in `cli/tests/vm/`);
 //!   [`tpp`]: what the tracepoint-provider.h programs declare and write
 //!   (`c-tests/tpp/expect.rs`);
+//! - [`callgrind`]: a run's total instructions under callgrind (the
+//!   benchmarks' smoke test, the CLI's cost bounds);
 //! - [`json`]: JSON with ordered, possibly repeated members (decoders' output);
 //! - [`sanitize`], [`kernel`]: what the `testkit` binary's `sanitize`,
 //!   `kernel-plan` and `kernel-judge` do;
@@ -54,6 +56,7 @@
 
 pub mod activity_ids;
 pub mod build;
+pub mod callgrind;
 pub mod capture;
 pub mod checks;
 pub mod cross;
