@@ -72,56 +72,76 @@ pub struct CsvOutput {
     header: bool,
     row: String,
     scratch: String,
+    bytes: Vec<u8>,
     time_format: Option<TimeFormat>,
 }
 
 /// Whether a cell must be quoted (RFC 4180: a comma, quote, CR or LF).
 fn needs_quotes(cell: &[u8]) -> bool {
-    // Stops at the first: a field list's first character is a quote.
     cell.iter()
         .any(|&b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
 }
 
-/// Appends `cell` between quotes, its quotes doubled.
-fn push_quoted(out: &mut String, cell: &str) {
-    out.reserve(cell.len() + 2);
+/// Appends `cell` between quotes, its quotes doubled (`bytes` is
+/// scratch).
+fn push_quoted(out: &mut String, cell: &str, bytes: &mut Vec<u8>) {
+    bytes.clear();
+    push_doubled(bytes, cell.as_bytes());
     out.push('"');
-    push_doubled(out, cell);
+    // Doubling ASCII quotes keeps UTF-8 text UTF-8.
+    out.push_str(std::str::from_utf8(bytes).unwrap_or_default());
     out.push('"');
 }
 
-/// Appends `cell` with its quotes doubled: the runs between quotes are
-/// copied whole.
-fn push_doubled(out: &mut String, cell: &str) {
-    let mut from = 0;
-    for (at, &b) in cell.as_bytes().iter().enumerate() {
-        if b == b'"' {
-            // An ASCII quote: `at` and `at + 1` are character boundaries.
-            out.push_str(&cell[from..=at]);
-            out.push('"');
-            from = at + 1;
+/// Whether one of the 8 bytes of `word` is a quote (the bitwise test for a
+/// zero byte, applied to the word with quotes turned to zeros).
+fn has_quote(word: u64) -> bool {
+    let x = word ^ 0x2222_2222_2222_2222;
+    x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080 != 0
+}
+
+/// Appends `cell` with its quotes doubled. Eight bytes at a time: most
+/// words of a field list have no quote and are copied whole.
+fn push_doubled(out: &mut Vec<u8>, cell: &[u8]) {
+    out.reserve(cell.len() + cell.len() / 4 + 8);
+    let mut words = cell.chunks_exact(8);
+    for word in &mut words {
+        let value = u64::from_ne_bytes(word.try_into().unwrap_or_default());
+        if has_quote(value) {
+            push_doubled_bytes(out, word);
+        } else {
+            out.extend_from_slice(word);
         }
     }
-    out.push_str(&cell[from..]);
+    push_doubled_bytes(out, words.remainder());
+}
+
+fn push_doubled_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    for &b in bytes {
+        out.push(b);
+        if b == b'"' {
+            out.push(b'"');
+        }
+    }
 }
 
 /// Appends `cell` quoted as RFC 4180 asks.
-fn push_cell(out: &mut String, cell: &str) {
+fn push_cell(out: &mut String, cell: &str, bytes: &mut Vec<u8>) {
     if needs_quotes(cell.as_bytes()) {
-        push_quoted(out, cell);
+        push_quoted(out, cell, bytes);
     } else {
         out.push_str(cell);
     }
 }
 
 /// Quotes the cell written to `row` from `start` on, if RFC 4180 asks for
-/// it (`scratch` holds its text meanwhile).
-fn quote_from(row: &mut String, start: usize, scratch: &mut String) {
+/// it (`scratch` holds its text meanwhile, `bytes` its quoted form).
+fn quote_from(row: &mut String, start: usize, scratch: &mut String, bytes: &mut Vec<u8>) {
     if needs_quotes(&row.as_bytes()[start..]) {
         scratch.clear();
         scratch.push_str(&row[start..]);
         row.truncate(start);
-        push_quoted(row, scratch);
+        push_quoted(row, scratch, bytes);
     }
 }
 
@@ -140,6 +160,7 @@ impl CsvOutput {
             header: false,
             row: String::new(),
             scratch: String::new(),
+            bytes: Vec::new(),
             time_format,
         }
     }
@@ -154,7 +175,7 @@ impl CsvOutput {
             if i > 0 {
                 self.row.push(',');
             }
-            push_cell(&mut self.row, name);
+            push_cell(&mut self.row, name, &mut self.bytes);
         }
         self.row.push_str("\r\n");
         self.w.write_all(self.row.as_bytes())
@@ -227,11 +248,17 @@ impl Sink for CsvOutput {
                 self.row.push(',');
             }
             if *c == Column::Fields {
-                // The one long cell: copied once.
+                // The one long cell: its quotes doubled as it is copied,
+                // and written between the row's parts.
                 let fields = e.fields.trim_start_matches([',', ' ']);
-                if needs_quotes(fields.as_bytes()) {
+                // A field list starts with its first key's quote.
+                if fields.starts_with('"') || needs_quotes(fields.as_bytes()) {
                     self.row.push_str("\"{");
-                    push_doubled(&mut self.row, fields);
+                    self.w.write_all(self.row.as_bytes())?;
+                    self.row.clear();
+                    self.bytes.clear();
+                    push_doubled(&mut self.bytes, fields.as_bytes());
+                    self.w.write_all(&self.bytes)?;
                     self.row.push_str("}\"");
                 } else {
                     self.row.push('{');
@@ -243,7 +270,7 @@ impl Sink for CsvOutput {
             let start = self.row.len();
             Self::cell(&mut self.row, c, e, self.time_format);
             if c.is_text() {
-                quote_from(&mut self.row, start, &mut self.scratch);
+                quote_from(&mut self.row, start, &mut self.scratch, &mut self.bytes);
             }
         }
         self.row.push_str("\r\n");
@@ -267,8 +294,9 @@ mod tests {
     #[test]
     fn quoting() {
         let mut s = String::new();
+        let mut bytes = Vec::new();
         for c in ["a", "a,b", "say \"hi\"", "l1\nl2", "cr\r", "", "\"\""] {
-            push_cell(&mut s, c);
+            push_cell(&mut s, c, &mut bytes);
             s.push('|');
         }
         assert_eq!(
@@ -278,8 +306,37 @@ mod tests {
     }
 
     #[test]
+    fn quotes_are_doubled_in_every_position_of_a_word() {
+        for len in 0..40 {
+            for at in 0..len {
+                let mut cell: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+                cell[at] = b'"';
+                if at + 3 < len {
+                    cell[at + 3] = b'"';
+                }
+                let mut ours = Vec::new();
+                push_doubled(&mut ours, &cell);
+                let text = String::from_utf8(cell).unwrap();
+                assert_eq!(String::from_utf8(ours).unwrap(), text.replace('"', "\"\""));
+            }
+        }
+        for word in [
+            0u64,
+            0x2222,
+            0x21,
+            0x23,
+            0x2200_0000_0000_0000,
+            0xa2a2_a2a2_a2a2_a2a2,
+        ] {
+            let bytes = word.to_ne_bytes();
+            assert_eq!(has_quote(word), bytes.contains(&b'"'), "{word:#x}");
+        }
+    }
+
+    #[test]
     fn cells_written_in_place_are_quoted_in_place() {
         let mut scratch = String::new();
+        let mut bytes = Vec::new();
         for (cell, want) in [
             ("plain", "x,plain"),
             ("a\"b", "x,\"a\"\"b\""),
@@ -287,7 +344,7 @@ mod tests {
         ] {
             let mut row = String::from("x,");
             row.push_str(cell);
-            quote_from(&mut row, 2, &mut scratch);
+            quote_from(&mut row, 2, &mut scratch, &mut bytes);
             assert_eq!(row, want);
         }
     }
