@@ -170,9 +170,11 @@ fn push_name(
     out.push('"');
     let start = out.len();
     let name = info.name_bytes();
-    match std::str::from_utf8(name) {
-        Ok(s) if plain(name) => out.push_str(s),
-        _ => push_utf8_or_latin1_escaped(out, name),
+    if plain(name) {
+        // Printable ASCII: each byte is its character.
+        out.extend(name.iter().map(|&b| char::from(b)));
+    } else {
+        push_utf8_or_latin1_escaped(out, name);
     }
     if convert.has_flag(td::PerfConvertOptions::FieldTag) {
         let tag = info.metadata().field_tag();
