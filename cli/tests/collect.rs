@@ -3,8 +3,10 @@
 //! root; skipped where that is not possible, unless `REQUIRE_UNSHARE=1`,
 //! which `scripts/test.sh` sets): output files created new and never
 //! through a link, a full disk in circular and normal mode, an output
-//! directory where nothing can be created, signals sent while collect
-//! starts, and `register` on a kernel with tracefs but no user_events.
+//! directory where nothing can be created, a reader of standard output
+//! that stalls during a burst (`syscalls:sys_enter_getppid`), signals sent
+//! while collect starts, and `register` on a kernel with tracefs but no
+//! user_events.
 
 mod common;
 
@@ -202,6 +204,40 @@ fn a_write_error_ends_the_command_too() {
         !Path::new(&format!("/proc/{pid}")).exists(),
         "the command ({pid}) still runs: {err}"
     );
+}
+
+/// A reader of standard output that stalls holds collect's writer thread,
+/// not its rings: a burst of 60,000 events (about 4 MB, twice what the two
+/// 1 MiB rings hold) written while the reader sleeps 3 s is kept whole in
+/// the writer's pool and reaches the reader once it reads.
+#[test]
+fn a_stalled_reader_loses_nothing_the_pool_can_hold() {
+    if !have_tracefs_namespace() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    // The burst takes about half a second: the rings are drained as
+    // they fill even on a loaded machine.
+    let script = format!(
+        "( \"$EH\" collect -b 1024 -o - syscalls:sys_enter_getppid -- perl -e '
+             select(undef, undef, undef, 0.3); for (1..60000) {{ getppid(); for (1..200) {{}} }}' \
+             2>'{d}/err'; echo \"status $?\" >>'{d}/err' ) | ( sleep 3; cat >'{d}/out.data' )"
+    );
+    let (rc, out, err) = run_in_namespace(&script);
+    assert_eq!(rc, 0, "{out}{err}");
+    let err = std::fs::read_to_string(dir.path().join("err")).unwrap();
+    assert!(err.contains("status 0\n"), "{err}");
+    assert!(!err.contains("lost"), "{err}");
+    let events: u64 = err
+        .split_once("collect: ")
+        .and_then(|(_, rest)| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count in {err}"));
+    assert!(events >= 60_000, "{err}");
+    let data = std::fs::read(dir.path().join("out.data")).unwrap();
+    assert!(data.starts_with(b"PERFILE2"), "not a pipe-mode recording");
+    assert!(data.len() > 60_000 * 48, "{} bytes", data.len());
 }
 
 /// `collect -c` into a directory where no file can be created is refused

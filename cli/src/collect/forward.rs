@@ -178,6 +178,11 @@ impl ForwardRing {
         }
     }
 
+    /// The bytes of the data area.
+    pub fn data_len(&self) -> usize {
+        self.data_size
+    }
+
     /// Gives the ring up to position `tail` back to the kernel (its
     /// records are read, copied or written out).
     pub fn release(&mut self, tail: u64) {

@@ -23,6 +23,7 @@ mod resolve;
 mod session;
 pub mod signals;
 mod snapshot;
+mod spool;
 mod trigger;
 
 /// The circular mode's readers of untrusted bytes and text, for the fuzz

@@ -6,6 +6,7 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use super::output::{self, Recorder};
+use super::spool::{self, Spool};
 use super::{
     collect_specs, command, fd_limit, live, live_events, metadata, pieces, processes, recorded,
     resolve, session, signals, spawn, CollectArgs,
@@ -78,6 +79,24 @@ pub fn run(args: &CollectArgs, flags: signals::Flags) -> Result<Status, Error> {
         .as_deref()
         .map(|path| Recorder::create(path, &meta, &recorded))
         .transpose()?;
+    // A recording alone goes through the writer thread: a slow write does
+    // not hold the rings.
+    let mut spool = match (args.live, recorder.take()) {
+        (false, Some(r)) => {
+            let (piece, rings) = session.sizes();
+            match spool::pool(rings, piece) {
+                Some((n, bytes)) => Some(Spool::start(r, n, bytes)?),
+                None => {
+                    recorder = Some(r);
+                    None
+                }
+            }
+        }
+        (_, r) => {
+            recorder = r;
+            None
+        }
+    };
     let mut live = args.live.then(|| {
         live::Live::new(
             live_events(&meta, &recorded),
@@ -98,6 +117,9 @@ pub fn run(args: &CollectArgs, flags: signals::Flags) -> Result<Status, Error> {
             Ok(c) => Some(c),
             Err(e) => {
                 // Leave a complete (empty) recording behind, not a truncated one.
+                if let Some(s) = spool {
+                    recorder = Some(s.finish()?.0);
+                }
                 if let Some(r) = recorder {
                     r.finish(None)?;
                 }
@@ -120,7 +142,7 @@ pub fn run(args: &CollectArgs, flags: signals::Flags) -> Result<Status, Error> {
         } else {
             let pass = session.drain_in_place();
             more = pass.any;
-            closed |= write_in_place(&mut session, pass, &mut recorder)?;
+            closed |= write_in_place(&mut session, pass, &mut recorder, &mut spool)?;
         }
         if let Some(c) = child.as_mut() {
             if let Some(st) = c
@@ -149,7 +171,7 @@ pub fn run(args: &CollectArgs, flags: signals::Flags) -> Result<Status, Error> {
             if !pass.any {
                 break;
             }
-            closed |= write_in_place(&mut session, pass, &mut recorder)?;
+            closed |= write_in_place(&mut session, pass, &mut recorder, &mut spool)?;
         }
     }
     if let Some(rec) = session.unreported_lost() {
@@ -158,7 +180,19 @@ pub fn run(args: &CollectArgs, flags: signals::Flags) -> Result<Status, Error> {
             complete_before: u64::MAX,
         };
         let mut batch = rec;
-        closed |= deliver(&mut batch, pass, &mut recorder, &mut live)?;
+        match spool.as_mut() {
+            Some(s) => {
+                output::push_finished_round(&mut batch);
+                s.push(&[std::io::IoSlice::new(&batch)])?;
+                s.end_of_pass()?;
+            }
+            None => closed |= deliver(&mut batch, pass, &mut recorder, &mut live)?,
+        }
+    }
+    if let Some(s) = spool {
+        let (r, gone) = s.finish()?;
+        closed |= gone;
+        recorder = Some(r);
     }
     let stats = session.stats;
     drop(registrations);
@@ -225,19 +259,27 @@ pub fn run(args: &CollectArgs, flags: signals::Flags) -> Result<Status, Error> {
     Ok(status)
 }
 
-/// Writes the records a pass left in the rings to the recorder straight
-/// from the rings (no copy), piece by piece, each piece's room given back
-/// to the kernel as soon as it is written (`pieces`), the last with the end
-/// of the round; true if standard output is gone.
+/// Writes the records a pass left in the rings to the recorder, piece by
+/// piece, each piece's room given back to the kernel as soon as it is
+/// written (`pieces`), the last with the end of the round: straight from
+/// the rings (no copy), or copied to the writer thread's pool (`spool`);
+/// true if standard output is gone.
 fn write_in_place(
     session: &mut session::Session,
     pass: session::Pass,
     recorder: &mut Option<Recorder>,
+    spool: &mut Option<Spool>,
 ) -> Result<bool, Error> {
     let mut closed = false;
     let cuts = std::mem::take(&mut session.cuts);
-    let result = match recorder.as_mut() {
-        Some(r) if pass.any => pieces::write_pieces(session, &cuts, |bufs| {
+    let result = match (recorder.as_mut(), spool.as_mut()) {
+        (_, Some(s)) => {
+            let r = pieces::write_pieces(session, &cuts, |bufs| s.push(bufs))
+                .and_then(|()| s.end_of_pass());
+            closed = s.closed();
+            r
+        }
+        (Some(r), None) if pass.any => pieces::write_pieces(session, &cuts, |bufs| {
             if closed {
                 return Ok(());
             }

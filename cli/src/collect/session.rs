@@ -256,6 +256,13 @@ impl Session {
         self.batch.clear();
     }
 
+    /// The least bytes of a piece (`drain_in_place`), and the bytes of
+    /// every ring together.
+    pub fn sizes(&self) -> (usize, usize) {
+        let rings = self.rings.iter().map(|r| r.data_len()).sum();
+        (self.piece_bytes, rings)
+    }
+
     /// Starts recording.
     pub fn enable(&mut self) -> Result<(), Error> {
         for ring in &mut self.rings {

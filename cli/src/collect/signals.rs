@@ -32,6 +32,12 @@ pub fn block_at_start() {
     mask(libc::SIG_BLOCK);
 }
 
+/// Blocks them in the calling thread only (a thread of collect's other
+/// than the one that waits on the rings, so that a signal wakes that one).
+pub fn block_in_this_thread() {
+    mask(libc::SIG_BLOCK);
+}
+
 /// Unblocks them (a subcommand that installs no handler for them: their
 /// default actions apply again, and a signal that arrived meanwhile is
 /// delivered now).
