@@ -251,8 +251,9 @@ impl Sink for CsvOutput {
                 // The one long cell: its quotes doubled as it is copied,
                 // and written between the row's parts.
                 let fields = e.fields.trim_start_matches([',', ' ']);
-                // A field list starts with its first key's quote.
-                if fields.starts_with('"') || needs_quotes(fields.as_bytes()) {
+                // A field list starts with its first key's quote: the
+                // test ends at its first byte.
+                if needs_quotes(fields.as_bytes()) {
                     self.row.push_str("\"{");
                     self.w.write_all(self.row.as_bytes())?;
                     self.row.clear();

@@ -73,9 +73,11 @@ thread_local! {
 /// as [`push_rfc3339`] writes them.
 fn push_civil(out: &mut String, secs: i64, nanos: u32, quoted: bool) {
     SECOND.with_borrow_mut(|(last, text)| {
-        if *last != secs || text.is_empty() {
+        if *last != secs {
             text.clear();
             if !push_date_time(text, secs) {
+                // No second's text is kept (no time is i64::MIN seconds).
+                *last = i64::MIN;
                 let q = if quoted { "\"" } else { "" };
                 let _ = write!(out, "{q}TIME({secs}.{nanos:09}){q}");
                 return;
@@ -179,6 +181,23 @@ mod tests {
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
         assert_eq!(civil_from_days(-719_162), (1, 1, 1));
         assert_eq!(civil_from_days(2_932_896), (9999, 12, 31));
+    }
+
+    #[test]
+    fn a_year_out_of_range_leaves_no_second_cached() {
+        let far = 253_402_300_800; // 10000-01-01
+        let t = 1_711_586_712;
+        let mut s = String::new();
+        for (secs, nanos) in [(t, 1), (far, 5), (t, 2), (far, 6), (far, 7), (t, 3)] {
+            push_civil(&mut s, secs, nanos, false);
+            s.push(' ');
+        }
+        assert_eq!(
+            s,
+            "2024-03-28T00:45:12.000000001Z TIME(253402300800.000000005) \
+             2024-03-28T00:45:12.000000002Z TIME(253402300800.000000006) \
+             TIME(253402300800.000000007) 2024-03-28T00:45:12.000000003Z "
+        );
     }
 
     #[test]
