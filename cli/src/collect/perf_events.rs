@@ -129,25 +129,41 @@ pub(super) fn open_side_band(
         .wakeup_watermark(bytes / 2);
     let mut rings = Vec::new();
     let mut ids = Vec::new();
+    let mut lost = read_format != ReadFormat::ID;
     for &cpu in cpus {
-        b.one_cpu(cpu);
-        let built = match b.build() {
-            Err(e) if e.raw_os_error() == Some(libc::EINVAL) && read_format != ReadFormat::ID => {
-                // A kernel before 6.0: no PERF_FORMAT_LOST.
-                b.read_format(ReadFormat::ID);
-                b.build()
-            }
-            other => other,
-        };
-        let counter = match built {
-            Ok(c) => c,
-            Err(e) if e.raw_os_error() == Some(libc::ENODEV) => continue,
+        let counter = match open_on_cpu(&mut b, cpu, &mut lost) {
+            Ok(Some(c)) => c,
+            Ok(None) => continue,
             Err(e) => return Err(perf_open_error(&e, "the process records")),
         };
         ids.push(counter.id());
         rings.push(ForwardRing::map(cpu, counter, bytes)?);
     }
     Ok((rings, (ids, file_attr(&b, 1, (bytes / 2) as u32))))
+}
+
+/// Opens `b` on `cpu`. A kernel before 6.0 refuses PERF_FORMAT_LOST
+/// (EINVAL): where `lost` asks for it, `b` is opened again without it, and
+/// `lost` becomes false. None: the CPU went offline since it was listed.
+pub(super) fn open_on_cpu(
+    b: &mut Builder<'_>,
+    cpu: usize,
+    lost: &mut bool,
+) -> std::io::Result<Option<Counter>> {
+    b.one_cpu(cpu);
+    let built = match b.build() {
+        Err(e) if e.raw_os_error() == Some(libc::EINVAL) && *lost => {
+            *lost = false;
+            b.read_format(ReadFormat::ID);
+            b.build()
+        }
+        other => other,
+    };
+    match built {
+        Ok(c) => Ok(Some(c)),
+        Err(e) if e.raw_os_error() == Some(libc::ENODEV) => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// The kernel tracepoint filter of `--filter`, as a C string.

@@ -11,8 +11,8 @@ use super::backward::data_bytes;
 use super::forward::ForwardRing;
 use super::metadata::clock_ns;
 use super::perf_events::{
-    event_builder, file_attr, kernel_filter, open_side_band, perf_open_error, redirect, set_filter,
-    Direction, EventIds,
+    event_builder, file_attr, kernel_filter, open_on_cpu, open_side_band, perf_open_error,
+    redirect, set_filter, Direction, EventIds,
 };
 use super::pieces::{Cuts, Pieces};
 use super::resolve::Tracepoint;
@@ -173,20 +173,9 @@ impl Session {
             let mut b = event_builder(tp, read_format, Direction::Forward { wakeup });
             let mut ids = Vec::new();
             for &cpu in cpus {
-                b.one_cpu(cpu);
-                let built = match b.build() {
-                    Err(e) if e.raw_os_error() == Some(libc::EINVAL) && lost_counts => {
-                        // A kernel before 6.0: no PERF_FORMAT_LOST.
-                        lost_counts = false;
-                        b.read_format(ReadFormat::ID);
-                        b.build()
-                    }
-                    other => other,
-                };
-                let counter = match built {
-                    Ok(c) => c,
-                    // Offline since we listed it.
-                    Err(e) if e.raw_os_error() == Some(libc::ENODEV) => continue,
+                let counter = match open_on_cpu(&mut b, cpu, &mut lost_counts) {
+                    Ok(Some(c)) => c,
+                    Ok(None) => continue,
                     Err(e) => return Err(perf_open_error(&e, &tp.full_name())),
                 };
                 if let Some(f) = &filter {
