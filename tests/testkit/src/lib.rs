@@ -3,7 +3,7 @@
 //!
 //! - [`manifest`]: every test program — sources, standards, compilers,
 //!   linkage, host run modes (cargo tests, sanitizers) and VM runs — suite
-//!   by suite, each suite's entries in its own folder;
+//!   by suite, each suite's entries in its own folder's `programs.toml`;
 //! - [`build`]: compiles a program for a toolchain, standard and flavour
 //!   (plain, ASan+UBSan, TSan, valgrind, optimized) against a library
 //!   directory;
@@ -36,23 +36,22 @@
 //! # How to add a test program
 //!
 //! In the suite's folder (docs/testing.md, "Where each suite lives"): the
-//! program's sources, one [`manifest::Program`] entry in the folder's
-//! `manifest.rs` (its sources (C and C++ mixed), include directories beyond
-//! `include/`, standards, compilers, linkage, and its runs — host modes by
-//! name (arguments, environment, capture file or not; every sanitizer
-//! flavour runs them unless the run says why not) and VM runs with how they
-//! are judged (self-checking, perf byte identity against capture mode (the
-//! tracepoints pre-registered by the guest, or registered only by the
-//! program itself), perf counts against the program's expectation file,
-//! perf fields judged by a check in [`checks`], or a guest script)), and the
-//! test in the folder's `main.rs`, which gets its builds with
-//! `support::builds("NAME")` and runs a mode with `build.run("MODE")`; the
-//! sanitizer and VM suites pick the new runs up without further changes. A
-//! new suite is a folder with those three parts, one [`manifest::SUITES`]
-//! entry and one `[[test]]` in Cargo.toml. A genuinely new kind of VM check
-//! is one function in [`checks`]; the judges of one suite's own VM runs live
-//! in its folder (as [`checks::tpp`] in `c-tests/tpp/vm_checks.rs` and
-//! [`checks::cli`] in `cli/tests/vm/checks/`).
+//! program's sources, one `[[program]]` entry in the folder's
+//! `programs.toml` ([`manifest::Program`]: its sources (C and C++ mixed),
+//! include directories beyond `include/`, standards, compilers, linkage,
+//! and its runs — host modes by name (arguments, environment, capture file
+//! or not; every sanitizer flavour runs them unless the run says why not)
+//! and VM runs with how they are judged (self-checking, perf byte identity
+//! against capture mode (the tracepoints pre-registered by the guest, or
+//! registered only by the program itself), perf counts against the
+//! program's expectation file, perf fields judged by a check in [`checks`],
+//! or a guest script)), and the test in the folder's `main.rs`, which gets
+//! its builds with `support::builds("NAME")` and runs a mode with
+//! `build.run("MODE")`; the sanitizer and VM suites pick the new runs up
+//! without further changes. A new suite is a folder with those three parts,
+//! one [`manifest::SUITES`] entry and one `[[test]]` in Cargo.toml. A new
+//! kind of VM check is one function in [`checks`], named in the judges'
+//! table of `manifest/load.rs`.
 
 pub mod activity_ids;
 pub mod build;

@@ -253,8 +253,8 @@ fn cmd_suites(programs: bool) -> Result<bool, String> {
                 s.name,
                 s.home,
                 s.programs.len(),
-                runs(s.programs),
-                vm(s.programs)
+                runs(&s.programs),
+                vm(&s.programs)
             );
         }
     }
@@ -275,6 +275,17 @@ fn cmd_suites(programs: bool) -> Result<bool, String> {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    // The commands that read the manifest say what is wrong with it (file,
+    // line, entry) instead of panicking on first use.
+    if matches!(
+        words.first(),
+        Some(&("build" | "sanitize" | "kernel-plan" | "kernel-judge" | "suites"))
+    ) {
+        if let Err(e) = manifest::check() {
+            eprintln!("testkit: FAIL\n{e}");
+            return ExitCode::FAILURE;
+        }
+    }
     let result = match words.as_slice() {
         ["build", ..] => cmd_build(&args[1..]),
         ["sanitize", ..] => cmd_sanitize(&args[1..]),

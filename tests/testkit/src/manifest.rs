@@ -2,10 +2,11 @@
 //! how, and in which modes it runs on the host (cargo tests, sanitizers) and in
 //! the real-kernel VM suite. Every builder and runner reads [`programs`].
 //!
-//! Here are the types and the bases the entries start from; the entries
-//! themselves are in each suite's folder, `SUITE/manifest.rs` ([`SUITES`]:
+//! Here are the types and the list of suites; the entries themselves are
+//! data in each suite's folder, `SUITE/programs.toml` ([`SUITES`]:
 //! `c-tests/<suite>/`, `tests/kernel/`, `cli/tests/vm/`, `benches/c/`), so
-//! that a suite's programs, driver and description sit together.
+//! that a suite's programs, driver and description sit together. `load.rs`
+//! reads them (the defaults an entry starts from, the judges it may name).
 //!
 //! Arguments and environment values may hold placeholders, replaced when a
 //! run is prepared:
@@ -17,9 +18,11 @@
 //! reference capture file) and `{eventheader}` (the command-line tool,
 //! [`crate::cli_binary`]).
 
-use crate::checks;
+use std::ops::Deref;
+use std::sync::OnceLock;
 
 mod entry;
+mod load;
 
 pub use entry::{Compilers, Flavour, Link, Output, Program, Run, Standard, VmCheck, VmRun};
 
@@ -30,161 +33,109 @@ pub fn program(name: &str) -> &'static Program {
         .unwrap_or_else(|| panic!("no program {name:?} in the manifest"))
 }
 
-// ---------------------------------------------------------------------------
-// The programs
-// ---------------------------------------------------------------------------
-
-const fn std(c: &'static str, cxx: &'static str) -> Standard {
-    Standard { c, cxx }
-}
-
-const C11: &[Standard] = &[std("c11", "c++17")];
-const GNU11: &[Standard] = &[std("gnu11", "c++17")];
-
-/// A C11 program linked to the shared library, built with every compiler,
-/// with no runs: the base the entries below start from.
-const BASE: Program = Program {
-    name: "",
-    sources: &[],
-    output: Output::Executable,
-    link: Link::Shared,
-    flags: &[],
-    link_flags: &[],
-    include_dirs: &[],
-    standards: C11,
-    compilers: Compilers::All,
-    runs: &[],
-    vm: &[],
-    pedantic: false,
-};
-
-/// A run with no arguments in capture mode: the base of the runs below.
-const RUN: Run = Run {
-    name: "capture",
-    args: &[],
-    env: &[],
-    capture: true,
-    threads: false,
-    not_under: &[],
-};
-
-/// A single-threaded run with no capture file.
-const PLAIN_RUN: Run = Run {
-    capture: false,
-    ..RUN
-};
-
-/// The real-kernel suite's own programs (`tests/kernel/src`): gnu11, gcc.
-const KERNEL: Program = Program {
-    standards: GNU11,
-    compilers: Compilers::Gcc,
-    ..BASE
-};
-
-const SELF_CHECK: VmCheck = VmCheck::SelfCheck { perf_summary: None };
-
-/// A VM run without arguments or environment: the base of the VM runs below.
-const VM: VmRun = VmRun {
-    name: "",
-    args: &[],
-    env: &[],
-    check: SELF_CHECK,
-};
-
-// ---------------------------------------------------------------------------
-// The suites: each one's programs live in its folder (docs/testing.md)
-// ---------------------------------------------------------------------------
-
-#[path = "../../../benches/c/manifest.rs"]
-mod benches;
-#[path = "../../../cli/tests/vm/manifest.rs"]
-mod cli;
-#[path = "../../../c-tests/core/manifest.rs"]
-mod core_c;
-#[path = "../../../c-tests/dynamic/manifest.rs"]
-mod dynamic;
-#[path = "../../../c-tests/hardening/manifest.rs"]
-mod hardening;
-#[path = "../../../c-tests/interpose/manifest.rs"]
-mod interpose;
-#[path = "../../../tests/kernel/manifest.rs"]
-mod kernel;
-#[path = "../../../c-tests/tpp/manifest.rs"]
-mod tpp;
-#[path = "../../../c-tests/tracelogging/manifest.rs"]
-mod tracelogging;
-#[path = "../../../c-tests/windows-port/manifest.rs"]
-mod windows_port;
-
 /// A suite's part of the manifest.
 #[derive(Debug)]
 pub struct Suite {
     /// The suite's name (its cargo test's, where it has one).
     pub name: &'static str,
     /// Its folder, relative to the repository root: its programs, its
-    /// driver and its `manifest.rs`.
+    /// driver and its `programs.toml`.
     pub home: &'static str,
-    pub programs: &'static [Program],
+    /// The entries of `HOME/programs.toml`, read on first use.
+    pub programs: Programs,
 }
 
-/// Every suite's programs. The VM suite runs their `vm` runs in this order:
-/// the benchmark last, because it leaves its tracepoint enabled.
+/// The programs of one suite: a slice, read from the suite's
+/// `programs.toml` the first time any suite's programs are used.
+#[derive(Clone, Copy, Debug)]
+pub struct Programs(usize);
+
+impl Deref for Programs {
+    type Target = [Program];
+    fn deref(&self) -> &'static [Program] {
+        all()[self.0]
+    }
+}
+
+impl IntoIterator for Programs {
+    type Item = &'static Program;
+    type IntoIter = std::slice::Iter<'static, Program>;
+    fn into_iter(self) -> Self::IntoIter {
+        all()[self.0].iter()
+    }
+}
+
+impl IntoIterator for &Programs {
+    type Item = &'static Program;
+    type IntoIter = std::slice::Iter<'static, Program>;
+    fn into_iter(self) -> Self::IntoIter {
+        all()[self.0].iter()
+    }
+}
+
+const fn suite(name: &'static str, home: &'static str, index: usize) -> Suite {
+    Suite {
+        name,
+        home,
+        programs: Programs(index),
+    }
+}
+
+/// Every suite. The VM suite runs their `vm` runs in this order: the
+/// real-kernel suite's own first, the benchmark last, because it leaves its
+/// tracepoint enabled.
 pub static SUITES: &[Suite] = &[
-    Suite {
-        name: "kernel",
-        home: "tests/kernel",
-        programs: kernel::PROGRAMS,
-    },
-    Suite {
-        name: "core",
-        home: "c-tests/core",
-        programs: core_c::PROGRAMS,
-    },
-    Suite {
-        name: "tracelogging",
-        home: "c-tests/tracelogging",
-        programs: tracelogging::PROGRAMS,
-    },
-    Suite {
-        name: "tpp",
-        home: "c-tests/tpp",
-        programs: tpp::PROGRAMS,
-    },
-    Suite {
-        name: "interpose",
-        home: "c-tests/interpose",
-        programs: interpose::PROGRAMS,
-    },
-    Suite {
-        name: "dynamic",
-        home: "c-tests/dynamic",
-        programs: dynamic::PROGRAMS,
-    },
-    Suite {
-        name: "hardening",
-        home: "c-tests/hardening",
-        programs: hardening::PROGRAMS,
-    },
-    Suite {
-        name: "windows_port",
-        home: "c-tests/windows-port",
-        programs: windows_port::PROGRAMS,
-    },
-    Suite {
-        name: "cli",
-        home: "cli/tests/vm",
-        programs: cli::PROGRAMS,
-    },
-    Suite {
-        name: "benches",
-        home: "benches/c",
-        programs: benches::PROGRAMS,
-    },
+    suite("kernel", "tests/kernel", 0),
+    suite("core", "c-tests/core", 1),
+    suite("tracelogging", "c-tests/tracelogging", 2),
+    suite("tpp", "c-tests/tpp", 3),
+    suite("interpose", "c-tests/interpose", 4),
+    suite("dynamic", "c-tests/dynamic", 5),
+    suite("hardening", "c-tests/hardening", 6),
+    suite("windows_port", "c-tests/windows-port", 7),
+    suite("cli", "cli/tests/vm", 8),
+    suite("benches", "benches/c", 9),
 ];
+
+/// The name of a suite's manifest file in its folder.
+pub const FILE: &str = "programs.toml";
+
+/// Every suite's programs, read from the TOML files once per process, or
+/// what is wrong with them.
+fn loaded() -> &'static Result<Vec<&'static [Program]>, String> {
+    static ALL: OnceLock<Result<Vec<&'static [Program]>, String>> = OnceLock::new();
+    ALL.get_or_init(read_all)
+}
+
+fn all() -> &'static [&'static [Program]] {
+    match loaded() {
+        Ok(all) => all,
+        Err(e) => panic!("the test-program manifest: {e}"),
+    }
+}
+
+/// Reads every suite's `programs.toml` (`load.rs`).
+fn read_all() -> Result<Vec<&'static [Program]>, String> {
+    let root = crate::repo_root();
+    let mut out = Vec::with_capacity(SUITES.len());
+    for (i, s) in SUITES.iter().enumerate() {
+        assert_eq!(s.programs.0, i, "SUITES: {} out of place", s.name);
+        let file = format!("{}/{FILE}", s.home);
+        let text = std::fs::read_to_string(root.join(&file)).map_err(|e| format!("{file}: {e}"))?;
+        out.push(load::parse(&file, &text)?);
+    }
+    Ok(out)
+}
+
+/// Reads the manifest: Err says which file and entry is wrong, and how
+/// ([`programs`] and the rest panic with that message).
+pub fn check() -> Result<(), String> {
+    loaded().as_ref().map(|_| ()).map_err(Clone::clone)
+}
 
 /// Every C/C++ test program, suite by suite (in [`SUITES`] order).
 pub fn programs() -> impl Iterator<Item = &'static Program> + Clone {
-    SUITES.iter().flat_map(|s| s.programs.iter())
+    SUITES.iter().flat_map(|s| s.programs.into_iter())
 }
 
 /// The suite `program` belongs to.
@@ -271,5 +222,119 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every suite's `programs.toml` reads without error: no unknown key, no
+    /// unknown judge, every value of its type.
+    #[test]
+    fn every_programs_toml_reads() {
+        check().unwrap();
+        assert!(SUITES.iter().all(|s| !s.programs.is_empty()));
+    }
+
+    fn parse_err(text: &str) -> String {
+        match load::parse("x/programs.toml", text) {
+            Ok(_) => panic!("no error for:\n{text}"),
+            Err(e) => e,
+        }
+    }
+
+    const ENTRY: &str = "[[program]]\nname = \"p\"\nsources = [\"p.c\"]\n";
+
+    #[test]
+    fn an_unknown_key_is_an_error_with_file_and_line() {
+        for (extra, key) in [
+            ("soruces = [\"q.c\"]\n", "soruces"),
+            ("[[program.run]]\nthread = true\n", "thread"),
+            ("[[program.vm]]\nname = \"v\"\nenvs = {}\n", "envs"),
+            (
+                "[[program.vm]]\nname = \"v\"\ncheck = { kind = \"identity\", refrence = true }\n",
+                "refrence",
+            ),
+        ] {
+            let e = parse_err(&format!("{ENTRY}{extra}"));
+            assert!(
+                e.starts_with("x/programs.toml: ")
+                    && e.contains("unknown field")
+                    && e.contains(key)
+                    && e.contains("line "),
+                "{e}"
+            );
+        }
+        let e = parse_err("[[programs]]\nname = \"p\"\n");
+        assert!(e.contains("unknown field") && e.contains("programs"), "{e}");
+    }
+
+    #[test]
+    fn malformed_toml_is_an_error_with_file_line_and_what() {
+        let e = parse_err(&format!("{ENTRY}link = static\n"));
+        assert!(
+            e.starts_with("x/programs.toml: ") && e.contains("line 4"),
+            "{e}"
+        );
+        let e = parse_err(&format!("{ENTRY}link = \"dynamic\"\n"));
+        assert!(e.contains("line 4") && e.contains("dynamic"), "{e}");
+        let e = parse_err("[[program]]\nname = \"p\"\n");
+        assert!(e.contains("missing field") && e.contains("sources"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_judge_is_an_error_naming_file_and_entry() {
+        let e = parse_err(&format!(
+            "{ENTRY}[[program.vm]]\nname = \"v\"\n\
+             check = {{ kind = \"script\", script = \"s.sh\", judge = \"nosuch\" }}\n"
+        ));
+        assert!(
+            e.starts_with("x/programs.toml: program \"p\": VM run \"v\": no judge \"nosuch\""),
+            "{e}"
+        );
+        // A perf-fields judge where a script's results judge belongs.
+        let e = parse_err(&format!(
+            "{ENTRY}[[program.vm]]\nname = \"v\"\n\
+             check = {{ kind = \"script\", script = \"s.sh\", judge = \"stress\" }}\n"
+        ));
+        assert!(
+            e.contains("VM run \"v\"") && e.contains("perf fields"),
+            "{e}"
+        );
+    }
+
+    /// An entry that states nothing but its name and sources is the default
+    /// program; tables keep the order they are written in.
+    #[test]
+    fn defaults_and_order() {
+        let text = format!(
+            "{ENTRY}[[program.run]]\n\
+             [[program.run]]\nname = \"b\"\ncapture = false\nenv = {{ Z = \"1\", A = \"2\" }}\n\
+             [program.run.not_under]\nvalgrind = \"v\"\nasan = \"a\"\n\
+             [[program.vm]]\nname = \"v\"\n"
+        );
+        let ps = load::parse("x/programs.toml", &text).unwrap();
+        let p = &ps[0];
+        assert_eq!(p.output, Output::Executable);
+        assert_eq!(p.link, Link::Shared);
+        assert_eq!(p.compilers, Compilers::All);
+        assert_eq!(
+            p.standards,
+            [Standard {
+                c: "c11",
+                cxx: "c++17"
+            }]
+        );
+        assert!(p.flags.is_empty() && p.link_flags.is_empty() && p.include_dirs.is_empty());
+        assert!(!p.pedantic);
+        let (a, b) = (&p.runs[0], &p.runs[1]);
+        assert_eq!((a.name, a.capture, a.threads), ("capture", true, false));
+        assert!(a.args.is_empty() && a.env.is_empty() && a.not_under.is_empty());
+        assert_eq!((b.name, b.capture), ("b", false));
+        assert_eq!(b.env, [("Z", "1"), ("A", "2")]);
+        assert_eq!(
+            b.not_under,
+            [(Flavour::Valgrind, "v"), (Flavour::Asan, "a")]
+        );
+        assert!(matches!(
+            p.vm[0].check,
+            VmCheck::SelfCheck { perf_summary: None }
+        ));
     }
 }

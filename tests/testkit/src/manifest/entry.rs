@@ -2,6 +2,8 @@
 //! link, flags, standards, compilers), its runs on the host and in the VM
 //! suite, and how each VM run is judged.
 
+use serde::Deserialize;
+
 use super::program;
 use crate::checks;
 
@@ -43,14 +45,16 @@ pub struct Program {
 }
 
 /// What a program's build is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Output {
     Executable,
     SharedLibrary,
 }
 
 /// How a program gets the library.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Link {
     /// `libeventheader_tracepoint.so`, found through DT_RPATH.
     Shared,
@@ -72,7 +76,8 @@ pub struct Standard {
 }
 
 /// The compilers of the cargo tests' builds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Compilers {
     /// gcc, and clang when installed (`REQUIRE_CLANG=1` makes it required).
     All,
@@ -80,7 +85,8 @@ pub enum Compilers {
 }
 
 /// What a build is for: its optimization and instrumentation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Flavour {
     /// The cargo tests: `-g`, no optimization.
     Plain,
