@@ -1,6 +1,8 @@
 //! The VM suite's checks of what perf recorded against what the program
-//! printed: one function per kind of program. Each returns the summary line
-//! of a pass, or every problem found (sample problems: the first five).
+//! printed: one function per kind of program, for every suite (a
+//! `programs.toml` names them by their path here, the table of
+//! `manifest/load.rs`). Each returns the summary line of a pass, or every
+//! problem found (sample problems: the first five).
 
 use std::path::Path;
 
@@ -15,13 +17,10 @@ pub use bench::{
 };
 pub use hardening::{dlclose, fork_busy, stress};
 
-// The judges of one suite's VM runs live in that suite's folder
-// (docs/testing.md): tracepoint-provider.h's in c-tests/tpp/, the
-// command-line tool's in cli/tests/vm/checks/. The generic ones are here.
-#[path = "../../../c-tests/tpp/vm_checks.rs"]
+// tracepoint-provider.h's programs (c-tests/tpp/, guest.sh there).
 pub mod tpp;
 
-// --- the command-line tool (cli/) --------------------------------------------
+// --- the command-line tool (cli/; its guest scripts in cli/tests/vm/) ---------
 
 /// `Err(message)` from the enclosing check unless `cond` (for the cli modules).
 macro_rules! ensure {
@@ -32,20 +31,13 @@ macro_rules! ensure {
     };
 }
 
-#[path = "../../../cli/tests/vm/checks/cli.rs"]
 pub mod cli;
-#[path = "../../../cli/tests/vm/checks/cli_circular.rs"]
 pub mod cli_circular;
-#[path = "../../../cli/tests/vm/checks/cli_command.rs"]
 mod cli_command;
-#[path = "../../../cli/tests/vm/checks/cli_doctor.rs"]
+mod cli_common;
 pub mod cli_doctor;
-#[path = "../../../cli/tests/vm/checks/cli_live.rs"]
 mod cli_live;
-#[path = "../../../cli/tests/vm/checks/cli_perf.rs"]
 pub mod cli_perf;
-#[path = "../../../cli/tests/vm/checks/common.rs"]
-mod common;
 
 /// Judges the rows of `testkit fields` (the samples' chosen fields) against
 /// the program's output.

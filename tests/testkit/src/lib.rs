@@ -16,10 +16,10 @@
 //!   tests; [`layout`]: plain tracepoint payloads against their declared
 //!   fields; [`perf`]: perf.data files (EventHeader and plain tracepoints);
 //!   [`synth`]: perf.data recordings of given events, written without a
-//!   kernel; [`checks`]: the VM suite's checks of recorded samples (in
-//!   [`checks::cli`]: of the command-line tool, kept in `cli/tests/vm/`);
-//!   [`tpp`]: what the tracepoint-provider.h programs declare and write
-//!   (`c-tests/tpp/expect.rs`);
+//!   kernel; [`checks`]: every judge of the VM suite's runs (in
+//!   [`checks::cli`]: of the command-line tool's, in [`checks::tpp`]: of
+//!   the tracepoint-provider.h programs');
+//!   [`tpp`]: what the tracepoint-provider.h programs declare and write;
 //! - [`callgrind`]: a run's total instructions under callgrind (the
 //!   benchmarks' smoke test, the CLI's cost bounds);
 //! - [`json`]: JSON with ordered, possibly repeated members (decoders' output);
@@ -70,7 +70,6 @@ pub mod run;
 pub mod sanitize;
 pub mod skips;
 pub mod synth;
-#[path = "../../../c-tests/tpp/expect.rs"]
 pub mod tpp;
 
 use std::path::{Path, PathBuf};

@@ -12,7 +12,7 @@
 
 use std::path::Path;
 
-use super::common;
+use super::cli_common as common;
 
 const KINDS: [&str; 3] = ["normal", "pipe", "circular"];
 const TOOLS: [(&str, &str); 4] = [

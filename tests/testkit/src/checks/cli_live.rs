@@ -172,7 +172,7 @@ pub fn pipes(r: &Results) -> Result<String, String> {
         "the pipe-mode stream decodes differently on the host"
     );
     let script = r.read("pipe.perf-script.out")?;
-    let lines = super::common::lines_with(&script, "user_events:CliTest_");
+    let lines = super::cli_common::lines_with(&script, "user_events:CliTest_");
     ensure!(
         lines == 102,
         "perf script read {lines} CliTest samples from the stream"

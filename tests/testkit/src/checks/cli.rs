@@ -16,7 +16,7 @@ use std::process::Command;
 use tracepoint_decode as td;
 use tracepoint_perf as tp;
 
-use super::common::{self, Check};
+use super::cli_common::{self as common, Check};
 use super::{cli_command, cli_live};
 use crate::json::{self, J};
 use crate::perf;

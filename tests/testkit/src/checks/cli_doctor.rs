@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::common;
+use super::cli_common as common;
 
 /// The line of check `name` in doctor's output (state, name, what was found).
 fn line<'a>(out: &'a str, name: &str) -> Result<&'a str, String> {

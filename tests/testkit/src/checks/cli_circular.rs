@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use super::cli::{int, name};
-use super::common::{self, Check};
+use super::cli_common::{self as common, Check};
 use crate::json::J;
 
 const STATUSES: &[(&str, i32)] = &[
