@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sanitizer runs of the C/C++ test programs: every host run of the
-# manifest (each suite's manifest.rs; `testkit suites` lists them) under
+# manifest (each suite's programs.toml; `testkit suites` lists them) under
 # ASan+UBSan, TSan (the runs with threads) and valgrind memcheck; exits
 # non-zero on any report. What each pass does: `testkit sanitize`
 # (tests/testkit/src/sanitize.rs).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the C benchmark programs as the test-program manifest describes them
-# (benches/c/manifest.rs: -std=gnu11 -O2, the strict warning flags):
+# (benches/c/programs.toml: -std=gnu11 -O2, the strict warning flags):
 # bench (the library through the public TraceLogging API), floor (the same
 # writev calls, no library), dynamic (runtime-defined events through the C
 # and C++ APIs, C++17), exporter (a logs exporter's record as a

@@ -57,8 +57,8 @@ install_tools() {
 kernel_arch x86_64
 
 # --- 3. what runs inside ----------------------------------------------------
-# The programs and runs come from the manifest (each suite's manifest.rs,
-# gathered by tests/testkit/src/manifest.rs; `testkit suites` lists them):
+# The programs and runs come from the manifest (each suite's programs.toml,
+# read by tests/testkit/src/manifest.rs; `testkit suites` lists them):
 # `testkit build --vm` builds every program the VM suite needs (optimized,
 # gcc, linked to the release library), `testkit kernel-plan` writes the plan
 # guest.sh executes. The command-line tool (cli/, run by the VM run `cli`) is

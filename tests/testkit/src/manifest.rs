@@ -337,4 +337,21 @@ mod tests {
             VmCheck::SelfCheck { perf_summary: None }
         ));
     }
+
+    /// The entries shown in docs/testing.md read as entries of a
+    /// `programs.toml`.
+    #[test]
+    fn the_documented_entries_read() {
+        let doc = std::fs::read_to_string(crate::repo_root().join("docs/testing.md")).unwrap();
+        let blocks: Vec<&str> = doc
+            .split("```toml\n")
+            .skip(1)
+            .map(|b| b.split("```").next().unwrap())
+            .collect();
+        assert!(!blocks.is_empty(), "docs/testing.md shows no entry");
+        for b in blocks {
+            let ps = load::parse("docs/testing.md", b).unwrap();
+            assert!(!ps.is_empty(), "{b}");
+        }
+    }
 }
