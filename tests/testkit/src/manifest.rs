@@ -338,6 +338,32 @@ mod tests {
         ));
     }
 
+    /// A file's `[defaults]` stand for the keys its entries leave out; an
+    /// entry's own value wins; `[defaults]` takes only the shared keys.
+    #[test]
+    fn file_defaults() {
+        let text = format!(
+            "[defaults]\ncompilers = \"gcc\"\nstandards = [{{ c = \"gnu11\", cxx = \"c++20\" }}]\n\
+             [[defaults.run]]\nname = \"d\"\n\
+             {ENTRY}\
+             [[program]]\nname = \"q\"\nsources = [\"q.c\"]\ncompilers = \"all\"\n\
+             [[program.run]]\nname = \"own\"\n"
+        );
+        let ps = load::parse("x/programs.toml", &text).unwrap();
+        let (p, q) = (&ps[0], &ps[1]);
+        assert_eq!((p.compilers, q.compilers), (Compilers::Gcc, Compilers::All));
+        let gnu = [Standard {
+            c: "gnu11",
+            cxx: "c++20",
+        }];
+        assert_eq!((p.standards, q.standards), (&gnu[..], &gnu[..]));
+        assert_eq!(p.runs.iter().map(|r| r.name).collect::<Vec<_>>(), ["d"]);
+        assert_eq!(q.runs.iter().map(|r| r.name).collect::<Vec<_>>(), ["own"]);
+        assert_eq!(p.link, Link::Shared);
+        let e = parse_err(&format!("[defaults]\nname = \"n\"\n{ENTRY}"));
+        assert!(e.contains("unknown field") && e.contains("line 2"), "{e}");
+    }
+
     /// The entries shown in docs/testing.md read as entries of a
     /// `programs.toml`.
     #[test]

@@ -1,10 +1,12 @@
 //! Reads a suite's `programs.toml` into the manifest's types.
 //!
-//! An entry states only what differs from the defaults (the `default_*`
-//! functions and `#[serde(default)]` below): a C11/C++17 executable linked to
-//! the shared library, built with every compiler, with no runs; a run is the
+//! An entry states only what differs from the defaults: its file's
+//! `[defaults]` table (the program keys but `name`, `sources`, `vm` and
+//! `pedantic`), else a C11/C++17 executable linked to the shared library,
+//! built with every compiler, with no runs (`parse`); a run is the
 //! capture-mode run named `capture` without arguments; a VM run checks
-//! itself. Unknown keys are errors, as are judges missing from [`JUDGES`].
+//! itself (the `#[serde(default)]`s below). Unknown keys are errors, as are
+//! judges missing from [`JUDGES`].
 //!
 //! The parsed strings and slices are leaked to get the `&'static` data of
 //! [`Program`]: a test process reads the manifest once (the callers hold it
@@ -49,8 +51,26 @@ const JUDGES: &[(&str, Judge)] = &[
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct File {
+    /// What the file's entries leave out, where it is not the defaults
+    /// below (e.g. the real-kernel suite's gnu11 and gcc).
+    #[serde(default)]
+    defaults: Defaults,
     #[serde(default)]
     program: Vec<RawProgram>,
+}
+
+/// The keys of a program a file's `[defaults]` may set.
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Defaults {
+    output: Option<Output>,
+    link: Option<Link>,
+    flags: Option<Vec<String>>,
+    link_flags: Option<Vec<String>>,
+    include_dirs: Option<Vec<String>>,
+    standards: Option<Vec<RawStandard>>,
+    compilers: Option<Compilers>,
+    run: Option<Vec<RawRun>>,
 }
 
 #[derive(Deserialize)]
@@ -58,36 +78,33 @@ struct File {
 struct RawProgram {
     name: String,
     sources: Vec<String>,
-    #[serde(default = "default_output")]
-    output: Output,
-    #[serde(default = "default_link")]
-    link: Link,
-    #[serde(default)]
-    flags: Vec<String>,
-    #[serde(default)]
-    link_flags: Vec<String>,
-    #[serde(default)]
-    include_dirs: Vec<String>,
-    #[serde(default = "default_standards")]
-    standards: Vec<RawStandard>,
-    #[serde(default = "default_compilers")]
-    compilers: Compilers,
-    #[serde(default)]
-    run: Vec<RawRun>,
+    output: Option<Output>,
+    link: Option<Link>,
+    flags: Option<Vec<String>>,
+    link_flags: Option<Vec<String>>,
+    include_dirs: Option<Vec<String>>,
+    standards: Option<Vec<RawStandard>>,
+    compilers: Option<Compilers>,
+    run: Option<Vec<RawRun>>,
     #[serde(default)]
     vm: Vec<RawVmRun>,
     #[serde(default)]
     pedantic: bool,
 }
 
-#[derive(Deserialize)]
+/// The program's own value of a key, else the file's default, else `or`.
+fn pick<T: Clone>(own: Option<T>, file: &Option<T>, or: impl FnOnce() -> T) -> T {
+    own.or_else(|| file.clone()).unwrap_or_else(or)
+}
+
+#[derive(Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawStandard {
     c: String,
     cxx: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawRun {
     #[serde(default = "default_run_name")]
@@ -155,6 +172,7 @@ impl Default for RawCheck {
 }
 
 /// A TOML table read as its (key, value) pairs in the order written.
+#[derive(Clone)]
 struct Pairs<K, V>(Vec<(K, V)>);
 
 impl<K, V> Default for Pairs<K, V> {
@@ -183,20 +201,11 @@ impl<'de, K: Deserialize<'de>, V: Deserialize<'de>> Deserialize<'de> for Pairs<K
     }
 }
 
-fn default_output() -> Output {
-    Output::Executable
-}
-fn default_link() -> Link {
-    Link::Shared
-}
 fn default_standards() -> Vec<RawStandard> {
     vec![RawStandard {
         c: "c11".into(),
         cxx: "c++17".into(),
     }]
-}
-fn default_compilers() -> Compilers {
-    Compilers::All
 }
 fn default_run_name() -> String {
     "capture".into()
@@ -224,6 +233,7 @@ fn env(p: Pairs<String, String>) -> &'static [(&'static str, &'static str)] {
 /// The programs of the TOML text `text`, read from `file` (named in errors).
 pub(super) fn parse(file: &str, text: &str) -> Result<&'static [Program], String> {
     let parsed: File = toml::from_str(text).map_err(|e| format!("{file}: {e}"))?;
+    let d = &parsed.defaults;
     let mut out = Vec::with_capacity(parsed.program.len());
     for p in parsed.program {
         let at = |what: &str| format!("{file}: program {:?}: {what}", p.name);
@@ -240,17 +250,19 @@ pub(super) fn parse(file: &str, text: &str) -> Result<&'static [Program], String
         out.push(Program {
             name: leak(p.name),
             sources: strs(p.sources),
-            output: p.output,
-            link: p.link,
-            flags: strs(p.flags),
-            link_flags: strs(p.link_flags),
-            include_dirs: strs(p.include_dirs),
-            standards: leak_all(p.standards, |s| Standard {
-                c: leak(s.c),
-                cxx: leak(s.cxx),
+            output: pick(p.output, &d.output, || Output::Executable),
+            link: pick(p.link, &d.link, || Link::Shared),
+            flags: strs(pick(p.flags, &d.flags, Vec::new)),
+            link_flags: strs(pick(p.link_flags, &d.link_flags, Vec::new)),
+            include_dirs: strs(pick(p.include_dirs, &d.include_dirs, Vec::new)),
+            standards: leak_all(pick(p.standards, &d.standards, default_standards), |s| {
+                Standard {
+                    c: leak(s.c),
+                    cxx: leak(s.cxx),
+                }
             }),
-            compilers: p.compilers,
-            runs: leak_all(p.run, |r| Run {
+            compilers: pick(p.compilers, &d.compilers, || Compilers::All),
+            runs: leak_all(pick(p.run, &d.run, Vec::new), |r| Run {
                 name: leak(r.name),
                 args: strs(r.args),
                 env: env(r.env),
