@@ -10,7 +10,8 @@
 # recorder's total less the writer's, measured around the writer) per
 # recorded event, then each recorder's mean over the rounds; then collect's
 # system calls while it drains the ring buffers and writes the file (strace
-# -c on collect itself, not on the writer), in total and per recorded event.
+# -f on collect's threads, not on the writer it starts), in total and per
+# recorded event.
 #
 #   benches/collect-in-vm.sh [-n N] [-r R] [--no-build]
 #
@@ -80,19 +81,22 @@ if [ "${1:-}" = inner ]; then
         awk -v rec="$rec" -v c="${cpu_sum[$rec]:-0}" -v n="${n_sum[$rec]:-0}" \
             'BEGIN { printf "  %-8s %8.2f s for %10d events: %6.2f us per event\n", rec, c, n, (n > 0 ? c * 1e6 / n : 0) }'
     done
-    strace -c -o "$T/strace" "$EH" collect -o "$T/s.data" CliBurst_L5K1 -- "$W" burst "$N" \
+    # Every thread of collect (-f, one file per thread: -ff), not the
+    # command it starts (the files of the process that executes the writer).
+    mkdir "$T/st"
+    strace -f -ff -o "$T/st/t" "$EH" collect -o "$T/s.data" CliBurst_L5K1 -- "$W" burst "$N" \
         >/dev/null 2>"$T/collect.err" || true
     n=$(recorded "$T/s.data")
     echo
-    echo "collect's system calls (strace -c, the collector only) for $n recorded events:"
-    awk -v n="$n" '
-        $NF ~ /^[a-z_0-9]+$/ && $(NF-1) ~ /^[0-9]+$/ && $NF != "total" {
-            sys[$NF] = $4; total += $4
-        }
+    echo "collect's system calls (strace -f, its threads only) for $n recorded events:"
+    for f in "$T"/st/t.*; do
+        grep -q "^execve(\"$W\"" "$f" || sed -n 's/^\([a-z_0-9]*\)(.*/\1/p' "$f"
+    done | sort | uniq -c | awk -v n="$n" '
+        { sys[$2] = $1; total += $1 }
         END {
             for (s in sys) printf "  %-20s %8d  %.4f per event\n", s, sys[s], sys[s] / (n > 0 ? n : 1)
             printf "  %-20s %8d  %.4f per event\n", "all", total, total / (n > 0 ? n : 1)
-        }' "$T/strace" | sort -k2 -n -r
+        }' | sort -k2 -n -r
     rm -rf "$T"
     exit 0
 fi

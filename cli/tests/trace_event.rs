@@ -1,14 +1,14 @@
 //! `decode --format trace-event`: every output checked against the Trace
-//! Event Format's rules by the validator (`common/trace_event.rs`): the
+//! Event Format's rules by the validator (`testkit::trace_event`, `tests/testkit/src/trace_event.rs`): the
 //! nested recording (slices on their threads, the cross-thread activity on
 //! a virtual thread of its own), the reference's perf.data and capture file,
 //! several inputs, hostile strings, and activities that do not match.
 
 mod common;
 
-use common::trace_event::{check, nested_recording, Checked, NESTED_SLICES};
 use common::{capture_record, reference_dir, run};
 use testkit::synth::{activity_event, write_perf_data_timed, TimedSample};
+use testkit::trace_event::{check, nested_recording, Checked, NESTED_SLICES};
 
 fn decode(args: &[&str]) -> (Checked, String, String) {
     let mut all = vec!["decode", "--format", "trace-event"];

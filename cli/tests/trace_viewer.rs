@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::trace_event::{check, nested_recording, NESTED_SLICES};
+use testkit::trace_event::{check, nested_recording, NESTED_SLICES};
 
 /// Steps through speedscope's profiles and leaves, in a `<pre
 /// id="eh-result">`, a JSON array of each profile's page text, hex-encoded

@@ -1,15 +1,11 @@
-//! The capture-file reader the tests use (`testkit::capture::parse`, in
-//! `tests/testkit/src/capture.rs`): arbitrary bytes either parse, and then
+//! The capture-file reader the tests use (`capture_file::parse`, the crate
+//! `tests/capture-file`, which testkit re-exports as `testkit::capture`):
+//! arbitrary bytes either parse, and then
 //! re-serialize to exactly the input, or are refused with an error, never
 //! with a panic (an index out of bounds, an overflow).
 #![no_main]
 
-// The reader's own file (it uses only std), so this fuzz crate does not
-// depend on the test kit and its decoders.
-#[path = "../../tests/testkit/src/capture.rs"]
-#[allow(dead_code)]
-mod capture;
-
+use capture_file as capture;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

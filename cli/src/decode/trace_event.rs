@@ -418,9 +418,5 @@ fn push_related(out: &mut String, related: Option<[u8; 16]>) {
     }
 }
 
-/// The tests' validator of the format's rules (`cli/tests/common/trace_event.rs`).
-#[cfg(test)]
-#[path = "../../tests/common/trace_event.rs"]
-mod check;
 #[cfg(test)]
 mod tests;

@@ -4,8 +4,6 @@
 //! ordered, possibly repeated members is read by testkit (`testkit::json`).
 #![allow(dead_code)]
 
-pub mod trace_event;
-
 use std::path::PathBuf;
 use std::process::{ChildStdout, Command, Output, Stdio};
 

@@ -56,7 +56,9 @@
 pub mod activity_ids;
 pub mod build;
 pub mod callgrind;
-pub mod capture;
+/// Capture files, read by a crate of their own (std only: the fuzz targets
+/// use it too).
+pub use capture_file as capture;
 pub mod checks;
 pub mod cross;
 pub mod decode;
@@ -71,6 +73,7 @@ pub mod sanitize;
 pub mod skips;
 pub mod synth;
 pub mod tpp;
+pub mod trace_event;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,8 +1,8 @@
 //! The converter on hand-made event sequences, each output checked by the
 //! tests' validator of the format's rules.
 
-use super::check::{check, Checked};
 use super::*;
+use testkit::trace_event::{check, Checked};
 
 /// (time ns, tid, name, opcode, activity, related, fields)
 type Ev = (u64, u32, &'static str, u8, u8, u8, &'static str);

@@ -6,11 +6,9 @@
 //! tid) and none is left open; `B`, `E` and `i` events are in time order per
 //! track; complete events (`X`, `dur` >= 0) nest per track: two of them
 //! either do not overlap or one holds the other.
-#![allow(dead_code)]
-
 use std::collections::HashMap;
 
-use testkit::json::{try_parse, J};
+use crate::json::{try_parse, J};
 
 /// What a valid output held.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -193,7 +191,7 @@ pub const NESTED_SLICES: [&[&str]; 3] = [
 /// stops on the other, and an instant event; the `i`-th activity's id is
 /// `[i; 16]`, parents through the related id.
 pub fn nested_recording(path: &std::path::Path) {
-    use testkit::synth::{activity_event, write_perf_data_timed, TimedSample};
+    use crate::synth::{activity_event, write_perf_data_timed, TimedSample};
     let id = |i: u8| [i; 16];
     let none = [0u8; 16];
     // (µs, tid, event, opcode, activity, related, field s)
