@@ -11,10 +11,7 @@ use crate::perf::Row;
 mod bench;
 mod hardening;
 
-pub use bench::{
-    bench, BENCH_DISABLED_MAX, BENCH_DYNAMIC5CPP_MAX, BENCH_DYNAMIC5EXPORTS_MAX,
-    BENCH_DYNAMIC5_MAX, BENCH_ENABLED5_MAX, BENCH_EXPORTER_MAX,
-};
+pub use bench::{bench, bench_bounds, bench_modes, Arch};
 pub use hardening::{dlclose, fork_busy, stress};
 
 // tracepoint-provider.h's programs (c-tests/tpp/, guest.sh there).

@@ -26,6 +26,10 @@ usage: testkit COMMAND ...
   suites [--programs]         each suite's folder and its counts of programs,
                               host runs and VM runs; --programs: one line
                               per program (SUITE PROGRAM RUNS VM-RUNS)
+  bench-bounds ARCH [TSV]     the VM bench check's modes on ARCH (x86_64,
+                              aarch64) and their bounds (benches/bounds.txt),
+                              MODE BOUND per line (- : not bounded); with TSV
+                              (mode, library, floor rows), judges its figures
   names CAPTURE               distinct tracepoint names of a capture file
   compare PERF CAPTURE [REFERENCE]
                               perf samples byte-identical to capture records
@@ -189,6 +193,23 @@ fn cmd_sanitize(args: &[String]) -> Result<bool, String> {
     Ok(sanitize::report(&tally, started))
 }
 
+fn cmd_bench_bounds(arch: &str, tsv: Option<&str>) -> Result<bool, String> {
+    let arch = testkit::checks::Arch::from_name(arch)
+        .ok_or_else(|| format!("unknown architecture {arch} (x86_64, aarch64)"))?;
+    if let Some(tsv) = tsv {
+        let text = std::fs::read_to_string(tsv).map_err(|e| format!("{tsv}: {e}"))?;
+        testkit::checks::bench_bounds(&text, arch)?;
+        return Ok(true);
+    }
+    for (mode, bound, _) in testkit::checks::bench_modes(arch)? {
+        match bound {
+            Some(b) => println!("{mode} {b}"),
+            None => println!("{mode} -"),
+        }
+    }
+    Ok(true)
+}
+
 fn cmd_names(capture_file: &str) -> Result<bool, String> {
     let records = capture::read(Path::new(capture_file))?;
     for name in capture::names(&records) {
@@ -304,6 +325,8 @@ fn main() -> ExitCode {
         }
         ["suites"] => cmd_suites(false),
         ["suites", "--programs"] => cmd_suites(true),
+        ["bench-bounds", arch] => cmd_bench_bounds(arch, None),
+        ["bench-bounds", arch, tsv] => cmd_bench_bounds(arch, Some(tsv)),
         ["names", capture_file] => cmd_names(capture_file),
         ["compare", perf_data, capture_file] => cmd_compare(perf_data, capture_file, None),
         ["compare", perf_data, capture_file, reference] => {
