@@ -60,11 +60,13 @@ install_tools() {
 kernel_arch arm64
 
 # --- 3. what runs inside ----------------------------------------------------
-# SHARE (the guest's read-only 9p share): bin/ with the library, t_enable,
-# t_replay (gcc, linked to the library found beside them) and the CLI, all
-# built for aarch64; guest.sh with guest-lib.sh; the reference capture and its
+# SHARE (the guest's read-only 9p share): bin/ with the library, the test
+# programs (the manifest's, built by testkit with gcc, linked to the library
+# found beside them) and the CLI, all built for aarch64; guest.sh with guest-lib.sh; the reference capture and its
 # tracepoint names.
 SHARE=$OUT/share
+# The test programs guest.sh runs (with uev_raw, which t_basic's run names).
+ARM64_PROGRAMS="t_basic t_coexist t_replay t_enable t_compat32"
 build() {
     local t0
     t0=$(date +%s.%N)
@@ -85,19 +87,16 @@ build() {
     mkdir -p "$SHARE/bin"
     cp "$rel/libeventheader_tracepoint.so" "$SHARE/bin/" || die "no aarch64 libeventheader_tracepoint.so"
     quiet "strip eventheader" aarch64-linux-gnu-strip -o "$SHARE/bin/eventheader" "$rel/eventheader"
-    local p src
-    for p in t_enable:tests/kernel/arm64/t_enable.c t_replay:tests/kernel/src/t_replay.c \
-        t_basic:tests/kernel/src/t_basic.c t_coexist:tests/kernel/src/t_coexist.c; do
-        src=$REPO/${p#*:}
-        quiet "build ${p%%:*}" aarch64-linux-gnu-gcc -std=gnu11 -O2 -Wall -Wextra -Werror \
-            -I"$REPO/include" -I"$REPO/tests/kernel/src" "$src" -o "$SHARE/bin/${p%%:*}" \
-            -L"$SHARE/bin" -leventheader_tracepoint -Wl,-rpath,'$ORIGIN'
-    done
-    quiet "build uev_raw" aarch64-linux-gnu-gcc -std=gnu11 -O2 -Wall -Wextra -Werror \
-        -I"$REPO/tests/kernel/src" "$REPO/tests/kernel/src/uev_raw.c" -o "$SHARE/bin/uev_raw"
-    # The 32-bit program: static, so the guest needs no 32-bit C runtime.
-    quiet "build t_compat32" arm-linux-gnueabihf-gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static \
-        -I"$REPO/tests/kernel/src" "$HERE/t_compat32.c" -o "$SHARE/bin/t_compat32"
+    # The manifest's programs (tests/kernel/programs.toml), built by testkit
+    # for aarch64 beside the library they find through $ORIGIN; t_compat32
+    # with the 32-bit triple its entry names.
+    (
+        cross_env arm64 || exit 1
+        export TESTKIT_TARGET=aarch64-linux-gnu TESTKIT_RUN="$CROSS_RUN" TESTKIT_LIB_DIR=$SHARE/bin
+        # shellcheck disable=SC2086 # one program per word
+        "$TESTKIT" build --flavour optimized --toolchain gcc --lib "$SHARE/bin" --out "$SHARE/bin" \
+            $ARM64_PROGRAMS
+    ) >>"$LOG" 2>&1 || die "testkit build of the test programs for aarch64"
     build_bench
     cp "$HERE/guest.sh" "$SHARE/guest.sh"
     cp "$REPO/tests/kernel/guest-lib.sh" "$SHARE/guest-lib.sh"

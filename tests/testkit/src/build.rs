@@ -163,9 +163,16 @@ pub fn build_with(
     runtime: SanitizerRuntime<'_>,
 ) -> Result<PathBuf, String> {
     let root = crate::repo_root();
+    let label = format!("{} ({})", program.name, config.label(program));
+    let arch = crate::cross::arch();
+    if !program.built_for(arch) {
+        return Err(format!(
+            "{label}: built for {} only, not {arch}",
+            program.arches.join(", ")
+        ));
+    }
     std::fs::create_dir_all(out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
     let out = out_dir.join(program.file_name());
-    let label = format!("{} ({})", program.name, config.label(program));
     let lib_file = |ext: &str| {
         let path = lib_dir.join(format!("libeventheader_tracepoint.{ext}"));
         if path.is_file() {
@@ -193,6 +200,11 @@ pub fn build_with(
             // DT_RPATH, not RUNPATH: it outranks the LD_LIBRARY_PATH cargo sets
             // for tests, which may name a stale copy of the library.
             link.push(format!("-Wl,--disable-new-dtags,-rpath,{}", lib_dir.display()).into());
+            // A target's build also looks beside itself: copied next to the
+            // library into a VM (the arm64 suite's share), it finds it there.
+            if crate::cross::target().is_some() {
+                link.push("-Wl,-rpath,$ORIGIN".into());
+            }
             link.push("-leventheader_tracepoint".into());
         }
         Link::Static => {
@@ -247,7 +259,7 @@ pub fn build_with(
         }
         args.extend(["-o".into(), out.clone().into()]);
         args.extend(link);
-        compile(compiler, &args, &label)?;
+        compile_with(program.triple, compiler, &args, &label)?;
         return Ok(out);
     }
 
@@ -267,14 +279,19 @@ pub fn build_with(
             args.extend(["-x".into(), "none".into()]);
         }
         args.extend(["-o".into(), obj.clone().into()]);
-        compile(compiler, &args, &label)?;
+        compile_with(program.triple, compiler, &args, &label)?;
         objects.push(obj.into());
     }
     let mut args = objects;
     args.extend(flavour_flags(config.flavour).iter().map(OsString::from));
     args.extend(["-o".into(), out.clone().into()]);
     args.extend(link);
-    compile(if any_cxx { tc.cxx } else { tc.cc }, &args, &label)?;
+    compile_with(
+        program.triple,
+        if any_cxx { tc.cxx } else { tc.cc },
+        &args,
+        &label,
+    )?;
     Ok(out)
 }
 
@@ -361,7 +378,22 @@ pub fn check_pedantic(program: &Program, config: &Config, source: &str) -> Resul
 
 /// Runs a compiler; Err with its command line and output if it fails.
 fn compile(compiler: &str, args: &[OsString], label: &str) -> Result<(), String> {
-    let output = crate::cross::compiler(compiler)
+    compile_with(None, compiler, args, label)
+}
+
+/// [`compile`] with the compilers of `triple` (`TRIPLE-gcc`) when given
+/// (a program's [`Program::triple`]), else the target's.
+fn compile_with(
+    triple: Option<&str>,
+    compiler: &str,
+    args: &[OsString],
+    label: &str,
+) -> Result<(), String> {
+    let mut command = match triple {
+        Some(t) => std::process::Command::new(format!("{t}-{compiler}")),
+        None => crate::cross::compiler(compiler),
+    };
+    let output = command
         .args(args)
         .output()
         .map_err(|e| format!("{label}: running {compiler}: {e}"))?;

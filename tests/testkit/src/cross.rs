@@ -103,6 +103,14 @@ pub fn command(program: impl Into<OsString>) -> Command {
     cmd
 }
 
+/// The target's architecture as `uname -m` names it (the triple's first
+/// word in cross mode, else the host's).
+pub fn arch() -> &'static str {
+    target().map_or(std::env::consts::ARCH, |c| {
+        c.triple.split('-').next().unwrap_or(c.triple.as_str())
+    })
+}
+
 /// The triple in cross mode, else "host": for messages and directory names.
 pub fn name() -> &'static str {
     target().map_or("host", |c| c.triple.as_str())

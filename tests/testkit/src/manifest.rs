@@ -323,6 +323,8 @@ mod tests {
         );
         assert!(p.flags.is_empty() && p.link_flags.is_empty() && p.include_dirs.is_empty());
         assert!(!p.pedantic);
+        assert!(p.arches.is_empty() && p.triple.is_none());
+        assert!(p.built_for("x86_64") && p.built_for("aarch64"));
         let (a, b) = (&p.runs[0], &p.runs[1]);
         assert_eq!((a.name, a.capture, a.threads), ("capture", true, false));
         assert!(a.args.is_empty() && a.env.is_empty() && a.not_under.is_empty());
@@ -362,6 +364,32 @@ mod tests {
         assert_eq!(p.link, Link::Shared);
         let e = parse_err(&format!("[defaults]\nname = \"n\"\n{ENTRY}"));
         assert!(e.contains("unknown field") && e.contains("line 2"), "{e}");
+    }
+
+    /// `arches` limits the architectures a program is built for; `triple`
+    /// names the compilers of a 32-bit program of a 64-bit target. The arm64
+    /// VM suite's programs are the kernel suite's, for aarch64 alone.
+    #[test]
+    fn arches_and_triple() {
+        let text = format!("{ENTRY}arches = [\"aarch64\"]\ntriple = \"arm-linux-gnueabihf\"\n");
+        let p = &load::parse("x/programs.toml", &text).unwrap()[0];
+        assert_eq!(p.arches, ["aarch64"]);
+        assert_eq!(p.triple, Some("arm-linux-gnueabihf"));
+        assert!(p.built_for("aarch64") && !p.built_for("x86_64"));
+        for name in ["t_enable", "t_compat32"] {
+            let p = program(name);
+            assert_eq!(suite_of(p).name, "kernel");
+            assert_eq!(p.arches, ["aarch64"], "{name}");
+            assert!(
+                p.vm.is_empty(),
+                "{name}: the x86_64 VM suite runs no aarch64 program"
+            );
+        }
+        assert_eq!(program("t_compat32").triple, Some("arm-linux-gnueabihf"));
+        assert_eq!(program("t_compat32").link, Link::None);
+        assert!(crate::kernel::programs()
+            .iter()
+            .all(|p| p.built_for("x86_64")));
     }
 
     /// The entries shown in docs/testing.md read as entries of a

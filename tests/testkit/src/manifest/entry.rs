@@ -42,6 +42,14 @@ pub struct Program {
     /// forms), TraceLoggingActivity.h, tracepoint-provider.h and the
     /// runtime-defined event headers.
     pub pedantic: bool,
+    /// The architectures it is built for, as `uname -m` names them (e.g.
+    /// `aarch64` for a program of the arm64 VM suite); empty: every one.
+    /// Building it for another is an error ([`Program::built_for`]).
+    pub arches: &'static [&'static str],
+    /// The GNU triple whose compilers build it (`TRIPLE-gcc`) whatever the
+    /// target: a 32-bit program of a 64-bit target (`arm-linux-gnueabihf`,
+    /// run by the arm64 kernel's compat layer). None: the target's.
+    pub triple: Option<&'static str>,
 }
 
 /// What a program's build is.
@@ -217,6 +225,11 @@ impl Program {
         runs.iter()
             .find(|r| r.name == name)
             .unwrap_or_else(|| panic!("program {} has no run {name:?}", self.name))
+    }
+
+    /// Whether it is built for the architecture `arch` (`uname -m`'s name).
+    pub fn built_for(&self, arch: &str) -> bool {
+        self.arches.is_empty() || self.arches.contains(&arch)
     }
 
     /// The file name of its build.

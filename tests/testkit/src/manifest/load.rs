@@ -90,6 +90,10 @@ struct RawProgram {
     vm: Vec<RawVmRun>,
     #[serde(default)]
     pedantic: bool,
+    #[serde(default)]
+    arches: Vec<String>,
+    #[serde(default)]
+    triple: Option<String>,
 }
 
 /// The program's own value of a key, else the file's default, else `or`.
@@ -272,6 +276,8 @@ pub(super) fn parse(file: &str, text: &str) -> Result<&'static [Program], String
             }),
             vm: Box::leak(vm.into_boxed_slice()),
             pedantic: p.pedantic,
+            arches: strs(p.arches),
+            triple: p.triple.map(leak),
         });
     }
     Ok(Box::leak(out.into_boxed_slice()))
