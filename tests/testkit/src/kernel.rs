@@ -23,7 +23,10 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::manifest::{self, Program, VmCheck, VmRun};
+
+mod arm64;
 use crate::{perf, run};
+pub use arm64::judge as judge_arm64;
 
 /// Programs `guest.sh` itself uses: `uev_raw hold` pre-registers the
 /// tracepoints of a recording.
@@ -118,6 +121,8 @@ pub fn plan(bin: &Path, reference: &Path) -> Result<String, String> {
 
 /// The verdicts so far.
 struct Verdicts {
+    /// The suite's name in failure lines.
+    suite: &'static str,
     results: PathBuf,
     status: HashMap<String, Vec<String>>,
     passed: usize,
@@ -137,6 +142,28 @@ fn tail(path: &Path, n: usize, prefix: &str) -> String {
 }
 
 impl Verdicts {
+    /// No verdict yet on `results`, with the guest's `status` file read
+    /// (`NAME WORD...` per line, the first line of a name counts).
+    fn new(suite: &'static str, results: &Path) -> Verdicts {
+        let status_text = std::fs::read_to_string(results.join("status")).unwrap_or_default();
+        let mut status = HashMap::new();
+        for line in status_text.lines() {
+            let mut words = line.split_whitespace().map(String::from);
+            if let Some(name) = words.next() {
+                status.entry(name).or_insert_with(|| words.collect());
+            }
+        }
+        Verdicts {
+            suite,
+            results: results.to_path_buf(),
+            status,
+            passed: 0,
+            failed: 0,
+            summary: Vec::new(),
+            byte_counts: Vec::new(),
+        }
+    }
+
     fn file(&self, name: &str) -> PathBuf {
         self.results.join(name)
     }
@@ -157,7 +184,7 @@ impl Verdicts {
     /// A failure, with the end of the results file `excerpt`.
     fn fail(&mut self, what: &str, excerpt: Option<&str>) {
         self.failed += 1;
-        eprintln!("kernel suite: FAIL {what}");
+        eprintln!("{}: FAIL {what}", self.suite);
         if let Some(file) = excerpt {
             eprint!("{}", tail(&self.file(file), 40, "    "));
         }
@@ -298,9 +325,24 @@ impl Verdicts {
             );
             return;
         }
+        let (data, capture) = (format!("{name}.perf.data"), format!("{name}.cap"));
+        self.compare(name, &data, &capture, reference, ids);
+    }
+
+    /// The samples of the perf.data `data` byte-identical to the records of
+    /// the capture file `capture` (and with `reference`, those equal to it),
+    /// both in the results: verdict `name`.
+    fn compare(
+        &mut self,
+        name: &str,
+        data: &str,
+        capture: &str,
+        reference: Option<&Path>,
+        ids: perf::ActivityIds,
+    ) {
         let verify = format!("{name}.verify");
-        let perf_data = self.file(&format!("{name}.perf.data"));
-        let capture = self.file(&format!("{name}.cap"));
+        let perf_data = self.file(data);
+        let capture = self.file(capture);
         match perf::compare(&perf_data, &capture, reference, ids) {
             Err(e) => {
                 self.write(&verify, &e);
@@ -381,22 +423,7 @@ impl Verdicts {
 /// failures (stderr), the byte-identity counts, one line per passed test
 /// and `kernel: N passed, M failed`. Whether all passed.
 pub fn judge(results: &Path, reference: &Path) -> bool {
-    let status_text = std::fs::read_to_string(results.join("status")).unwrap_or_default();
-    let mut status = HashMap::new();
-    for line in status_text.lines() {
-        let mut words = line.split_whitespace().map(String::from);
-        if let Some(name) = words.next() {
-            status.entry(name).or_insert_with(|| words.collect());
-        }
-    }
-    let mut v = Verdicts {
-        results: results.to_path_buf(),
-        status,
-        passed: 0,
-        failed: 0,
-        summary: Vec::new(),
-        byte_counts: Vec::new(),
-    };
+    let mut v = Verdicts::new("kernel suite", results);
     if v.status.contains_key("guest_env") || v.read("kernel").trim().is_empty() {
         v.fail("guest: no writable user_events_data", Some("guest.log"));
     }

@@ -23,6 +23,9 @@ usage: testkit COMMAND ...
         the VM suite's plan (tests/kernel/guest.sh executes it)
   kernel-judge --reference FILE RESULTS
         the VM suite's verdicts from the guest's results directory
+  arm64-judge --reference FILE --eventheader FILE RESULTS
+        the arm64 VM suite's verdicts from its guest's results directory
+        (the host's eventheader decodes what the guest's collect recorded)
   suites [--programs]         each suite's folder and its counts of programs,
                               host runs and VM runs; --programs: one line
                               per program (SUITE PROGRAM RUNS VM-RUNS)
@@ -300,7 +303,7 @@ fn main() -> ExitCode {
     // line, entry) instead of panicking on first use.
     if matches!(
         words.first(),
-        Some(&("build" | "sanitize" | "kernel-plan" | "kernel-judge" | "suites"))
+        Some(&("build" | "sanitize" | "kernel-plan" | "kernel-judge" | "arm64-judge" | "suites"))
     ) {
         if let Err(e) = manifest::check() {
             eprintln!("testkit: FAIL\n{e}");
@@ -321,6 +324,16 @@ fn main() -> ExitCode {
             parse(&args[1..], &["--reference"]).and_then(|a| match &a.words[..] {
                 [results] => Ok(kernel::judge(Path::new(results), &a.path("--reference")?)),
                 _ => Err("kernel-judge needs the results directory".into()),
+            })
+        }
+        ["arm64-judge", ..] => {
+            parse(&args[1..], &["--reference", "--eventheader"]).and_then(|a| match &a.words[..] {
+                [results] => Ok(kernel::judge_arm64(
+                    Path::new(results),
+                    &a.path("--reference")?,
+                    &a.path("--eventheader")?,
+                )),
+                _ => Err("arm64-judge needs one RESULTS directory".into()),
             })
         }
         ["suites"] => cmd_suites(false),
