@@ -295,47 +295,19 @@ BENCH_C_MODES=$(bench_modes arm64 bench)
 BENCH_DYNAMIC_MODES=$(bench_modes arm64 dynamic)
 BENCH_EXPORTER_MODES=$(bench_modes arm64 exporter)
 
-# bench_ir PROGRAM MODE: Ir per iteration from the guest's bench.totals, or
-# "-" when a run failed or is missing. Another implementation's program that
-# exits 3 has no API for the mode (benches/c/dynamic.cpp's C modes against
-# an implementation without eventheader-dynamic.h): "-", not a failure.
-bench_ir() {
-    awk -v p="$1" -v m="$2" -v n="$BENCH_N" '
-        $1 == p && $2 == m && $5 == 0 && $4 != "" { ir[$3] = $4 }
-        END { if ((n in ir) && ((2 * n) in ir)) printf "%.2f", (ir[2 * n] - ir[n]) / n; else print "-" }' \
-        "$OUT/results/bench.totals"
-}
-
+# The guest's bench.totals judged by testkit (checks/bench_totals.rs): the
+# table (with a column per build of REFERENCE_PREFIX, whose runs that exit 3,
+# no API for the mode, are "-"), bench.tsv, and the bounds' verdict.
 judge_bench() {
-    local r=$OUT/results mode bound prog ours floor line b cols
+    local r=$OUT/results out line
     expect_ok bench
-    [ -s "$r/bench.totals" ] || { fail "bench: no bench.totals from the guest"; return; }
-    while read -r line; do
-        fail "bench: valgrind --tool=callgrind $line (program mode N Ir status; see $r/bench.*.log)"
-    done < <(awk '$5 != 0 && !($5 == 3 && $1 ~ /\./) { print }' "$r/bench.totals")
-    cols="${BENCH_BUILDS#ours}"
-    BENCH_TABLE=$(printf '%-16s %12s %12s %12s' mode library floor overhead)
-    for b in $cols; do BENCH_TABLE+=$(printf ' %14s' "$b"); done
-    BENCH_SUMMARY=
-    : >"$r/bench.tsv"
-    # MODE BOUND, one per mode of the list ("-": measured, not bounded).
-    local bounds
-    bounds=$("$TESTKIT" bench-bounds aarch64 2>&1) || { fail "bench: testkit bench-bounds aarch64: $bounds"; return; }
-    while read -r mode bound; do
-        prog=$(awk -v m="$mode" '!/^#/ && $1 == m { print $2 }' "$BENCH_MODES_FILE")
-        ours=$(bench_ir "$prog" "$mode")
-        floor=-
-        case " $BENCH_C_MODES " in *" $mode "*) floor=$(bench_ir floor "$mode") ;; esac
-        line=$(printf '%-16s %12s %12s %12s' "$mode" "$ours" "$floor" \
-            "$(awk -v a="$ours" -v b="$floor" 'BEGIN { if (b == "-" || a == "-") print "-"; else printf "%+.2f", a - b }')")
-        for b in $cols; do line+=$(printf ' %14s' "$(bench_ir "$prog.$b" "$mode")"); done
-        BENCH_TABLE+=$'\n'"$line"
-        printf '%s\t%s\t%s\n' "$mode" "$ours" "$floor" >>"$r/bench.tsv"
-        [ "$bound" = - ] || BENCH_SUMMARY+="${BENCH_SUMMARY:+, }$mode $ours <= $bound"
-    done <<<"$bounds"
-    # Every mode's figure there and within its bound.
-    local verdict
-    verdict=$("$TESTKIT" bench-bounds aarch64 "$r/bench.tsv" 2>&1) || fail "bench: ${verdict#testkit: FAIL$'\n'}"
+    # shellcheck disable=SC2086 # one build per word
+    out=$("$TESTKIT" bench-totals aarch64 "$r" "$BENCH_N" ${BENCH_BUILDS#ours} 2>"$r/bench.verdict") ||
+        while read -r line; do
+            [ "$line" = "testkit: FAIL" ] || fail "bench: $line"
+        done <"$r/bench.verdict"
+    BENCH_SUMMARY=$(head -n 1 <<<"$out")
+    BENCH_TABLE=$(tail -n +2 <<<"$out")
 }
 
 main() {
@@ -358,10 +330,10 @@ main() {
     local line
     while read -r line; do say "$line"; done < <(sed -n 's/^  //p' "$OUT/results/verdicts")
     say "perf: $(cat "$PERF_ROOT/.complete") (replay.perf)"
-    say "callgrind Ir per iteration with user_events, N = $BENCH_N vs $((2 * BENCH_N)): $BENCH_SUMMARY"
+    say "$BENCH_SUMMARY"
     [ -n "${REFERENCE_PREFIX:-}" ] ||
         say "REFERENCE_PREFIX is not set: the bench programs measured ours alone (set it to an aarch64 install of another implementation to compare)"
-    printf '    %s\n' "$BENCH_TABLE"
+    printf '%s\n' "$BENCH_TABLE"
     say "passed"
 }
 

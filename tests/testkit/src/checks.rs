@@ -11,7 +11,10 @@ use crate::perf::Row;
 mod bench;
 mod hardening;
 
+mod bench_totals;
+
 pub use bench::{bench, bench_bounds, bench_modes, Arch};
+pub use bench_totals::{judge_totals, Totals};
 pub use hardening::{dlclose, fork_busy, stress};
 
 // tracepoint-provider.h's programs (c-tests/tpp/, guest.sh there).

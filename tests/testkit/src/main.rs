@@ -33,6 +33,10 @@ usage: testkit COMMAND ...
                               aarch64) and their bounds (benches/bounds.txt),
                               MODE BOUND per line (- : not bounded); with TSV
                               (mode, library, floor rows), judges its figures
+  bench-totals ARCH RESULTS N [BUILD...]
+                              the arm64 VM's bench check: RESULTS/bench.totals
+                              (N vs 2N iterations) to RESULTS/bench.tsv, the
+                              table and its verdict; BUILD: other builds' columns
   names CAPTURE               distinct tracepoint names of a capture file
   compare PERF CAPTURE [REFERENCE]
                               perf samples byte-identical to capture records
@@ -213,6 +217,34 @@ fn cmd_bench_bounds(arch: &str, tsv: Option<&str>) -> Result<bool, String> {
     Ok(true)
 }
 
+fn cmd_bench_totals(arch: &str, results: &str, n: &str, builds: &[&str]) -> Result<bool, String> {
+    let arch = testkit::checks::Arch::from_name(arch)
+        .ok_or_else(|| format!("unknown architecture {arch} (x86_64, aarch64)"))?;
+    let n: u64 = n.parse().map_err(|_| format!("not a count: {n}"))?;
+    let dir = Path::new(results);
+    let totals = std::fs::read_to_string(dir.join("bench.totals"))
+        .map_err(|e| format!("{results}/bench.totals: {e}"))?;
+    if totals.trim().is_empty() {
+        return Err(format!("{results}/bench.totals is empty"));
+    }
+    let t = testkit::checks::judge_totals(&totals, n, builds, arch)?;
+    std::fs::write(dir.join("bench.tsv"), &t.tsv)
+        .map_err(|e| format!("{results}/bench.tsv: {e}"))?;
+    println!(
+        "callgrind Ir per iteration with user_events, N = {n} vs {}: {}",
+        2 * n,
+        t.bounded.join(", ")
+    );
+    for line in &t.table {
+        println!("    {line}");
+    }
+    if t.problems.is_empty() {
+        Ok(true)
+    } else {
+        Err(t.problems.join("\n"))
+    }
+}
+
 fn cmd_names(capture_file: &str) -> Result<bool, String> {
     let records = capture::read(Path::new(capture_file))?;
     for name in capture::names(&records) {
@@ -340,6 +372,9 @@ fn main() -> ExitCode {
         ["suites", "--programs"] => cmd_suites(true),
         ["bench-bounds", arch] => cmd_bench_bounds(arch, None),
         ["bench-bounds", arch, tsv] => cmd_bench_bounds(arch, Some(tsv)),
+        ["bench-totals", arch, results, n, builds @ ..] => {
+            cmd_bench_totals(arch, results, n, builds)
+        }
         ["names", capture_file] => cmd_names(capture_file),
         ["compare", perf_data, capture_file] => cmd_compare(perf_data, capture_file, None),
         ["compare", perf_data, capture_file, reference] => {

@@ -168,6 +168,15 @@ fn modes_has(modes: &str, mode: &str) -> bool {
         .any(|l| l.split_whitespace().next() == Some(mode))
 }
 
+/// The benches/c program that has `mode` (`benches/modes.txt`).
+pub fn mode_program(mode: &str) -> Option<&'static str> {
+    MODES_TXT
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split_whitespace())
+        .find_map(|mut f| (f.next() == Some(mode)).then(|| f.next()).flatten())
+}
+
 /// The modes an architecture's VM bench check measures, with their bounds
 /// (`benches/modes.txt` and `benches/bounds.txt`), in the order of the modes.
 pub fn bench_modes(arch: Arch) -> Result<Vec<Mode<'static>>, String> {

@@ -4,7 +4,8 @@
 //! (self-checking programs, `basic`'s recording, byte identity of perf's
 //! samples with the capture and the reference) and here where it is the
 //! arm64 suite's own (`t_enable`'s collect, `t_compat32`). The bench check's
-//! figures are judged by `testkit bench-bounds aarch64`.
+//! figures are judged by `testkit bench-totals aarch64`
+//! (`checks/bench_totals.rs`).
 
 use std::path::Path;
 
