@@ -29,10 +29,6 @@ usage: testkit COMMAND ...
   suites [--programs]         each suite's folder and its counts of programs,
                               host runs and VM runs; --programs: one line
                               per program (SUITE PROGRAM RUNS VM-RUNS)
-  bench-bounds ARCH [TSV]     the VM bench check's modes on ARCH (x86_64,
-                              aarch64) and their bounds (benches/bounds.txt),
-                              MODE BOUND per line (- : not bounded); with TSV
-                              (mode, library, floor rows), judges its figures
   bench-totals ARCH RESULTS N [BUILD...]
                               the arm64 VM's bench check: RESULTS/bench.totals
                               (N vs 2N iterations) to RESULTS/bench.tsv, the
@@ -200,23 +196,6 @@ fn cmd_sanitize(args: &[String]) -> Result<bool, String> {
     Ok(sanitize::report(&tally, started))
 }
 
-fn cmd_bench_bounds(arch: &str, tsv: Option<&str>) -> Result<bool, String> {
-    let arch = testkit::checks::Arch::from_name(arch)
-        .ok_or_else(|| format!("unknown architecture {arch} (x86_64, aarch64)"))?;
-    if let Some(tsv) = tsv {
-        let text = std::fs::read_to_string(tsv).map_err(|e| format!("{tsv}: {e}"))?;
-        testkit::checks::bench_bounds(&text, arch)?;
-        return Ok(true);
-    }
-    for (mode, bound, _) in testkit::checks::bench_modes(arch)? {
-        match bound {
-            Some(b) => println!("{mode} {b}"),
-            None => println!("{mode} -"),
-        }
-    }
-    Ok(true)
-}
-
 fn cmd_bench_totals(arch: &str, results: &str, n: &str, builds: &[&str]) -> Result<bool, String> {
     let arch = testkit::checks::Arch::from_name(arch)
         .ok_or_else(|| format!("unknown architecture {arch} (x86_64, aarch64)"))?;
@@ -370,8 +349,6 @@ fn main() -> ExitCode {
         }
         ["suites"] => cmd_suites(false),
         ["suites", "--programs"] => cmd_suites(true),
-        ["bench-bounds", arch] => cmd_bench_bounds(arch, None),
-        ["bench-bounds", arch, tsv] => cmd_bench_bounds(arch, Some(tsv)),
         ["bench-totals", arch, results, n, builds @ ..] => {
             cmd_bench_totals(arch, results, n, builds)
         }
