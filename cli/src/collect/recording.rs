@@ -137,11 +137,11 @@ pub fn run(args: &CollectArgs, flags: signals::Flags) -> Result<Status, Error> {
         }
         if live.is_some() {
             let pass = session.drain();
-            more = pass.any;
+            more = pass.full;
             closed |= deliver(&mut session.batch, pass, &mut recorder, &mut live)?;
         } else {
             let pass = session.drain_in_place();
-            more = pass.any;
+            more = pass.full;
             closed |= write_in_place(&mut session, pass, &mut recorder, &mut spool)?;
         }
         if let Some(c) = child.as_mut() {
@@ -177,6 +177,7 @@ pub fn run(args: &CollectArgs, flags: signals::Flags) -> Result<Status, Error> {
     if let Some(rec) = session.unreported_lost() {
         let pass = session::Pass {
             any: true,
+            full: false,
             complete_before: u64::MAX,
         };
         let mut batch = rec;

@@ -60,8 +60,13 @@ pub struct Session {
 /// What a pass over the rings found.
 #[derive(Clone, Copy, Debug)]
 pub struct Pass {
-    /// It moved records (drain again before waiting: events are arriving).
+    /// It moved records.
     pub any: bool,
+    /// It took at least a piece (the wakeup mark) from a ring: events are
+    /// arriving fast, drain again before waiting. A pass that took less
+    /// waits for the next mark (or the poll's timeout), so that a burst is
+    /// taken in pieces of a quarter ring, not record by record.
+    pub full: bool,
     /// Every record with a timestamp before this one is in this pass or an
     /// earlier one: the pass started after it, and drained each ring it
     /// stopped short in up to then. (Records written during the pass may
@@ -300,6 +305,7 @@ impl Session {
         let mut complete_before = clock_ns(libc::CLOCK_MONOTONIC);
         let mut any = false;
         let stats = &mut self.stats;
+        let mut full = false;
         for ring in &mut self.rings {
             let start = self.batch.len();
             let mut last_time = None;
@@ -308,6 +314,7 @@ impl Session {
                 stats.count(ty, rec);
                 last_time = record_time(rec).or(last_time);
             });
+            full |= self.batch.len() - start >= self.piece_bytes;
             if self.batch.len() - start >= self.pass_bytes {
                 // Stopped short: what remains in this ring is after its
                 // last record taken.
@@ -318,6 +325,7 @@ impl Session {
         }
         Pass {
             any,
+            full,
             complete_before,
         }
     }
@@ -332,6 +340,7 @@ impl Session {
         let mut complete_before = clock_ns(libc::CLOCK_MONOTONIC);
         let mut any = false;
         let stats = &mut self.stats;
+        let mut full = false;
         self.cuts.clear();
         for (i, ring) in self.rings.iter().enumerate() {
             let mut last_time = None;
@@ -349,6 +358,7 @@ impl Session {
             self.cuts
                 .extend(ends.into_iter().map(|n| (i, tail.wrapping_add(n))));
             any |= to != tail;
+            full |= to.wrapping_sub(tail) >= self.piece_bytes as u64;
             if to.wrapping_sub(tail) >= self.pass_bytes as u64 {
                 // Stopped short, as in `drain`.
                 if let Some(t) = last_time {
@@ -358,6 +368,7 @@ impl Session {
         }
         Pass {
             any,
+            full,
             complete_before,
         }
     }
