@@ -3,7 +3,7 @@
 use tracepoint_decode::{EventHeaderEnumeratorContext, EventHeaderEnumeratorError};
 
 use crate::format::{cat, ext, hdr, meta, strings as s, FLAGS_EXT, FLAGS_PLAIN};
-use crate::support::{self, decode, decode::hex};
+use testkit::cargo_tests::{decode, decode::hex, Build, Ran};
 
 const ACT_A: [u8; 16] = [
     0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8, 0xa9, 0xaa, 0xab, 0xac, 0xad, 0xae, 0xaf,
@@ -12,14 +12,9 @@ const ACT_R: [u8; 16] = [
     0xb0, 0xb1, 0xb2, 0xb3, 0xb4, 0xb5, 0xb6, 0xb7, 0xb8, 0xb9, 0xba, 0xbb, 0xbc, 0xbd, 0xbe, 0xbf,
 ];
 
-#[test]
-fn activity_ids_chain_with_metadata_and_empty_payloads() {
-    for build in support::builds("activity") {
-        check(&build.run("capture"));
-    }
-}
-
-fn check(ran: &support::Ran) {
+/// `activity` in capture mode: activity ids chain with the metadata, and
+/// empty payloads.
+pub fn check(_: &Build, ran: &Ran) {
     let records = &ran.records;
     assert_eq!(ran.words("written"), ["9"]);
 

@@ -1,16 +1,11 @@
 //! De-duplication and the plain tracepoint layer (docs/format.md §2.4).
 
 use crate::format::{cat, hdr, meta, FLAGS_EXT};
-use crate::support::{self, decode, Record};
+use testkit::cargo_tests::{decode, Build, Ran, Record};
 
-#[test]
-fn open_with_arrays_deduplicates_and_plain_tracepoints_write_raw_payloads() {
-    for build in support::builds("dedup") {
-        check(build.run("capture"));
-    }
-}
-
-fn check(ran: support::Ran) {
+/// `dedup` in capture mode: opening with arrays de-duplicates, and plain
+/// tracepoints write raw payloads.
+pub fn check(_: &Build, ran: &Ran) {
     let stdout = &ran.stdout;
     assert!(stdout.contains("tp-dedup ok ref_count 3"), "{stdout}");
     assert!(stdout.contains("eh-dedup ok ref_count 3"), "{stdout}");
@@ -33,7 +28,8 @@ fn check(ran: support::Ran) {
     ];
     let (probe, records): (Vec<Record>, Vec<Record>) = ran
         .records
-        .into_iter()
+        .iter()
+        .cloned()
         .partition(|r| r.name == "CoreTpEmptyVec");
     let actual: Vec<(&str, Vec<u8>)> = records
         .iter()

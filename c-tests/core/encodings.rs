@@ -2,7 +2,7 @@
 //! (docs/format.md §4.5, §4.6, §5).
 
 use crate::format::{strings as s, FLAGS_EXT};
-use crate::support::{self, decode};
+use testkit::cargo_tests::{decode, Build, Ran};
 
 fn expected_encodings() -> Vec<(&'static str, &'static str, Vec<String>)> {
     vec![
@@ -138,45 +138,43 @@ fn expected_encodings() -> Vec<(&'static str, &'static str, Vec<String>)> {
     ]
 }
 
-#[test]
-fn every_field_encoding_decodes_to_the_values_written() {
+/// `encodings` in capture mode: every field encoding decodes to the values
+/// written.
+pub fn check(build: &Build, ran: &Ran) {
     let expected = expected_encodings();
-    for build in support::builds("encodings") {
-        let ran = build.run("capture");
-        let records = &ran.records;
-        assert_eq!(ran.words("written"), ["5"]);
-        assert_eq!(
-            records.len(),
-            expected.len(),
-            "{}: records {records:?}",
-            build.label
-        );
-        for (rec, (tp, event, items)) in records.iter().zip(&expected) {
-            assert_eq!(rec.name, *tp);
-            let d = decode::items(rec);
-            assert_eq!(d.event_name, *event);
-            assert_eq!(d.provider, "CoreEnc");
-            assert_eq!(d.options, "");
-            assert_eq!(d.flags, FLAGS_EXT, "{event}: flags");
-            assert_eq!(d.activity, None);
-            assert_eq!(&d.items, items, "{}: {event}", build.label);
-            if *event == "Tags" {
-                assert_eq!(
-                    (d.version, d.id, d.tag, d.opcode, d.level, d.keyword),
-                    (3, 77, 0xABCD, 1, 4, 0x10)
-                );
-            } else {
-                assert_eq!(
-                    (d.version, d.id, d.tag, d.opcode, d.level, d.keyword),
-                    (0, 0, 0, 0, 5, 1)
-                );
-            }
+    let records = &ran.records;
+    assert_eq!(ran.words("written"), ["5"]);
+    assert_eq!(
+        records.len(),
+        expected.len(),
+        "{}: records {records:?}",
+        build.label
+    );
+    for (rec, (tp, event, items)) in records.iter().zip(&expected) {
+        assert_eq!(rec.name, *tp);
+        let d = decode::items(rec);
+        assert_eq!(d.event_name, *event);
+        assert_eq!(d.provider, "CoreEnc");
+        assert_eq!(d.options, "");
+        assert_eq!(d.flags, FLAGS_EXT, "{event}: flags");
+        assert_eq!(d.activity, None);
+        assert_eq!(&d.items, items, "{}: {event}", build.label);
+        if *event == "Tags" {
+            assert_eq!(
+                (d.version, d.id, d.tag, d.opcode, d.level, d.keyword),
+                (3, 77, 0xABCD, 1, 4, 0x10)
+            );
+        } else {
+            assert_eq!(
+                (d.version, d.id, d.tag, d.opcode, d.level, d.keyword),
+                (0, 0, 0, 0, 5, 1)
+            );
         }
-        let n: usize = expected.iter().map(|(_, _, items)| items.len()).sum();
-        eprintln!(
-            "encodings ({}): {} events, {n} items decoded",
-            build.label,
-            records.len()
-        );
     }
+    let n: usize = expected.iter().map(|(_, _, items)| items.len()).sum();
+    eprintln!(
+        "encodings ({}): {} events, {n} items decoded",
+        build.label,
+        records.len()
+    );
 }

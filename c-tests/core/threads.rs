@@ -2,18 +2,12 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use crate::support::{self, decode};
+use testkit::cargo_tests::{decode, Build, Ran};
 
-#[test]
-fn concurrent_writes_and_reconnects_produce_only_well_formed_records() {
-    for build in support::builds("threads") {
-        let started = std::time::Instant::now();
-        let ran = build.run("capture");
-        check(&ran, started.elapsed());
-    }
-}
-
-fn check(ran: &support::Ran, elapsed: std::time::Duration) {
+/// `threads` in capture mode: concurrent writes and reconnects produce only
+/// well-formed records.
+pub fn check(_: &Build, ran: &Ran) {
+    let elapsed = ran.elapsed;
     let (stdout, records) = (&ran.stdout, &ran.records);
 
     // Per-thread successes as the program counted them.

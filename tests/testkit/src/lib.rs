@@ -59,6 +59,7 @@ pub mod callgrind;
 /// Capture files, read by a crate of their own (std only: the fuzz targets
 /// use it too).
 pub use capture_file as capture;
+pub mod cargo_tests;
 pub mod checks;
 pub mod cross;
 pub mod decode;
@@ -74,6 +75,7 @@ pub mod skips;
 pub mod synth;
 pub mod tpp;
 pub mod trace_event;
+pub mod trials;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
