@@ -15,54 +15,54 @@
 //!
 //! The static library here is the one cargo builds;
 //! `c-tests/install/main.rs` runs the same check on the installed one (the
-//! CMake build's archive members).
+//! CMake build's archive members). One trial per program, build and run
+//! (`testkit::trials`).
 
-#[path = "../../tests/support/mod.rs"]
-mod support;
+use testkit::cargo_tests::{self, build_once, Build, Ran};
+use testkit::manifest;
+use testkit::trials::{self, judge, judged_elsewhere, Judge};
 
-use support::{Build, Record};
+/// `interpose_capture` in capture mode: the records the interposed builds
+/// must receive, one of each kind of event the program writes.
+fn check_capture(build: &Build, ran: &Ran) {
+    assert_eq!(ran.records.len(), 10, "{}: {:?}", build.label, ran.records);
+}
 
-/// The records of `interpose_capture` in the configuration of `build`.
-fn expected(build: &Build) -> Vec<Record> {
-    support::builds("interpose_capture")
-        .into_iter()
-        .find(|b| b.config == build.config)
-        .unwrap_or_else(|| panic!("no interpose_capture build like {}", build.label))
+/// `interpose_shared` or `interpose_static` with the recorder: every event
+/// reaches the program's tracepoint layer, as `interpose_capture` in the
+/// same configuration writes it (see `cargo_tests::check_interposed`).
+fn check_record(build: &Build, ran: &Ran) {
+    let want = build_once(manifest::program("interpose_capture"), build.config)
         .run("capture")
-        .records
-}
-
-/// Every build of `program` (see `support::check_interposed`).
-fn check(program: &str) {
-    for build in support::builds(program) {
-        let want = expected(&build);
-        support::check_interposed(&build.label, &build.run("record"), &want);
-    }
-}
-
-#[test]
-fn every_event_reaches_the_program_s_tracepoint_layer_with_the_shared_library() {
-    check("interpose_shared");
-}
-
-#[test]
-fn every_event_reaches_the_program_s_tracepoint_layer_with_the_static_library() {
-    check("interpose_static");
+        .records;
+    cargo_tests::check_interposed(&build.label, ran, &want);
 }
 
 /// A program that defines only some of the four functions the EventHeader
-/// layer calls (`c-tests/interpose/partial.c`) gets ENOSYS and EBADF (see
-/// `support::check_partly_replaced`; the static library's case is in
-/// `c-tests/install/main.rs`: only the CMake build's archive of members links
-/// it).
-#[test]
-fn a_partly_replaced_tracepoint_layer_is_refused_with_the_shared_library() {
-    for program in [
-        "interpose_partial_shared",
-        "interpose_partial_connect_shared",
-    ] {
-        for build in support::builds(program) {
-            support::check_partly_replaced(&build);
-        }
-    }
+/// layer calls (`c-tests/interpose/partial.c`) with the shared library gets
+/// ENOSYS and EBADF (see `cargo_tests::check_partly_replaced`).
+fn check_partial(build: &Build, ran: &Ran) {
+    cargo_tests::check_partly_replaced_run(&format!("{} {}", build.label, ran.mode), ran);
+}
+
+/// Only the CMake build's archive of members links the partly replaced
+/// layer statically.
+const STATIC_PARTIAL: &str =
+    "c-tests/install/main.rs, against the CMake build's archive of members";
+
+/// The judge of every (program, run) of the suite.
+const JUDGES: &[Judge] = &[
+    judge("interpose_capture", "capture", check_capture),
+    judge("interpose_shared", "record", check_record),
+    judge("interpose_static", "record", check_record),
+    judge("interpose_partial_shared", "capture", check_partial),
+    judge("interpose_partial_shared", "plain", check_partial),
+    judge("interpose_partial_connect_shared", "capture", check_partial),
+    judge("interpose_partial_connect_shared", "plain", check_partial),
+    judged_elsewhere("interpose_partial_static", "capture", STATIC_PARTIAL),
+    judged_elsewhere("interpose_partial_static", "plain", STATIC_PARTIAL),
+];
+
+fn main() {
+    trials::main(env!("CARGO_TARGET_TMPDIR"), "interpose", JUDGES, Vec::new())
 }

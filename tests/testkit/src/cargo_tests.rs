@@ -119,6 +119,8 @@ pub fn builds(name: &str) -> Vec<Build> {
 
 /// What a run printed and captured.
 pub struct Ran {
+    /// The run's name in the manifest.
+    pub mode: &'static str,
     pub stdout: String,
     pub stderr: String,
     /// The capture file's records (none without a capture file).
@@ -200,6 +202,7 @@ impl Build {
             _ => Vec::new(),
         };
         Ran {
+            mode: run.name,
             stdout,
             stderr,
             records,

@@ -37,6 +37,9 @@ pub struct Judge {
     pub check: Check,
     /// Its trials are ignored on this machine.
     pub ignored: bool,
+    /// Where the (program, run) is judged instead, when another test
+    /// judges it (it then has no trial here).
+    pub elsewhere: Option<&'static str>,
 }
 
 /// The judge `check` of run `run` of program `program`.
@@ -46,6 +49,20 @@ pub const fn judge(program: &'static str, run: &'static str, check: Check) -> Ju
         run,
         check,
         ignored: false,
+        elsewhere: None,
+    }
+}
+
+/// No trial for run `run` of program `program`: `where_` (another test)
+/// judges it, and says why.
+pub const fn judged_elsewhere(
+    program: &'static str,
+    run: &'static str,
+    where_: &'static str,
+) -> Judge {
+    Judge {
+        elsewhere: Some(where_),
+        ..judge(program, run, |_, _| {})
     }
 }
 
@@ -147,6 +164,9 @@ pub fn plan(suite: &str, judges: &[Judge], have_clang: bool) -> Result<Vec<Plann
                 ));
                 continue;
             };
+            if judge.elsewhere.is_some() {
+                continue;
+            }
             for config in configs(program) {
                 let missing = (config.toolchain == Toolchain::CLANG && !have_clang)
                     .then_some("clang/clang++");
@@ -298,6 +318,8 @@ mod tests {
         judges.retain(|j| j.program != "activity");
         judges.push(judge("activity", "nosuchrun", nothing));
         judges.push(judge("errors", "capture", nothing));
+        judges.retain(|j| j.program != "dedup");
+        judges.push(judged_elsewhere("dedup", "capture", "elsewhere"));
         let err = plan("core", &judges, true).err().unwrap();
         assert!(
             err.contains("activity::capture: a run of suite core with no judge"),
@@ -309,6 +331,17 @@ mod tests {
         );
         assert!(err.contains("errors::capture: judged twice"), "{err}");
         assert!(plan("nosuchsuite", &[], true).is_err());
+        assert!(!err.contains("dedup"), "{err}");
+    }
+
+    #[test]
+    fn a_run_judged_elsewhere_has_no_trial() {
+        let mut judges = every_judge("core");
+        judges.retain(|j| j.program != "dedup");
+        judges.push(judged_elsewhere("dedup", "capture", "elsewhere"));
+        let planned = plan("core", &judges, true).unwrap();
+        assert!(planned.iter().all(|p| p.program.name != "dedup"));
+        assert!(planned.iter().any(|p| p.program.name == "activity"));
     }
 
     #[test]
