@@ -7,12 +7,13 @@
 //! - TraceLoggingValue in C (_Generic) against the reference's C++ events;
 //! - compile-time rejection of misuse;
 //! - the samples' events, decoded with tracepoint_decode.
+//!
+//! One trial per program, build and run (`testkit::trials`), and the
+//! compile-time checks once per toolchain.
 
-#[path = "../../tests/support/mod.rs"]
-mod support;
-
-use support::decode::json_line as decode;
-use support::{Build, Record};
+use testkit::cargo_tests::{self as support, decode::json_line as decode, Build, Ran, Record};
+use testkit::trials::{self, judge, judged_elsewhere, Judge};
+use testkit::Toolchain;
 
 /// Providers whose reference events belong to this header (the rest are TestProviderDyn's).
 fn is_tracelogging_reference(record: &Record) -> bool {
@@ -29,17 +30,10 @@ fn reference_tracelogging() -> Vec<Record> {
     records
 }
 
-/// Every toolchain x standard build of tl_test, compiled once (in parallel) for all tests.
-fn test_programs() -> &'static [Build] {
-    static PROGRAMS: std::sync::OnceLock<Vec<Build>> = std::sync::OnceLock::new();
-    PROGRAMS.get_or_init(|| support::builds("tl_test"))
-}
-
-/// tl_test's build variants on this architecture (the manifest's
-/// tl_large_*, tl_gc_*): the large code model with and without PIE (with PIE
-/// on x86_64 only: aarch64 has no large PIC model), and linked with section
-/// garbage collection by lld and by GNU ld.
-fn variants() -> Vec<&'static str> {
+/// Whether the programs are built for x86_64, the one architecture of
+/// tl_test's build variants (the manifest's tl_large_*, tl_gc_*) with the
+/// large code model and PIE (aarch64 has no large PIC model).
+fn large_pie_applies() -> bool {
     let arch = match testkit::cross::target() {
         Some(cross) => cross
             .triple
@@ -49,11 +43,7 @@ fn variants() -> Vec<&'static str> {
             .to_string(),
         None => std::env::consts::ARCH.to_string(),
     };
-    let mut names = vec!["tl_large_nopie", "tl_gc_lld", "tl_gc_bfd"];
-    if arch == "x86_64" {
-        names.insert(0, "tl_large_pie");
-    }
-    names
+    arch == "x86_64"
 }
 
 /// A readable summary of a record for failure messages.
@@ -87,29 +77,20 @@ fn compare(got: &[Record], want: &[Record]) -> (usize, Vec<String>) {
     (same, diffs)
 }
 
-#[test]
-fn reference_events_are_byte_identical() {
+/// tl_test's reference run (and its build variants'): the reference's events,
+/// byte for byte. Prints the count of identical events; fails with the first
+/// differences.
+fn check_reference(program: &Build, ran: &Ran) {
     let want = reference_tracelogging();
-    let mut failures = Vec::new();
-    for program in test_programs() {
-        check_reference(program, &want, &mut failures);
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-/// Runs `program`'s reference mode and compares its records with `want`:
-/// prints the count of identical events, and adds the first differences to
-/// `failures`.
-fn check_reference(program: &Build, want: &[Record], failures: &mut Vec<String>) {
-    let got = program.run("reference").records;
-    let (same, diffs) = compare(&got, want);
+    let got = &ran.records;
+    let (same, diffs) = compare(got, &want);
     println!(
         "{}: {same}/{} reference events byte-identical",
         program.label,
         want.len()
     );
     if !diffs.is_empty() {
-        failures.push(format!(
+        panic!(
             "{}: {same}/{} identical, {} captured\n  {}",
             program.label,
             want.len(),
@@ -120,7 +101,7 @@ fn check_reference(program: &Build, want: &[Record], failures: &mut Vec<String>)
                 .cloned()
                 .collect::<Vec<_>>()
                 .join("\n  ")
-        ));
+        );
     }
 }
 
@@ -181,62 +162,44 @@ fn site_entries(build: &Build, reloc: &str) -> Result<usize, String> {
     Ok(entries)
 }
 
-/// The reference events again from tl_test's build variants: the C++
-/// call-site entry in every code and relocation model, and call sites that
-/// survive a linker's section garbage collection.
-#[test]
-fn reference_events_in_other_code_models_and_with_section_gc() {
-    let want = reference_tracelogging();
-    let mut failures = Vec::new();
+/// The reference events again from tl_test's large code model variants:
+/// the C++ call-site entry in every code and relocation model (the variants
+/// linked with section garbage collection are judged by
+/// [`check_reference`]: their call sites survive it).
+fn check_large_model(program: &Build, ran: &Ran) {
     let reloc = match testkit::cross::target() {
         Some(cross) if cross.triple.starts_with("aarch64") => "R_AARCH64_ABS64",
         Some(cross) => panic!("no relocation check for {}", cross.triple),
         None => "R_X86_64_64",
     };
-    for name in variants() {
-        for program in support::builds(name) {
-            if name.starts_with("tl_large") {
-                match site_entries(&program, reloc) {
-                    Ok(n) => println!("{}: {n} call-site entries, each an {reloc}", program.label),
-                    Err(e) => failures.push(format!("{}: {e}", program.label)),
-                }
-            }
-            check_reference(&program, &want, &mut failures);
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let n = site_entries(program, reloc).unwrap_or_else(|e| panic!("{}: {e}", program.label));
+    println!("{}: {n} call-site entries, each an {reloc}", program.label);
+    check_reference(program, ran);
 }
 
-#[test]
-fn provider_lifecycle_in_c_and_cpp() {
-    for program in test_programs() {
-        let got: Vec<String> = program
-            .run("lifecycle")
-            .records
-            .iter()
-            .map(decode)
-            .collect();
-        let mut want = Vec::new();
-        for provider in ["TlLifecycleC", "TlLifecycleCpp"] {
-            want.push(format!(
-                "{provider}:Registered1 level=5 keyword=0x0 opcode=0 {{\"value\": 1}}"
-            ));
-            want.push(format!(
-                "{provider}:Registered2 level=5 keyword=0x0 opcode=0 {{\"value\": 2}}"
-            ));
-            want.push(format!(
-                "{provider}:NoIds level=5 keyword=0x0 opcode=0 {{\"value\": 3}}"
-            ));
-            want.push(format!(
-                "{provider}:Struct level=2 keyword=0x3 opcode=0 {{\"pair\": {{ \"a\": 7, \"b\": \"b\" }}}}"
-            ));
-        }
-        assert_eq!(got, want, "{}: lifecycle events", program.label);
+/// tl_test lifecycle: the provider lifecycle in C and C++.
+fn check_lifecycle(program: &Build, ran: &Ran) {
+    let got: Vec<String> = ran.records.iter().map(decode).collect();
+    let mut want = Vec::new();
+    for provider in ["TlLifecycleC", "TlLifecycleCpp"] {
+        want.push(format!(
+            "{provider}:Registered1 level=5 keyword=0x0 opcode=0 {{\"value\": 1}}"
+        ));
+        want.push(format!(
+            "{provider}:Registered2 level=5 keyword=0x0 opcode=0 {{\"value\": 2}}"
+        ));
+        want.push(format!(
+            "{provider}:NoIds level=5 keyword=0x0 opcode=0 {{\"value\": 3}}"
+        ));
+        want.push(format!(
+            "{provider}:Struct level=2 keyword=0x3 opcode=0 {{\"pair\": {{ \"a\": 7, \"b\": \"b\" }}}}"
+        ));
     }
+    assert_eq!(got, want, "{}: lifecycle events", program.label);
 }
 
-#[test]
-fn c_value_matches_cpp_value() {
+/// tl_test cvalues: C's TraceLoggingValue writes what C++'s does.
+fn check_cvalues(program: &Build, ran: &Ran) {
     // The reference's C++ TraceLoggingValue events, minus the char16_t, char32_t and
     // wchar_t values (integer typedefs in C), as written to the C provider.
     let want: Vec<Record> = reference_tracelogging()
@@ -253,17 +216,14 @@ fn c_value_matches_cpp_value() {
         })
         .collect();
     assert_eq!(want.len(), 24);
-    for program in test_programs() {
-        let got = program.run("cvalues").records;
-        let (same, diffs) = compare(&got, &want);
-        assert!(
-            diffs.is_empty(),
-            "{}: {same}/{} C TraceLoggingValue events identical to C++:\n  {}",
-            program.label,
-            want.len(),
-            diffs.join("\n  ")
-        );
-    }
+    let (same, diffs) = compare(&ran.records, &want);
+    assert!(
+        diffs.is_empty(),
+        "{}: {same}/{} C TraceLoggingValue events identical to C++:\n  {}",
+        program.label,
+        want.len(),
+        diffs.join("\n  ")
+    );
 }
 
 /// A translation unit that uses the header, with `body` inside a function.
@@ -530,8 +490,8 @@ const MISUSE: &[(&str, &str, &str, bool, &str)] = &[
     ),
 ];
 
-#[test]
-fn misuse_is_rejected_at_compile_time() {
+/// Misuse of the header is rejected at compile time, in C and in C++.
+fn misuse_is_rejected_at_compile_time(tc: Toolchain) {
     let dir = support::temp_dir();
     let check =
         |compiler: &str, std: &str, ext: &str, name: &str, source: &str| -> (bool, String) {
@@ -539,28 +499,26 @@ fn misuse_is_rejected_at_compile_time() {
             std::fs::write(&file, source).unwrap();
             testkit::build::check_syntax(compiler, std, &file)
         };
-    for tc in support::toolchains() {
-        for (cc, std, ext, is_c) in [(tc.cc, "gnu11", "c", true), (tc.cxx, "c++17", "cpp", false)] {
-            // The harness accepts correct code, so the rejections below are meaningful.
-            for (k, body) in GOOD_USES.iter().enumerate() {
-                let good = misuse_source(GOOD_PROVIDER, body);
-                let (ok, stderr) = check(cc, std, ext, &format!("good{k}"), &good);
-                assert!(
-                    ok,
-                    "{cc} -std={std}: correct use was rejected: {body}\n{stderr}"
-                );
+    for (cc, std, ext, is_c) in [(tc.cc, "gnu11", "c", true), (tc.cxx, "c++17", "cpp", false)] {
+        // The harness accepts correct code, so the rejections below are meaningful.
+        for (k, body) in GOOD_USES.iter().enumerate() {
+            let good = misuse_source(GOOD_PROVIDER, body);
+            let (ok, stderr) = check(cc, std, ext, &format!("good{k}"), &good);
+            assert!(
+                ok,
+                "{cc} -std={std}: correct use was rejected: {body}\n{stderr}"
+            );
+        }
+        for &(name, provider, body, c_rejects, message) in MISUSE {
+            if is_c && !c_rejects {
+                continue;
             }
-            for &(name, provider, body, c_rejects, message) in MISUSE {
-                if is_c && !c_rejects {
-                    continue;
-                }
-                let (ok, stderr) = check(cc, std, ext, name, &misuse_source(provider, body));
-                assert!(!ok, "{cc} -std={std}: {name} was accepted");
-                assert!(
-                    stderr.contains(message),
-                    "{cc} -std={std}: {name}: expected {message:?} in:\n{stderr}"
-                );
-            }
+            let (ok, stderr) = check(cc, std, ext, name, &misuse_source(provider, body));
+            assert!(!ok, "{cc} -std={std}: {name} was accepted");
+            assert!(
+                stderr.contains(message),
+                "{cc} -std={std}: {name}: expected {message:?} in:\n{stderr}"
+            );
         }
     }
 }
@@ -570,8 +528,7 @@ fn misuse_is_rejected_at_compile_time() {
 /// `unsigned int`): its `_Generic` must not name one type twice, whatever
 /// the compiler says about `wchar_t`'s signedness, and `wchar_t` strings keep
 /// the encoding of their size.
-#[test]
-fn value_of_a_wchar_t_string_compiles_where_wchar_t_is_a_char_type() {
+fn value_of_a_wchar_t_string_compiles_where_wchar_t_is_a_char_type(tc: Toolchain) {
     let dir = support::temp_dir();
     let source = dir.path().join("wchar_value.c");
     std::fs::write(
@@ -588,44 +545,40 @@ fn value_of_a_wchar_t_string_compiles_where_wchar_t_is_a_char_type() {
          }\n",
     )
     .unwrap();
-    for tc in support::toolchains() {
-        for flags in [&[][..], &["-fshort-wchar"][..]] {
-            let output = testkit::cross::compiler(tc.cc)
-                .args([
-                    "-std=c11",
-                    "-Wall",
-                    "-Wextra",
-                    "-Werror",
-                    "-fsyntax-only",
-                    "-I",
-                ])
-                .arg(support::include_dir())
-                .args(flags)
-                .arg(&source)
-                .output()
-                .unwrap_or_else(|e| panic!("running {}: {e}", tc.cc));
-            assert!(
-                output.status.success(),
-                "{} {flags:?}:\n{}",
-                tc.cc,
-                String::from_utf8_lossy(&output.stderr)
-            );
-        }
+    for flags in [&[][..], &["-fshort-wchar"][..]] {
+        let output = testkit::cross::compiler(tc.cc)
+            .args([
+                "-std=c11",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-fsyntax-only",
+                "-I",
+            ])
+            .arg(support::include_dir())
+            .args(flags)
+            .arg(&source)
+            .output()
+            .unwrap_or_else(|e| panic!("running {}: {e}", tc.cc));
+        assert!(
+            output.status.success(),
+            "{} {flags:?}:\n{}",
+            tc.cc,
+            String::from_utf8_lossy(&output.stderr)
+        );
     }
 }
 
-#[test]
-fn c_provider_name_is_checked_at_registration() {
-    // C cannot inspect string literals at compile time: the library rejects the name
-    // (tl_badname.c exits non-zero unless registration fails with EINVAL).
-    for build in support::builds("tl_badname") {
-        let captured = build.run("capture").records;
-        assert!(
-            captured.is_empty(),
-            "{}: events written for an invalid provider: {captured:?}",
-            build.label
-        );
-    }
+/// tl_badname: C cannot inspect string literals at compile time, so the
+/// library rejects the name (tl_badname.c exits non-zero unless
+/// registration fails with EINVAL).
+fn c_provider_name_is_checked_at_registration(build: &Build, ran: &Ran) {
+    let captured = &ran.records;
+    assert!(
+        captured.is_empty(),
+        "{}: events written for an invalid provider: {captured:?}",
+        build.label
+    );
 }
 
 /// Counted fields (binary, counted strings, variable arrays, converted and
@@ -633,8 +586,7 @@ fn c_provider_name_is_checked_at_registration() {
 /// 16 bits (docs/format.md §5.3): the write returns ERANGE and nothing is
 /// captured; at 65535 the field is written whole. A wrapped count would
 /// describe other bytes than were written (70000 would become 4464).
-#[test]
-fn counted_fields_over_65535_are_refused_not_wrapped() {
+fn counted_fields_over_65535_are_refused_not_wrapped(build: &Build, ran: &Ran) {
     let results = [
         ("Binary65535", 0),
         ("UInt8Array65535", 0),
@@ -654,96 +606,141 @@ fn counted_fields_over_65535_are_refused_not_wrapped() {
     let want: String = results.iter().map(|(n, r)| format!("{n} {r}\n")).collect();
     // The pattern the program fills its buffer with.
     let pattern: Vec<u8> = (0..65535u32).map(|i| (i * 7) as u8).collect();
-    for build in support::builds("tl_oversize") {
-        let ran = build.run("capture");
-        assert_eq!(ran.stdout, want, "{}: write results", build.label);
-        let names: Vec<_> = ran
-            .records
-            .iter()
-            .map(|r| support::event_name(&r.event).unwrap_or_default())
-            .collect();
-        assert_eq!(
-            names,
-            ["Binary65535", "UInt8Array65535", "After"],
-            "{}: captured events",
-            build.label
-        );
-        // The two events at the limit end with the u16 count 65535 and the
-        // 65535 bytes.
-        for record in &ran.records[..2] {
-            let tail = &record.event[record.event.len() - 65537..];
-            assert_eq!(tail[..2], 65535u16.to_le_bytes(), "{}: count", build.label);
-            assert!(tail[2..] == pattern[..], "{}: data", build.label);
-        }
-        assert_eq!(
-            decode(&ran.records[2]),
-            "TlOversize:After level=5 keyword=0x0 opcode=0 {\"b\": \"00 07 0E\"}",
-            "{}",
-            build.label
-        );
+    assert_eq!(ran.stdout, want, "{}: write results", build.label);
+    let names: Vec<_> = ran
+        .records
+        .iter()
+        .map(|r| support::event_name(&r.event).unwrap_or_default())
+        .collect();
+    assert_eq!(
+        names,
+        ["Binary65535", "UInt8Array65535", "After"],
+        "{}: captured events",
+        build.label
+    );
+    // The two events at the limit end with the u16 count 65535 and the
+    // 65535 bytes.
+    for record in &ran.records[..2] {
+        let tail = &record.event[record.event.len() - 65537..];
+        assert_eq!(tail[..2], 65535u16.to_le_bytes(), "{}: count", build.label);
+        assert!(tail[2..] == pattern[..], "{}: data", build.label);
     }
+    assert_eq!(
+        decode(&ran.records[2]),
+        "TlOversize:After level=5 keyword=0x0 opcode=0 {\"b\": \"00 07 0E\"}",
+        "{}",
+        build.label
+    );
 }
 
-#[test]
-fn c_sample_events_decode_as_expected() {
-    for build in support::builds("c_sample") {
-        // args: one two
-        let got: Vec<String> = build.run("args").records.iter().map(decode).collect();
-        let act = "activity=112233445566778899aabbccddeeff00";
-        let want = vec![
-            format!(
-                "MySample_C:Started level=4 keyword=0x1 opcode=0 {{\"arg0\": \"{}\", \"argc\": 3}}",
-                build.exe.display()
-            ),
-            format!("MySample_C:WorkStart level=4 keyword=0x0 opcode=1 {act} {{}}"),
-            format!("MySample_C:Argument level=5 keyword=0x0 opcode=0 {act} {{\"index\": 1, \"value\": \"one\"}}"),
-            format!("MySample_C:Argument level=5 keyword=0x0 opcode=0 {act} {{\"index\": 2, \"value\": \"two\"}}"),
-            format!(
-                "MySample_C:WorkStop level=4 keyword=0x0 opcode=2 {act} {{\"result\": {{ \"code\": 0, \"text\": \"ok\" }}}}"
-            ),
-            "MySample_C:Ratios level=3 keyword=0x0 opcode=0 {\"ratios\": [ 0.5, 0.25, 0.125 ]}".to_string(),
-        ];
-        assert_eq!(got, want, "{}: C sample", build.label);
-    }
+/// c_sample args (`one two`): the C sample's events decode as expected.
+fn c_sample_events_decode_as_expected(build: &Build, ran: &Ran) {
+    let got: Vec<String> = ran.records.iter().map(decode).collect();
+    let act = "activity=112233445566778899aabbccddeeff00";
+    let want = vec![
+        format!(
+            "MySample_C:Started level=4 keyword=0x1 opcode=0 {{\"arg0\": \"{}\", \"argc\": 3}}",
+            build.exe.display()
+        ),
+        format!("MySample_C:WorkStart level=4 keyword=0x0 opcode=1 {act} {{}}"),
+        format!("MySample_C:Argument level=5 keyword=0x0 opcode=0 {act} {{\"index\": 1, \"value\": \"one\"}}"),
+        format!("MySample_C:Argument level=5 keyword=0x0 opcode=0 {act} {{\"index\": 2, \"value\": \"two\"}}"),
+        format!(
+            "MySample_C:WorkStop level=4 keyword=0x0 opcode=2 {act} {{\"result\": {{ \"code\": 0, \"text\": \"ok\" }}}}"
+        ),
+        "MySample_C:Ratios level=3 keyword=0x0 opcode=0 {\"ratios\": [ 0.5, 0.25, 0.125 ]}".to_string(),
+    ];
+    assert_eq!(got, want, "{}: C sample", build.label);
 }
 
-#[test]
-fn cpp_sample_events_decode_as_expected() {
-    for build in support::builds("cpp_sample") {
-        let got: Vec<String> = build.run("capture").records.iter().map(decode).collect();
-        let want = vec![
-            "MySample_Cpp:ItemAdded level=4 keyword=0x0 opcode=0 {\"name\": \"apple\", \"count\": 3, \"first\": true}",
-            "MySample_Cpp:ItemAdded level=4 keyword=0x0 opcode=0 {\"name\": \"pear\", \"count\": 12, \"first\": false}",
-            "MySample_Cpp:Report level=5 keyword=0x2 opcode=0 {\"lengths\": [ 5, 4 ], \"status\": \"done\", \"score\": 2.5}",
-        ];
-        assert_eq!(got, want, "{}: C++ sample", build.label);
-    }
+/// cpp_sample: the C++ sample's events decode as expected.
+fn cpp_sample_events_decode_as_expected(build: &Build, ran: &Ran) {
+    let got: Vec<String> = ran.records.iter().map(decode).collect();
+    let want = vec![
+        "MySample_Cpp:ItemAdded level=4 keyword=0x0 opcode=0 {\"name\": \"apple\", \"count\": 3, \"first\": true}",
+        "MySample_Cpp:ItemAdded level=4 keyword=0x0 opcode=0 {\"name\": \"pear\", \"count\": 12, \"first\": false}",
+        "MySample_Cpp:Report level=5 keyword=0x2 opcode=0 {\"lengths\": [ 5, 4 ], \"status\": \"done\", \"score\": 2.5}",
+    ];
+    assert_eq!(got, want, "{}: C++ sample", build.label);
 }
 
-#[test]
-fn providers_left_registered_are_closed_at_exit() {
-    for build in support::builds("tl_autoclose") {
-        let ran = build.run("capture");
-        let stdout = &ran.stdout;
-        assert!(stdout.contains("register 0"), "{}: {stdout}", build.label);
-        assert!(
-            stdout.contains("after-auto-close enabled 0"),
-            "{}: the provider was still registered after exit: {stdout}",
-            build.label
-        );
-        let names: Vec<_> = ran
-            .records
-            .iter()
-            .map(|r| (r.name.clone(), support::event_name(&r.event)))
-            .collect();
-        assert_eq!(
-            names,
-            vec![(
-                "TlAutoClose_L5K0".to_string(),
-                Some("BeforeExit".to_string())
-            )],
-            "{}",
-            build.label
-        );
-    }
+/// tl_autoclose: providers left registered are closed at exit.
+fn providers_left_registered_are_closed_at_exit(build: &Build, ran: &Ran) {
+    let stdout = &ran.stdout;
+    assert!(stdout.contains("register 0"), "{}: {stdout}", build.label);
+    assert!(
+        stdout.contains("after-auto-close enabled 0"),
+        "{}: the provider was still registered after exit: {stdout}",
+        build.label
+    );
+    let names: Vec<_> = ran
+        .records
+        .iter()
+        .map(|r| (r.name.clone(), support::event_name(&r.event)))
+        .collect();
+    assert_eq!(
+        names,
+        vec![(
+            "TlAutoClose_L5K0".to_string(),
+            Some("BeforeExit".to_string())
+        )],
+        "{}",
+        build.label
+    );
+}
+
+/// The judge of every (program, run) of the suite.
+fn judges() -> Vec<Judge> {
+    vec![
+        judge("tl_test", "reference", check_reference),
+        judge("tl_test", "lifecycle", check_lifecycle),
+        judge("tl_test", "cvalues", check_cvalues),
+        judge("tl_large_pie", "reference", check_large_model).ignored_if(!large_pie_applies()),
+        judge("tl_large_nopie", "reference", check_large_model),
+        judge("tl_gc_lld", "reference", check_reference),
+        judge("tl_gc_bfd", "reference", check_reference),
+        judge(
+            "tl_autoclose",
+            "capture",
+            providers_left_registered_are_closed_at_exit,
+        ),
+        judge(
+            "tl_oversize",
+            "capture",
+            counted_fields_over_65535_are_refused_not_wrapped,
+        ),
+        judge(
+            "tl_badname",
+            "capture",
+            c_provider_name_is_checked_at_registration,
+        ),
+        judge("c_sample", "args", c_sample_events_decode_as_expected),
+        judge(
+            "cpp_sample",
+            "capture",
+            cpp_sample_events_decode_as_expected,
+        ),
+        judged_elsewhere(
+            "hello_c",
+            "capture",
+            "tests/docs.rs, with the README's text",
+        ),
+    ]
+}
+
+fn main() {
+    let mut extra = trials::per_toolchain(
+        "misuse_is_rejected_at_compile_time",
+        misuse_is_rejected_at_compile_time,
+    );
+    extra.extend(trials::per_toolchain(
+        "value_of_a_wchar_t_string_compiles_where_wchar_t_is_a_char_type",
+        value_of_a_wchar_t_string_compiles_where_wchar_t_is_a_char_type,
+    ));
+    trials::main(
+        env!("CARGO_TARGET_TMPDIR"),
+        "tracelogging",
+        &judges(),
+        extra,
+    )
 }

@@ -232,6 +232,30 @@ pub fn extra(name: &str, f: impl FnOnce() + Send + 'static) -> Trial {
     })
 }
 
+/// The trials `NAME::gcc` and `NAME::clang` of a check `f` that is not
+/// about a program of the manifest (a compile-time check, say), one per
+/// toolchain; clang's is ignored when clang is not installed, as
+/// [`trial`] does.
+pub fn per_toolchain(name: &str, f: fn(Toolchain)) -> Vec<Trial> {
+    let require_clang = std::env::var_os("REQUIRE_CLANG").is_some();
+    [Toolchain::GCC, Toolchain::CLANG]
+        .into_iter()
+        .map(|toolchain| {
+            let name = format!("{name}::{}", toolchain.cc);
+            if toolchain == Toolchain::CLANG && !have_clang() {
+                let message = if require_clang {
+                    "REQUIRE_CLANG is set but clang/clang++ is not available"
+                } else {
+                    "clang/clang++ is not available (set REQUIRE_CLANG=1 to fail instead)"
+                };
+                return Trial::test(name, move || Err(message.into()))
+                    .with_ignored_flag(!require_clang);
+            }
+            extra(&name, move || f(toolchain))
+        })
+        .collect()
+}
+
 /// The test binary of suite `suite`: its trials ([`plan`]) and `extra`,
 /// run as the command line asks. `tmp_dir` is the test target's
 /// `CARGO_TARGET_TMPDIR`, where the builds go.
