@@ -4,6 +4,8 @@
 //! message of TraceLoggingWrite; and the class-member case of
 //! docs/porting-from-windows.md ("With g++, class members").
 
+use testkit::Toolchain;
+
 /// The message of an argument that is not a TraceLogging macro
 /// (TraceLoggingProvider.h's `_tlgD_DATA_tlgK_BAD`).
 const NOT_A_MACRO: &str = "an argument is not a TraceLogging macro";
@@ -83,28 +85,27 @@ fn check_source(
     testkit::build::check_syntax(cxx, std, &file)
 }
 
-#[test]
-fn activity_macros_accept_fields_and_refuse_other_arguments() {
+/// Correct uses of the activity macros compile with `tc`'s C++ compiler;
+/// other arguments are refused.
+pub fn activity_macros_accept_fields_and_refuse_other_arguments(tc: Toolchain) {
     let dir = tempfile::tempdir().expect("temporary directory");
     let mut compiled = 0;
-    for tc in testkit::toolchains() {
-        for std in ["c++11", "c++17"] {
-            let check = |name: &str, text: &str| check_source(dir.path(), tc.cxx, std, name, text);
-            for (k, body) in GOOD.iter().enumerate() {
-                let (ok, stderr) = check(&format!("good{k}"), &source(body));
-                assert!(ok, "{} -std={std}: rejected: {body}\n{stderr}", tc.cxx);
-                compiled += 1;
-            }
-            for &(name, body) in MISUSE {
-                let (ok, stderr) = check(&name.replace(' ', "_"), &source(body));
-                assert!(!ok, "{} -std={std}: {name} was accepted", tc.cxx);
-                assert!(
-                    stderr.contains(NOT_A_MACRO),
-                    "{} -std={std}: {name}: expected {NOT_A_MACRO:?} in:\n{stderr}",
-                    tc.cxx
-                );
-                compiled += 1;
-            }
+    for std in ["c++11", "c++17"] {
+        let check = |name: &str, text: &str| check_source(dir.path(), tc.cxx, std, name, text);
+        for (k, body) in GOOD.iter().enumerate() {
+            let (ok, stderr) = check(&format!("good{k}"), &source(body));
+            assert!(ok, "{} -std={std}: rejected: {body}\n{stderr}", tc.cxx);
+            compiled += 1;
+        }
+        for &(name, body) in MISUSE {
+            let (ok, stderr) = check(&name.replace(' ', "_"), &source(body));
+            assert!(!ok, "{} -std={std}: {name} was accepted", tc.cxx);
+            assert!(
+                stderr.contains(NOT_A_MACRO),
+                "{} -std={std}: {name}: expected {NOT_A_MACRO:?} in:\n{stderr}",
+                tc.cxx
+            );
+            compiled += 1;
         }
     }
     println!("{compiled} compilations as expected");
@@ -115,30 +116,27 @@ fn activity_macros_accept_fields_and_refuse_other_arguments() {
 /// (the provider symbol is hidden, and so, for g++, is every template
 /// instance naming it); clang does not warn. The hidden class compiles with
 /// both.
-#[test]
-fn activity_class_members_compile_in_a_hidden_class() {
+pub fn activity_class_members_compile_in_a_hidden_class(tc: Toolchain) {
     let dir = tempfile::tempdir().expect("temporary directory");
-    for tc in testkit::toolchains() {
-        for std in ["c++11", "c++17"] {
-            let check = |name: &str, text: &str| check_source(dir.path(), tc.cxx, std, name, text);
-            let hidden = member_source("__attribute__((visibility(\"hidden\"))) ");
-            let (ok, stderr) = check("hidden", &hidden);
-            assert!(ok, "{} -std={std}: the hidden class:\n{stderr}", tc.cxx);
-            let (ok, stderr) = check("default", &member_source(""));
-            if tc.cxx == testkit::Toolchain::GCC.cxx {
-                assert!(
-                    !ok && stderr.contains(GREATER_VISIBILITY),
-                    "{} -std={std}: the class without visibility no longer gets -Wattributes \
-                     (docs/porting-from-windows.md says it does):\n{stderr}",
-                    tc.cxx
-                );
-            } else {
-                assert!(
-                    ok,
-                    "{} -std={std}: the class without visibility:\n{stderr}",
-                    tc.cxx
-                );
-            }
+    for std in ["c++11", "c++17"] {
+        let check = |name: &str, text: &str| check_source(dir.path(), tc.cxx, std, name, text);
+        let hidden = member_source("__attribute__((visibility(\"hidden\"))) ");
+        let (ok, stderr) = check("hidden", &hidden);
+        assert!(ok, "{} -std={std}: the hidden class:\n{stderr}", tc.cxx);
+        let (ok, stderr) = check("default", &member_source(""));
+        if tc.cxx == testkit::Toolchain::GCC.cxx {
+            assert!(
+                !ok && stderr.contains(GREATER_VISIBILITY),
+                "{} -std={std}: the class without visibility no longer gets -Wattributes \
+                 (docs/porting-from-windows.md says it does):\n{stderr}",
+                tc.cxx
+            );
+        } else {
+            assert!(
+                ok,
+                "{} -std={std}: the class without visibility:\n{stderr}",
+                tc.cxx
+            );
         }
     }
 }

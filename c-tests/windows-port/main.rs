@@ -30,10 +30,9 @@
 //! one to one).
 
 mod activity_compile;
-#[path = "../../tests/support/mod.rs"]
-mod support;
 
-use support::{Build, Record};
+use testkit::cargo_tests::{self as support, Build, Ran, Record};
+use testkit::trials::{self, judge, Judge};
 use tracepoint_decode::EventHeaderEnumeratorContext;
 
 /// "TRACEPOINT Provider:Event level=L keyword=0xK opcode=O [activity=ID] [related=ID]
@@ -300,15 +299,20 @@ fn assert_same(label: &str, got: &[String], want: &[String]) {
     );
 }
 
-#[test]
-fn events_decode_as_the_component_wrote_them() {
-    for (program, cpp) in [("winport_c", false), ("winport_cpp", true)] {
-        for build in support::builds(program) {
-            let got: Vec<String> = build.run("capture").records.iter().map(decode).collect();
-            assert_same(&build.label, &got, &expected_events(cpp));
-            println!("{}: {} events as expected", build.label, got.len());
-        }
-    }
+/// `winport_c` and `winport_cpp`: the component's events decode as it wrote
+/// them (`cpp`: the C++ build's).
+fn events_decode_as_the_component_wrote_them(build: &Build, ran: &Ran, cpp: bool) {
+    let got: Vec<String> = ran.records.iter().map(decode).collect();
+    assert_same(&build.label, &got, &expected_events(cpp));
+    println!("{}: {} events as expected", build.label, got.len());
+}
+
+fn c_events_decode_as_the_component_wrote_them(build: &Build, ran: &Ran) {
+    events_decode_as_the_component_wrote_them(build, ran, false);
+}
+
+fn cpp_events_decode_as_the_component_wrote_them(build: &Build, ran: &Ran) {
+    events_decode_as_the_component_wrote_them(build, ran, true);
 }
 
 /// The run's `THREADS WRITES` arguments (c-tests/windows-port/wp_handles.c).
@@ -326,42 +330,41 @@ fn handle_run_args(build: &Build) -> (usize, usize) {
     (threads, writes)
 }
 
-#[test]
-fn one_handle_call_site_serves_racing_threads_and_providers() {
-    for build in support::builds("winport_handles") {
-        let (threads, writes) = handle_run_args(&build);
-        let label = &build.label;
-        let records = build.run("capture").records;
-        // seen[t][seq]: how often thread t's event seq arrived (thread 1 writes one more
-        // after its provider was registered again).
-        let mut seen = vec![vec![0u32; writes + 1]; threads];
-        let mut ctx = EventHeaderEnumeratorContext::new();
-        for record in &records {
-            let walk = testkit::perf::walk(&mut ctx, &record.name, &record.event)
-                .unwrap_or_else(|e| panic!("{label}: {}: {e}", record.name));
-            let (Some(thread), Some(seq)) = (walk.value(b"thread"), walk.value(b"seq")) else {
-                panic!("{label}: {}: fields {:?}", record.name, walk.values)
-            };
-            assert_eq!(
-                record.name,
-                format!("WpHandles{thread}_L4K2"),
-                "{label}: event of thread {thread} on another provider"
-            );
-            seen[thread as usize][seq as usize] += 1;
-        }
-        for (t, counts) in seen.iter().enumerate() {
-            let want = if t == 1 { writes + 1 } else { writes };
-            assert!(
-                counts[..want].iter().all(|&c| c == 1) && counts[want..].iter().all(|&c| c == 0),
-                "{label}: thread {t}: events missing or duplicated"
-            );
-        }
-        assert_eq!(records.len(), threads * writes + 1, "{label}");
-        println!(
-            "{label}: {} events, each on its thread's provider once",
-            records.len()
+/// `winport_handles`: one handle call site serves racing threads and
+/// providers.
+fn one_handle_call_site_serves_racing_threads_and_providers(build: &Build, ran: &Ran) {
+    let (threads, writes) = handle_run_args(build);
+    let label = &build.label;
+    let records = &ran.records;
+    // seen[t][seq]: how often thread t's event seq arrived (thread 1 writes one more
+    // after its provider was registered again).
+    let mut seen = vec![vec![0u32; writes + 1]; threads];
+    let mut ctx = EventHeaderEnumeratorContext::new();
+    for record in records {
+        let walk = testkit::perf::walk(&mut ctx, &record.name, &record.event)
+            .unwrap_or_else(|e| panic!("{label}: {}: {e}", record.name));
+        let (Some(thread), Some(seq)) = (walk.value(b"thread"), walk.value(b"seq")) else {
+            panic!("{label}: {}: fields {:?}", record.name, walk.values)
+        };
+        assert_eq!(
+            record.name,
+            format!("WpHandles{thread}_L4K2"),
+            "{label}: event of thread {thread} on another provider"
+        );
+        seen[thread as usize][seq as usize] += 1;
+    }
+    for (t, counts) in seen.iter().enumerate() {
+        let want = if t == 1 { writes + 1 } else { writes };
+        assert!(
+            counts[..want].iter().all(|&c| c == 1) && counts[want..].iter().all(|&c| c == 0),
+            "{label}: thread {t}: events missing or duplicated"
         );
     }
+    assert_eq!(records.len(), threads * writes + 1, "{label}");
+    println!(
+        "{label}: {} events, each on its thread's provider once",
+        records.len()
+    );
 }
 
 /// `line` with every random activity id (32 hex digits, or 36 with dashes, e.g. in a GUID
@@ -515,8 +518,8 @@ fn expected_activity_events(handle: bool) -> Vec<String> {
     out
 }
 
-#[test]
-fn activities_decode_as_the_component_wrote_them() {
+/// `winport_activity`: the activities decode as the component wrote them.
+fn activities_decode_as_the_component_wrote_them(build: &Build, ran: &Ran) {
     // The fixed GUIDs of wp_activity.cpp.
     let fixed = [
         (0x0a1b2c3d_4e5f_4061_8273_8495a6b7c8d9, "PARENT"),
@@ -524,49 +527,43 @@ fn activities_decode_as_the_component_wrote_them() {
         (0x77665544_3322_4110_8fee_ddccbbaa9988, "EXPLICIT"),
     ]
     .map(|(guid, name)| (guid_text(guid), name));
-    for build in support::builds("winport_activity") {
-        let handle = ["c++17", "c++20"].contains(&build.config.standard.cxx);
-        let mut seen = Vec::new();
-        let got: Vec<String> = build
-            .run("capture")
-            .records
-            .iter()
-            .map(|r| name_ids(&decode(r), &fixed, &mut seen))
-            .collect();
-        assert_same(&build.label, &got, &expected_activity_events(handle));
-        println!(
-            "{}: {} events as expected, {} activity ids",
-            build.label,
-            got.len(),
-            seen.len()
-        );
-    }
+    let handle = ["c++17", "c++20"].contains(&build.config.standard.cxx);
+    let mut seen = Vec::new();
+    let got: Vec<String> = ran
+        .records
+        .iter()
+        .map(|r| name_ids(&decode(r), &fixed, &mut seen))
+        .collect();
+    assert_same(&build.label, &got, &expected_activity_events(handle));
+    println!(
+        "{}: {} events as expected, {} activity ids",
+        build.label,
+        got.len(),
+        seen.len()
+    );
 }
 
-#[test]
-fn activity_sample_events_decode_as_expected() {
-    for build in support::builds("activity_sample") {
-        let mut seen = Vec::new();
-        let got: Vec<String> = build
-            .run("capture")
-            .records
-            .iter()
-            .map(|r| name_ids(&decode(r), &[], &mut seen))
-            .collect();
-        // The request #1; the worker's thread activity #2, related to the request's id,
-        // which the worker thread got from the setter.
-        let p = "MySample_Activity";
-        let want = [
-            format!("{p}_L4K1 {p}:RequestStart level=4 keyword=0x1 opcode=1 activity=#1 {{\"path\": \"/index.html\"}}"),
-            format!("{p}_L4K0 {p}:Worker level=4 keyword=0x0 opcode=1 activity=#2 related=#1 {{}}"),
-            format!("{p}_L5K0 {p}:Progress level=5 keyword=0x0 opcode=0 activity=#2 {{\"percent\": 50}}"),
-            format!("{p}_L5K0 {p}:Progress level=5 keyword=0x0 opcode=0 activity=#2 {{\"percent\": 100}}"),
-            format!("{p}_L4K0 {p}:Worker level=4 keyword=0x0 opcode=2 activity=#2 {{}}"),
-            format!("{p}_L5K0 {p}:RequestStep level=5 keyword=0x0 opcode=0 activity=#1 {{\"status\": 200}}"),
-            format!("{p}_L4K1 {p}:RequestStop level=4 keyword=0x1 opcode=2 activity=#1 {{\"result\": \"0x0\"}}"),
-        ];
-        assert_same(&build.label, &got, &want);
-    }
+/// `activity_sample` (samples/activity): its events decode as expected.
+fn activity_sample_events_decode_as_expected(build: &Build, ran: &Ran) {
+    let mut seen = Vec::new();
+    let got: Vec<String> = ran
+        .records
+        .iter()
+        .map(|r| name_ids(&decode(r), &[], &mut seen))
+        .collect();
+    // The request #1; the worker's thread activity #2, related to the request's id,
+    // which the worker thread got from the setter.
+    let p = "MySample_Activity";
+    let want = [
+        format!("{p}_L4K1 {p}:RequestStart level=4 keyword=0x1 opcode=1 activity=#1 {{\"path\": \"/index.html\"}}"),
+        format!("{p}_L4K0 {p}:Worker level=4 keyword=0x0 opcode=1 activity=#2 related=#1 {{}}"),
+        format!("{p}_L5K0 {p}:Progress level=5 keyword=0x0 opcode=0 activity=#2 {{\"percent\": 50}}"),
+        format!("{p}_L5K0 {p}:Progress level=5 keyword=0x0 opcode=0 activity=#2 {{\"percent\": 100}}"),
+        format!("{p}_L4K0 {p}:Worker level=4 keyword=0x0 opcode=2 activity=#2 {{}}"),
+        format!("{p}_L5K0 {p}:RequestStep level=5 keyword=0x0 opcode=0 activity=#1 {{\"status\": 200}}"),
+        format!("{p}_L4K1 {p}:RequestStop level=4 keyword=0x1 opcode=2 activity=#1 {{\"result\": \"0x0\"}}"),
+    ];
+    assert_same(&build.label, &got, &want);
 }
 
 /// Thread activities stopped out of nesting order, and an exception thrown
@@ -574,8 +571,7 @@ fn activity_sample_events_decode_as_expected() {
 /// (`c-tests/windows-port/wp_activity_edges.cpp`, which checks the thread's
 /// activity id itself): the events in order, no start event for the
 /// throwing starts, and no "ActivityStop" (no stop without a start).
-#[test]
-fn activities_stopped_out_of_order_or_thrown_in_their_start() {
+fn activities_stopped_out_of_order_or_thrown_in_their_start(build: &Build, ran: &Ran) {
     let want = [
         "AStart",
         "BStart",
@@ -596,20 +592,17 @@ fn activities_stopped_out_of_order_or_thrown_in_their_start() {
         "InnerStop",
         "OuterStop",
     ];
-    for build in support::builds("winport_activity_edges") {
-        let ran = build.run("capture");
-        assert!(ran.has_line("done"), "{}", ran.stdout);
-        let got: Vec<String> = ran
-            .records
-            .iter()
-            .map(|r| {
-                let line = decode(r);
-                let name = line.split_whitespace().nth(1).unwrap_or("").to_string();
-                name.rsplit(':').next().unwrap_or("").to_string()
-            })
-            .collect();
-        assert_eq!(got, want, "{}", build.label);
-    }
+    assert!(ran.has_line("done"), "{}", ran.stdout);
+    let got: Vec<String> = ran
+        .records
+        .iter()
+        .map(|r| {
+            let line = decode(r);
+            let name = line.split_whitespace().nth(1).unwrap_or("").to_string();
+            name.rsplit(':').next().unwrap_or("").to_string()
+        })
+        .collect();
+    assert_eq!(got, want, "{}", build.label);
 }
 
 /// "PROVIDER_L5K0 PROVIDER:NAME level=5 keyword=0x0 opcode=0[ IDS] {FIELDS}": an event of
@@ -628,8 +621,7 @@ fn plain_event(provider: &str, name: &str, ids: &str, fields: &str) -> String {
 /// `EventActivityIdControl` set it, and the GUIDs the controls returned, written as fields,
 /// name the same ids (`name_ids`: `#1` is A, ...), so the GUID and the library's id agree
 /// byte for byte.
-#[test]
-fn event_activity_id_control_sets_the_id_events_carry() {
+fn event_activity_id_control_sets_the_id_events_carry(build: &Build, ran: &Ran) {
     let p = "WinPortActivityControl";
     let want = vec![
         plain_event(p, "NoActivity", "", ""),
@@ -644,25 +636,21 @@ fn event_activity_id_control_sets_the_id_events_carry() {
         plain_event(p, "Cleared", "", ""),
         plain_event(p, "Explicit", "activity=#4", "\"id\": \"#4\""),
     ];
-    for build in support::builds("winport_activity_control") {
-        let ran = build.run("capture");
-        assert!(ran.has_line("done"), "{}: {}", build.label, ran.stdout);
-        let mut seen = Vec::new();
-        let got: Vec<String> = ran
-            .records
-            .iter()
-            .map(|r| name_ids(&decode(r), &[], &mut seen))
-            .collect();
-        assert_same(&build.label, &got, &want);
-    }
+    assert!(ran.has_line("done"), "{}: {}", build.label, ran.stdout);
+    let mut seen = Vec::new();
+    let got: Vec<String> = ran
+        .records
+        .iter()
+        .map(|r| name_ids(&decode(r), &[], &mut seen))
+        .collect();
+    assert_same(&build.label, &got, &want);
 }
 
 /// `winport_pointer_arrays` (`c-tests/windows-port/wp_pointer_arrays.c`): arrays of `void*`,
 /// `const void*`, `void* const`, `const void* const`, `char*` and function pointers through
 /// every pointer-array macro, built warning-free as C and C++, decode as the values the
 /// sources set.
-#[test]
-fn pointer_arrays_of_any_pointer_type_decode_as_written() {
+fn pointer_arrays_of_any_pointer_type_decode_as_written(build: &Build, ran: &Ran) {
     let p = "WinPortPointerArrays";
     let hex = |values: &[u32]| {
         let items: Vec<String> = values.iter().map(|v| format!("\"0x{v:X}\"")).collect();
@@ -699,10 +687,63 @@ fn pointer_arrays_of_any_pointer_type_decode_as_written() {
             ),
         ),
     ];
-    for build in support::builds("winport_pointer_arrays") {
-        let ran = build.run("capture");
-        assert!(ran.has_line("done"), "{}: {}", build.label, ran.stdout);
-        let got: Vec<String> = ran.records.iter().map(decode).collect();
-        assert_same(&build.label, &got, &want);
-    }
+    assert!(ran.has_line("done"), "{}: {}", build.label, ran.stdout);
+    let got: Vec<String> = ran.records.iter().map(decode).collect();
+    assert_same(&build.label, &got, &want);
+}
+
+/// The judge of every (program, run) of the suite.
+const JUDGES: &[Judge] = &[
+    judge(
+        "winport_c",
+        "capture",
+        c_events_decode_as_the_component_wrote_them,
+    ),
+    judge(
+        "winport_cpp",
+        "capture",
+        cpp_events_decode_as_the_component_wrote_them,
+    ),
+    judge(
+        "winport_activity",
+        "capture",
+        activities_decode_as_the_component_wrote_them,
+    ),
+    judge(
+        "winport_activity_edges",
+        "capture",
+        activities_stopped_out_of_order_or_thrown_in_their_start,
+    ),
+    judge(
+        "winport_handles",
+        "capture",
+        one_handle_call_site_serves_racing_threads_and_providers,
+    ),
+    judge(
+        "winport_activity_control",
+        "capture",
+        event_activity_id_control_sets_the_id_events_carry,
+    ),
+    judge(
+        "winport_pointer_arrays",
+        "capture",
+        pointer_arrays_of_any_pointer_type_decode_as_written,
+    ),
+    judge(
+        "activity_sample",
+        "capture",
+        activity_sample_events_decode_as_expected,
+    ),
+];
+
+fn main() {
+    let mut extra = trials::per_toolchain(
+        "activity_macros_accept_fields_and_refuse_other_arguments",
+        activity_compile::activity_macros_accept_fields_and_refuse_other_arguments,
+    );
+    extra.extend(trials::per_toolchain(
+        "activity_class_members_compile_in_a_hidden_class",
+        activity_compile::activity_class_members_compile_in_a_hidden_class,
+    ));
+    trials::main(env!("CARGO_TARGET_TMPDIR"), "windows_port", JUDGES, extra)
 }
