@@ -296,3 +296,44 @@ fn one_c_assertion_header() {
         .collect();
     assert_eq!(kits, ["c-tests/check.h"]);
 }
+
+/// A test binary without libtest's harness (`harness = false`: a suite of
+/// `testkit::trials`) runs only the trials its `main` makes, so a `#[test]`
+/// in its driver or in a module the driver declares would never run.
+#[test]
+fn no_test_function_in_a_binary_of_trials() {
+    let root = support::root();
+    let cargo = std::fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml");
+    let mut problems = Vec::new();
+    let mut trials = 0;
+    for target in cargo.split("[[test]]").skip(1) {
+        let target = target.split("\n[").next().unwrap_or_default();
+        if !target.contains("harness = false") {
+            continue;
+        }
+        trials += 1;
+        let path = target
+            .lines()
+            .find_map(|l| l.strip_prefix("path = "))
+            .expect("a [[test]] with a path")
+            .trim_matches('"');
+        let main = root.join(path);
+        let dir = main.parent().expect("the driver's folder");
+        let text = std::fs::read_to_string(&main).expect("the driver");
+        let modules = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("mod ")?.strip_suffix(';'))
+            .map(|m| dir.join(format!("{m}.rs")));
+        for file in std::iter::once(main.clone()).chain(modules) {
+            let text = std::fs::read_to_string(&file).expect("a module of the driver");
+            if text.contains("#[test]") {
+                problems.push(file.display().to_string());
+            }
+        }
+    }
+    assert!(trials > 0, "no [[test]] with harness = false in Cargo.toml");
+    assert!(
+        problems.is_empty(),
+        "#[test] functions that no trial runs: {problems:?}"
+    );
+}

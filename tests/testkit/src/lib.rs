@@ -45,13 +45,14 @@
 //! against capture mode (the tracepoints pre-registered by the guest, or
 //! registered only by the program itself), perf counts against the
 //! program's expectation file, perf fields judged by a check in [`checks`],
-//! or a guest script)), and the test in the folder's `main.rs`, which gets
-//! its builds with `support::builds("NAME")` and runs a mode with
-//! `build.run("MODE")`; the sanitizer and VM suites pick the new runs up
-//! without further changes. A new suite is a folder with those three parts,
-//! one [`manifest::SUITES`] entry and one `[[test]]` in Cargo.toml. A new
-//! kind of VM check is one function in [`checks`], named in the judges'
-//! table of `manifest/load.rs`.
+//! or a guest script)), and the judge of each of its runs in the table of
+//! the folder's `main.rs` (in a suite of [`trials`]; in the others, a
+//! `#[test]` that gets its builds with `support::builds("NAME")` and runs a
+//! mode with `build.run("MODE")`); the sanitizer and VM suites pick the new
+//! runs up without further changes. A new suite is a folder with those
+//! three parts, one [`manifest::SUITES`] entry and one `[[test]]` in
+//! Cargo.toml. A new kind of VM check is one function in [`checks`], named
+//! in the judges' table of `manifest/load.rs`.
 
 pub mod activity_ids;
 pub mod build;
