@@ -16,14 +16,17 @@
 //! - threads;
 //! - the samples of `samples/dynamic/` (C, C++ and Python).
 //!
-//! Run with `cargo test --test dynamic -- --nocapture` for the counts.
-#[path = "../../tests/support/mod.rs"]
-mod support;
+//! One trial per program, build and run (`testkit::trials`); the header
+//! checks once per toolchain, the Python sample's checks once.
 
 use std::collections::BTreeMap;
 use std::process::Command;
 
-use support::{Build, Record};
+use testkit::build::Config;
+use testkit::cargo_tests::{self as support, build_once, Build, Flavour, Ran, Record};
+use testkit::manifest;
+use testkit::trials::{self, judge, judged_elsewhere, Judge};
+use testkit::Toolchain;
 
 // The programs (c-tests/dynamic/, samples/dynamic/) are described in this
 // suite's part of the test-program manifest, manifest.rs: dyn_reference(_cpp),
@@ -59,17 +62,13 @@ fn describe(record: &Record) -> String {
     )
 }
 
-/// Every build of the programs, C ones first.
-fn builds_of(names: &[&str]) -> Vec<Build> {
-    names.iter().flat_map(|n| support::builds(n)).collect()
-}
-
 // ---------------------------------------------------------------------------
 // The reference suite's 114 events
 // ---------------------------------------------------------------------------
 
-#[test]
-fn reference_dynamic_events_are_byte_identical_through_cpp_and_c() {
+/// dyn_reference, dyn_reference_exports, dyn_reference_cpp: the reference's
+/// events, byte for byte; `--names` prints the one tracepoint.
+fn reference_dynamic_events_are_byte_identical_through_cpp_and_c(build: &Build, ran: &Ran) {
     let want: Vec<Record> = support::reference_records()
         .into_iter()
         .filter(|r| r.name.starts_with("TestProviderDyn_"))
@@ -78,36 +77,30 @@ fn reference_dynamic_events_are_byte_identical_through_cpp_and_c() {
 
     let mut report = Vec::new();
     let mut failures = Vec::new();
-    for build in builds_of(&[
-        "dyn_reference",
-        "dyn_reference_exports",
-        "dyn_reference_cpp",
-    ]) {
-        let got = build.run("capture").records;
-        let same = got.iter().zip(&want).filter(|(g, w)| g == w).count();
-        let api = if is_cpp(&build) {
-            "C++ API"
-        } else if build.program.name.ends_with("_exports") {
-            "C API, exported functions only"
-        } else {
-            "C API"
-        };
-        report.push(format!("{same}/114 ({api}: {})", build.label));
-        if same != want.len() || got.len() != want.len() {
-            let first = got.iter().zip(&want).position(|(g, w)| g != w);
-            failures.push(format!(
-                "{}: {same}/114 identical, {} records; first difference at {first:?}{}",
-                build.label,
-                got.len(),
-                first.map_or(String::new(), |i| format!(
-                    ":\n  got  {} {:02x?}\n  want {} {:02x?}",
-                    describe(&got[i]),
-                    got[i].event,
-                    describe(&want[i]),
-                    want[i].event
-                ))
-            ));
-        }
+    let got = &ran.records;
+    let same = got.iter().zip(&want).filter(|(g, w)| g == w).count();
+    let api = if is_cpp(build) {
+        "C++ API"
+    } else if build.program.name.ends_with("_exports") {
+        "C API, exported functions only"
+    } else {
+        "C API"
+    };
+    report.push(format!("{same}/114 ({api}: {})", build.label));
+    if same != want.len() || got.len() != want.len() {
+        let first = got.iter().zip(&want).position(|(g, w)| g != w);
+        failures.push(format!(
+            "{}: {same}/114 identical, {} records; first difference at {first:?}{}",
+            build.label,
+            got.len(),
+            first.map_or(String::new(), |i| format!(
+                ":\n  got  {} {:02x?}\n  want {} {:02x?}",
+                describe(&got[i]),
+                got[i].event,
+                describe(&want[i]),
+                want[i].event
+            ))
+        ));
     }
     for line in &report {
         println!("reference dynamic events: {line}");
@@ -115,22 +108,16 @@ fn reference_dynamic_events_are_byte_identical_through_cpp_and_c() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 
     // --names prints the one tracepoint.
-    for build in builds_of(&[
-        "dyn_reference",
-        "dyn_reference_exports",
-        "dyn_reference_cpp",
-    ]) {
-        let output = testkit::cross::command(&build.exe)
-            .arg("--names")
-            .env_remove("TRACEPOINT_CAPTURE_FILE")
-            .output()
-            .expect("running dyn_reference --names");
-        assert!(output.status.success(), "{}", build.label);
-        assert_eq!(
-            String::from_utf8_lossy(&output.stdout),
-            "TestProviderDyn_L5K1\n"
-        );
-    }
+    let output = testkit::cross::command(&build.exe)
+        .arg("--names")
+        .env_remove("TRACEPOINT_CAPTURE_FILE")
+        .output()
+        .expect("running dyn_reference --names");
+    assert!(output.status.success(), "{}", build.label);
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "TestProviderDyn_L5K1\n"
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -348,60 +335,59 @@ fn expected_bytes(name: &str) -> Vec<u8> {
     event
 }
 
-#[test]
-fn feature_events_are_the_same_from_c_and_cpp_and_decode_as_expected() {
+/// dyn_features, dyn_features_exports, dyn_features_cpp: the feature events
+/// decode as expected, and are the bytes of the first C build's (gcc, the
+/// first standard of `dyn_features`), C++ the first events of C.
+fn feature_events_are_the_same_from_c_and_cpp_and_decode_as_expected(build: &Build, ran: &Ran) {
     let shared = expected_features();
     let c_only = expected_c_only_features();
-    let mut first_c: Option<Vec<Record>> = None;
-    for build in builds_of(&["dyn_features", "dyn_features_exports", "dyn_features_cpp"]) {
-        let ran = build.run("capture");
-        let (stdout, got) = (ran.stdout, ran.records);
-        assert!(
-            stdout.contains("provider EhdFeatures options Gtests errno 0"),
-            "{}: {stdout}",
+    let first = manifest::program("dyn_features");
+    let first_c = build_once(first, Config::first(first, Toolchain::GCC, Flavour::Plain))
+        .run("capture")
+        .records;
+    let (stdout, got) = (&ran.stdout, &ran.records);
+    assert!(
+        stdout.contains("provider EhdFeatures options Gtests errno 0"),
+        "{}: {stdout}",
+        build.label
+    );
+    let want_count = if is_cpp(build) {
+        shared.len()
+    } else {
+        shared.len() + c_only.len()
+    };
+    assert_eq!(got.len(), want_count, "{}: record count", build.label);
+    let decoded: Vec<(&str, String)> = got.iter().map(|r| (r.name.as_str(), json(r))).collect();
+    for (i, (want, actual)) in shared.iter().chain(&c_only).zip(&decoded).enumerate() {
+        assert_eq!(
+            (want.0, want.1.as_str()),
+            (actual.0, actual.1.as_str()),
+            "{}: event #{i}",
             build.label
         );
-        let want_count = if is_cpp(&build) {
-            shared.len()
-        } else {
-            shared.len() + c_only.len()
-        };
-        assert_eq!(got.len(), want_count, "{}: record count", build.label);
-        let decoded: Vec<(&str, String)> = got.iter().map(|r| (r.name.as_str(), json(r))).collect();
-        for (i, (want, actual)) in shared.iter().chain(&c_only).zip(&decoded).enumerate() {
-            assert_eq!(
-                (want.0, want.1.as_str()),
-                (actual.0, actual.1.as_str()),
-                "{}: event #{i}",
-                build.label
-            );
-        }
-        for name in ["Nested", "StructArray"] {
-            let record = got
-                .iter()
-                .find(|r| support::event_name(&r.event).as_deref() == Some(name))
-                .unwrap_or_else(|| panic!("{}: no {name} event", build.label));
-            let want = expected_bytes(name);
-            assert!(
-                record.event == want,
-                "{}: {name}:\n got  {:02x?}\n want {want:02x?}",
-                build.label,
-                record.event
-            );
-        }
-        // Every build writes the same bytes; C++ the first events of C.
-        match &first_c {
-            None if !is_cpp(&build) => first_c = Some(got),
-            Some(c) => assert!(
-                c.get(..got.len()) == Some(&got[..]),
-                "{}: bytes differ from the first C build's",
-                build.label
-            ),
-            None => unreachable!("C builds come first"),
-        }
     }
+    for name in ["Nested", "StructArray"] {
+        let record = got
+            .iter()
+            .find(|r| support::event_name(&r.event).as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("{}: no {name} event", build.label));
+        let want = expected_bytes(name);
+        assert!(
+            record.event == want,
+            "{}: {name}:\n got  {:02x?}\n want {want:02x?}",
+            build.label,
+            record.event
+        );
+    }
+    // Every build writes the same bytes; C++ the first events of C.
+    assert!(
+        first_c.get(..got.len()) == Some(&got[..]),
+        "{}: bytes differ from the first C build's",
+        build.label
+    );
     println!(
-        "feature events: {} shared by C and C++ (+{} C only), identical in every build",
+        "{}: feature events: {} shared by C and C++ (+{} C only), as the first C build's",
+        build.label,
         shared.len(),
         c_only.len()
     );
@@ -411,197 +397,188 @@ fn feature_events_are_the_same_from_c_and_cpp_and_decode_as_expected() {
 // Errors, memory, threads
 // ---------------------------------------------------------------------------
 
-#[test]
-fn errors_are_errnos_and_refused_events_are_not_written() {
-    for build in builds_of(&["dyn_errors", "dyn_errors_exports", "dyn_errors_cpp"]) {
-        let ran = build.run("capture");
-        let (stdout, got) = (ran.stdout, ran.records);
-        let ok_events = value_after(&stdout, "ok-events") as usize;
-        let names: Vec<String> = got
+/// dyn_errors, dyn_errors_exports, dyn_errors_cpp: errors are errnos and
+/// refused events are not written.
+fn errors_are_errnos_and_refused_events_are_not_written(build: &Build, ran: &Ran) {
+    let (stdout, got) = (&ran.stdout, &ran.records);
+    let ok_events = value_after(stdout, "ok-events") as usize;
+    let names: Vec<String> = got
+        .iter()
+        .map(|r| support::event_name(&r.event).unwrap_or_default())
+        .collect();
+    assert!(
+        names.iter().all(|n| n.starts_with("Ok")),
+        "{}: events that should have been refused were written: {names:?}",
+        build.label
+    );
+    assert_eq!(got.len(), ok_events, "{}: {names:?}", build.label);
+    for record in got {
+        json(record); // every written event decodes
+    }
+    if !is_cpp(build) {
+        // The largest event: metadata + payload exactly 65467 bytes.
+        let at_limit = value_after(stdout, "at-limit-event-bytes") as usize;
+        let record = got
             .iter()
-            .map(|r| support::event_name(&r.event).unwrap_or_default())
-            .collect();
-        assert!(
-            names.iter().all(|n| n.starts_with("Ok")),
-            "{}: events that should have been refused were written: {names:?}",
-            build.label
-        );
-        assert_eq!(got.len(), ok_events, "{}: {names:?}", build.label);
-        for record in &got {
-            json(record); // every written event decodes
-        }
-        if !is_cpp(&build) {
-            // The largest event: metadata + payload exactly 65467 bytes.
-            let at_limit = value_after(&stdout, "at-limit-event-bytes") as usize;
-            let record = got
-                .iter()
-                .find(|r| support::event_name(&r.event).as_deref() == Some("OkAtLimit"))
-                .unwrap_or_else(|| panic!("{}: no OkAtLimit event", build.label));
-            assert_eq!(record.event.len(), at_limit);
-            assert_eq!(record.event.len() - 8 - 4, 65467);
-        } else {
-            // A provider name of 234 characters is cut to 233, as the
-            // reference's header cuts it: the same tracepoint.
-            let record = got
-                .iter()
-                .find(|r| support::event_name(&r.event).as_deref() == Some("OkLongName"))
-                .unwrap_or_else(|| panic!("{}: no OkLongName event", build.label));
-            assert_eq!(
-                record.name,
-                format!("{}_L5K123456789abcdef0", "N".repeat(233)),
-                "{}",
-                build.label
-            );
-        }
-    }
-}
-
-/// Runs the builds of `programs` in capture mode: each prints "pairs N" and
-/// writes each of its N cases twice, one way then the other. Checks that the
-/// two events of every pair are the same bytes and that at least `min`
-/// pairs ran; every `decode_every`-th pair is decoded too.
-fn check_pairs(programs: &[&str], min: usize, decode_every: usize) {
-    for build in builds_of(programs) {
-        let ran = build.run("capture");
-        let pairs = value_after(&ran.stdout, "pairs") as usize;
-        assert!(pairs >= min, "{}: {pairs} pairs", build.label);
-        assert_eq!(ran.records.len(), 2 * pairs, "{}", build.label);
-        for pair in ran.records.chunks(2) {
-            assert_eq!(pair[0].name, pair[1].name, "{}", build.label);
-            assert_eq!(
-                pair[0].event,
-                pair[1].event,
-                "{}: {:?}",
-                build.label,
-                support::event_name(&pair[0].event)
-            );
-        }
-        for pair in ran.records.chunks(2).step_by(decode_every) {
-            json(&pair[0]); // it decodes
-        }
-    }
-}
-
-#[test]
-fn a_field_array_writes_the_bytes_of_the_per_field_calls() {
-    // Each case per field, then from the array; every one decodes.
-    check_pairs(&["dyn_field_array", "dyn_field_array_exports"], 6, 1);
-}
-
-#[test]
-fn an_event_definition_writes_the_bytes_of_the_builder() {
-    // Each case through the builder, then the definition; some decode (all
-    // of them would take long).
-    check_pairs(&["dyn_event_def"], 2000, 97);
-}
-
-#[test]
-fn one_builder_writes_100000_events_without_allocating_or_growing() {
-    for build in support::builds("dyn_memory") {
-        let ran = build.run("capture");
-        let (stdout, got) = (ran.stdout, ran.records);
-        let events = value_after(&stdout, "events");
-        let allocations = value_after(&stdout, "allocations");
-        let anon = (
-            value_after(&stdout, "anon-before-kb"),
-            value_after(&stdout, "anon-after-kb"),
-        );
-        let rss = (
-            value_after(&stdout, "rss-before-kb"),
-            value_after(&stdout, "rss-after-kb"),
-        );
-        println!(
-            "{}: {events} events, {allocations} malloc/realloc calls, RssAnon {} -> {} kB, \
-             VmRSS {} -> {} kB",
-            build.label, anon.0, anon.1, rss.0, rss.1
-        );
-        assert_eq!(events, 100_000);
-        assert_eq!(got.len(), 101_000, "warm-up + measured events captured");
-        assert_eq!(allocations, 0, "{}: allocations once warm", build.label);
-        assert!(
-            anon.1 <= anon.0 + 8,
-            "{}: anonymous memory grew from {} to {} kB",
-            build.label,
-            anon.0,
-            anon.1
-        );
-    }
-}
-
-#[test]
-fn threads_write_through_shared_sets_and_survive_provider_deletion() {
-    for build in support::builds("dyn_threads") {
-        let ran = build.run("capture");
-        let (stdout, got) = (ran.stdout, ran.records);
-        let phase1 = value_after(&stdout, "phase1-events") as usize;
-        let phase2_ok = value_after(&stdout, "phase2-ok") as usize;
-        assert!(value_after(&stdout, "phase2-ebadf") > 0);
-        // seqs[(tracepoint, thread)] = the seq values seen, in order.
-        let mut seqs: BTreeMap<(String, u32), Vec<u32>> = BTreeMap::new();
-        let mut late = 0;
-        let mut context = tracepoint_decode::EventHeaderEnumeratorContext::new();
-        for record in &got {
-            let mut e = context
-                .enumerate_with_name_and_data(
-                    &record.name,
-                    &record.event,
-                    tracepoint_decode::EventHeaderEnumeratorContext::MOVE_NEXT_LIMIT_DEFAULT,
-                )
-                .unwrap_or_else(|err| panic!("{}: {err:?}", record.name));
-            let mut values = Vec::new();
-            while e.move_next() {
-                let item = e.item_info();
-                let bytes = item.value().bytes();
-                values.push(u32::from_le_bytes(bytes.try_into().expect("u32 field")));
-            }
-            let [thread, seq] = values[..] else {
-                panic!("{}: fields {values:?}", record.name);
-            };
-            match (
-                record.name.as_str(),
-                support::event_name(&record.event).as_deref(),
-            ) {
-                ("DynThreads_L5K1" | "DynThreads_L4K2", Some("Seq")) => {
-                    let want_tp = if seq % 2 == 0 {
-                        "DynThreads_L5K1"
-                    } else {
-                        "DynThreads_L4K2"
-                    };
-                    assert_eq!(record.name, want_tp, "seq {seq}");
-                    seqs.entry((record.name.clone(), thread))
-                        .or_default()
-                        .push(seq);
-                }
-                ("DynThreadsDelete_L5K1", Some("Late")) => late += 1,
-                other => panic!("unexpected event {other:?}"),
-            }
-        }
+            .find(|r| support::event_name(&r.event).as_deref() == Some("OkAtLimit"))
+            .unwrap_or_else(|| panic!("{}: no OkAtLimit event", build.label));
+        assert_eq!(record.event.len(), at_limit);
+        assert_eq!(record.event.len() - 8 - 4, 65467);
+    } else {
+        // A provider name of 234 characters is cut to 233, as the
+        // reference's header cuts it: the same tracepoint.
+        let record = got
+            .iter()
+            .find(|r| support::event_name(&r.event).as_deref() == Some("OkLongName"))
+            .unwrap_or_else(|| panic!("{}: no OkLongName event", build.label));
         assert_eq!(
-            seqs.values().map(Vec::len).sum::<usize>(),
-            phase1,
+            record.name,
+            format!("{}_L5K123456789abcdef0", "N".repeat(233)),
             "{}",
             build.label
         );
-        for ((tp, thread), list) in &seqs {
-            let parity = if tp.ends_with("L5K1") { 0 } else { 1 };
-            let want: Vec<u32> = (0..2000).filter(|s| s % 2 == parity).collect();
-            assert_eq!(list, &want, "{}: {tp} thread {thread}", build.label);
-        }
-        assert_eq!(seqs.len(), 8, "4 threads x 2 sets");
+    }
+}
+
+/// A run in capture mode that prints "pairs N" and writes each of its N
+/// cases twice, one way then the other. Checks that the two events of every
+/// pair are the same bytes and that at least `min` pairs ran; every
+/// `decode_every`-th pair is decoded too.
+fn check_pairs(build: &Build, ran: &Ran, min: usize, decode_every: usize) {
+    let pairs = value_after(&ran.stdout, "pairs") as usize;
+    assert!(pairs >= min, "{}: {pairs} pairs", build.label);
+    assert_eq!(ran.records.len(), 2 * pairs, "{}", build.label);
+    for pair in ran.records.chunks(2) {
+        assert_eq!(pair[0].name, pair[1].name, "{}", build.label);
         assert_eq!(
-            late, phase2_ok,
-            "{}: every successful late write landed once",
-            build.label
+            pair[0].event,
+            pair[1].event,
+            "{}: {:?}",
+            build.label,
+            support::event_name(&pair[0].event)
         );
     }
+    for pair in ran.records.chunks(2).step_by(decode_every) {
+        json(&pair[0]); // it decodes
+    }
+}
+
+/// dyn_field_array, dyn_field_array_exports: a field array writes the bytes
+/// of the per-field calls (each case per field, then from the array; every
+/// one decodes).
+fn a_field_array_writes_the_bytes_of_the_per_field_calls(build: &Build, ran: &Ran) {
+    check_pairs(build, ran, 6, 1);
+}
+
+/// dyn_event_def: an event definition writes the bytes of the builder (each
+/// case through the builder, then the definition; some decode, all of them
+/// would take long).
+fn an_event_definition_writes_the_bytes_of_the_builder(build: &Build, ran: &Ran) {
+    check_pairs(build, ran, 2000, 97);
+}
+
+/// dyn_memory: one builder writes 100 000 events without allocating or
+/// growing.
+fn one_builder_writes_100000_events_without_allocating_or_growing(build: &Build, ran: &Ran) {
+    let (stdout, got) = (&ran.stdout, &ran.records);
+    let events = value_after(stdout, "events");
+    let allocations = value_after(stdout, "allocations");
+    let anon = (
+        value_after(stdout, "anon-before-kb"),
+        value_after(stdout, "anon-after-kb"),
+    );
+    let rss = (
+        value_after(stdout, "rss-before-kb"),
+        value_after(stdout, "rss-after-kb"),
+    );
+    println!(
+        "{}: {events} events, {allocations} malloc/realloc calls, RssAnon {} -> {} kB, \
+         VmRSS {} -> {} kB",
+        build.label, anon.0, anon.1, rss.0, rss.1
+    );
+    assert_eq!(events, 100_000);
+    assert_eq!(got.len(), 101_000, "warm-up + measured events captured");
+    assert_eq!(allocations, 0, "{}: allocations once warm", build.label);
+    assert!(
+        anon.1 <= anon.0 + 8,
+        "{}: anonymous memory grew from {} to {} kB",
+        build.label,
+        anon.0,
+        anon.1
+    );
+}
+
+/// dyn_threads: threads write through shared sets and survive the provider's
+/// deletion.
+fn threads_write_through_shared_sets_and_survive_provider_deletion(build: &Build, ran: &Ran) {
+    let (stdout, got) = (&ran.stdout, &ran.records);
+    let phase1 = value_after(stdout, "phase1-events") as usize;
+    let phase2_ok = value_after(stdout, "phase2-ok") as usize;
+    assert!(value_after(stdout, "phase2-ebadf") > 0);
+    // seqs[(tracepoint, thread)] = the seq values seen, in order.
+    let mut seqs: BTreeMap<(String, u32), Vec<u32>> = BTreeMap::new();
+    let mut late = 0;
+    let mut context = tracepoint_decode::EventHeaderEnumeratorContext::new();
+    for record in got {
+        let mut e = context
+            .enumerate_with_name_and_data(
+                &record.name,
+                &record.event,
+                tracepoint_decode::EventHeaderEnumeratorContext::MOVE_NEXT_LIMIT_DEFAULT,
+            )
+            .unwrap_or_else(|err| panic!("{}: {err:?}", record.name));
+        let mut values = Vec::new();
+        while e.move_next() {
+            let item = e.item_info();
+            let bytes = item.value().bytes();
+            values.push(u32::from_le_bytes(bytes.try_into().expect("u32 field")));
+        }
+        let [thread, seq] = values[..] else {
+            panic!("{}: fields {values:?}", record.name);
+        };
+        match (
+            record.name.as_str(),
+            support::event_name(&record.event).as_deref(),
+        ) {
+            ("DynThreads_L5K1" | "DynThreads_L4K2", Some("Seq")) => {
+                let want_tp = if seq % 2 == 0 {
+                    "DynThreads_L5K1"
+                } else {
+                    "DynThreads_L4K2"
+                };
+                assert_eq!(record.name, want_tp, "seq {seq}");
+                seqs.entry((record.name.clone(), thread))
+                    .or_default()
+                    .push(seq);
+            }
+            ("DynThreadsDelete_L5K1", Some("Late")) => late += 1,
+            other => panic!("unexpected event {other:?}"),
+        }
+    }
+    assert_eq!(
+        seqs.values().map(Vec::len).sum::<usize>(),
+        phase1,
+        "{}",
+        build.label
+    );
+    for ((tp, thread), list) in &seqs {
+        let parity = if tp.ends_with("L5K1") { 0 } else { 1 };
+        let want: Vec<u32> = (0..2000).filter(|s| s % 2 == parity).collect();
+        assert_eq!(list, &want, "{}: {tp} thread {thread}", build.label);
+    }
+    assert_eq!(seqs.len(), 8, "4 threads x 2 sets");
+    assert_eq!(
+        late, phase2_ok,
+        "{}: every successful late write landed once",
+        build.label
+    );
 }
 
 // ---------------------------------------------------------------------------
 // Headers and samples
 // ---------------------------------------------------------------------------
 
-#[test]
-fn the_cpp_header_requires_cpp17_and_the_c_header_compiles_everywhere() {
+fn the_cpp_header_requires_cpp17_and_the_c_header_compiles_everywhere(tc: Toolchain) {
     let dir = support::temp_dir();
     let cpp = dir.path().join("dynamic.cpp");
     std::fs::write(
@@ -615,29 +592,27 @@ fn the_cpp_header_requires_cpp17_and_the_c_header_compiles_everywhere() {
     std::fs::write(&c, c_source).unwrap();
     let c_as_cpp = dir.path().join("dynamic-c.cpp");
     std::fs::write(&c_as_cpp, c_source).unwrap();
-    for tc in support::toolchains() {
-        for std in ["c++11", "c++14"] {
-            let (ok, stderr) = testkit::build::check_syntax(tc.cxx, std, &cpp);
-            assert!(
-                !ok && stderr.contains("requires C++17 or later"),
-                "{} -std={std}: {stderr}",
-                tc.cxx
-            );
-        }
-        for std in ["c++17", "c++20"] {
-            let (ok, stderr) = testkit::build::check_syntax(tc.cxx, std, &cpp);
-            assert!(ok, "{} -std={std} EventHeaderDynamic.h: {stderr}", tc.cxx);
-        }
-        for (compiler, std, source) in [
-            (tc.cc, "c99", &c),
-            (tc.cc, "c11", &c),
-            (tc.cc, "gnu11", &c),
-            (tc.cxx, "c++11", &c_as_cpp),
-            (tc.cxx, "c++20", &c_as_cpp),
-        ] {
-            let (ok, stderr) = testkit::build::check_syntax(compiler, std, source);
-            assert!(ok, "{compiler} -std={std} eventheader-dynamic.h: {stderr}");
-        }
+    for std in ["c++11", "c++14"] {
+        let (ok, stderr) = testkit::build::check_syntax(tc.cxx, std, &cpp);
+        assert!(
+            !ok && stderr.contains("requires C++17 or later"),
+            "{} -std={std}: {stderr}",
+            tc.cxx
+        );
+    }
+    for std in ["c++17", "c++20"] {
+        let (ok, stderr) = testkit::build::check_syntax(tc.cxx, std, &cpp);
+        assert!(ok, "{} -std={std} EventHeaderDynamic.h: {stderr}", tc.cxx);
+    }
+    for (compiler, std, source) in [
+        (tc.cc, "c99", &c),
+        (tc.cc, "c11", &c),
+        (tc.cc, "gnu11", &c),
+        (tc.cxx, "c++11", &c_as_cpp),
+        (tc.cxx, "c++20", &c_as_cpp),
+    ] {
+        let (ok, stderr) = testkit::build::check_syntax(compiler, std, source);
+        assert!(ok, "{compiler} -std={std} eventheader-dynamic.h: {stderr}");
     }
 }
 
@@ -705,26 +680,27 @@ fn decoded(records: &[Record]) -> Vec<(String, String)> {
     records.iter().map(|r| (r.name.clone(), json(r))).collect()
 }
 
-#[test]
-fn samples_run_in_capture_mode_and_write_the_documented_events() {
-    for (program, provider) in [
-        ("dyn_sample_c", "DynSample_C"),
-        ("dyn_sample_cpp", "DynSample_Cpp"),
-    ] {
-        for build in support::builds(program) {
-            let ran = build.run("capture");
-            assert_eq!(ran.stdout, format!("{provider}: open returned 0\n"));
-            assert_eq!(
-                decoded(&ran.records),
-                expected_sample_events(provider),
-                "{}",
-                build.label
-            );
-        }
-    }
+/// dyn_sample_c, dyn_sample_cpp: the samples run in capture mode and write
+/// the documented events.
+fn samples_run_in_capture_mode_and_write_the_documented_events(build: &Build, ran: &Ran) {
+    let provider = match build.program.name {
+        "dyn_sample_c" => "DynSample_C",
+        "dyn_sample_cpp" => "DynSample_Cpp",
+        other => panic!("no sample {other}"),
+    };
+    assert_eq!(ran.stdout, format!("{provider}: open returned 0\n"));
+    assert_eq!(
+        decoded(&ran.records),
+        expected_sample_events(provider),
+        "{}",
+        build.label
+    );
+}
 
-    // Python: ctypes over the C ABI, given the library's path; the host's
-    // python cannot load another architecture's library.
+/// samples/dynamic/sample.py writes the documented events: ctypes over the
+/// C ABI, given the library's path; the host's python cannot load another
+/// architecture's library.
+fn python_sample_writes_the_documented_events() {
     if let Some(cross) = testkit::cross::target() {
         println!("sample.py: not run for {} (host python)", cross.triple);
         return;
@@ -759,7 +735,6 @@ fn samples_run_in_capture_mode_and_write_the_documented_events() {
 /// of the shape's range go the general way); each event written through the
 /// definition, the per-field calls and the field array must be the same
 /// bytes.
-#[test]
 fn python_sample_shapes_write_the_per_field_events() {
     let script = "import sys, uuid\n\
         sys.path.insert(0, sys.argv[1])\n\
@@ -793,7 +768,6 @@ fn python_sample_shapes_write_the_per_field_events() {
 /// sample.py's integers: 64 bits signed, or unsigned above the signed
 /// range; an integer beyond 64 bits raises OverflowError instead of being
 /// cut to its low 64 bits (2**64 + 5 was logged as 5).
-#[test]
 fn python_sample_refuses_integers_beyond_64_bits() {
     let script = "import sys\n\
         sys.path.insert(0, sys.argv[1])\n\
@@ -843,4 +817,113 @@ fn run_sample_script(script: &str) -> (String, Vec<Record>) {
         String::from_utf8_lossy(&output.stderr)
     );
     (stdout, support::read_capture(&capture))
+}
+
+/// The judge of every (program, run) of the suite.
+const JUDGES: &[Judge] = &[
+    judge(
+        "dyn_reference",
+        "capture",
+        reference_dynamic_events_are_byte_identical_through_cpp_and_c,
+    ),
+    judge(
+        "dyn_reference_cpp",
+        "capture",
+        reference_dynamic_events_are_byte_identical_through_cpp_and_c,
+    ),
+    judge(
+        "dyn_reference_exports",
+        "capture",
+        reference_dynamic_events_are_byte_identical_through_cpp_and_c,
+    ),
+    judge(
+        "dyn_features",
+        "capture",
+        feature_events_are_the_same_from_c_and_cpp_and_decode_as_expected,
+    ),
+    judge(
+        "dyn_features_exports",
+        "capture",
+        feature_events_are_the_same_from_c_and_cpp_and_decode_as_expected,
+    ),
+    judge(
+        "dyn_features_cpp",
+        "capture",
+        feature_events_are_the_same_from_c_and_cpp_and_decode_as_expected,
+    ),
+    judge(
+        "dyn_errors",
+        "capture",
+        errors_are_errnos_and_refused_events_are_not_written,
+    ),
+    judge(
+        "dyn_errors_exports",
+        "capture",
+        errors_are_errnos_and_refused_events_are_not_written,
+    ),
+    judge(
+        "dyn_errors_cpp",
+        "capture",
+        errors_are_errnos_and_refused_events_are_not_written,
+    ),
+    judge(
+        "dyn_field_array",
+        "capture",
+        a_field_array_writes_the_bytes_of_the_per_field_calls,
+    ),
+    judge(
+        "dyn_field_array_exports",
+        "capture",
+        a_field_array_writes_the_bytes_of_the_per_field_calls,
+    ),
+    judge(
+        "dyn_event_def",
+        "capture",
+        an_event_definition_writes_the_bytes_of_the_builder,
+    ),
+    judge(
+        "dyn_memory",
+        "capture",
+        one_builder_writes_100000_events_without_allocating_or_growing,
+    ),
+    judge(
+        "dyn_threads",
+        "capture",
+        threads_write_through_shared_sets_and_survive_provider_deletion,
+    ),
+    judge(
+        "dyn_sample_c",
+        "capture",
+        samples_run_in_capture_mode_and_write_the_documented_events,
+    ),
+    judge(
+        "dyn_sample_cpp",
+        "capture",
+        samples_run_in_capture_mode_and_write_the_documented_events,
+    ),
+    judged_elsewhere(
+        "dyn_hello_c",
+        "capture",
+        "tests/docs.rs, with the README's text",
+    ),
+];
+
+fn main() {
+    let mut extra = trials::per_toolchain(
+        "the_cpp_header_requires_cpp17_and_the_c_header_compiles_everywhere",
+        the_cpp_header_requires_cpp17_and_the_c_header_compiles_everywhere,
+    );
+    extra.push(trials::extra(
+        "python_sample_writes_the_documented_events",
+        python_sample_writes_the_documented_events,
+    ));
+    extra.push(trials::extra(
+        "python_sample_shapes_write_the_per_field_events",
+        python_sample_shapes_write_the_per_field_events,
+    ));
+    extra.push(trials::extra(
+        "python_sample_refuses_integers_beyond_64_bits",
+        python_sample_refuses_integers_beyond_64_bits,
+    ));
+    trials::main(env!("CARGO_TARGET_TMPDIR"), "dynamic", JUDGES, extra)
 }

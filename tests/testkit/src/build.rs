@@ -97,7 +97,8 @@ pub fn test_configs(program: &Program) -> Vec<Config> {
         .collect()
 }
 
-fn is_cxx_source(path: &str) -> bool {
+/// Whether `path` is a C++ source.
+pub fn is_cxx_source(path: &str) -> bool {
     path.ends_with(".cpp")
 }
 

@@ -90,8 +90,16 @@ pub struct Planned {
 
 /// The name of `config` in the trials of `program`: the C compiler and the
 /// C standard (`gcc-c11`, `clang-c++17`), and the C++ standard too where
-/// two of the program's standards share the C one (`gcc-c11-c++14`).
+/// two of the program's standards share the C one (`gcc-c11-c++14`); of a
+/// program of C++ sources only, the C++ standard (`gcc-c++20`).
 pub fn config_name(program: &Program, config: &Config) -> String {
+    if program
+        .sources
+        .iter()
+        .all(|s| crate::build::is_cxx_source(s))
+    {
+        return format!("{}-{}", config.toolchain.cc, config.standard.cxx);
+    }
     let c = config.standard.c;
     let shared = program.standards.iter().filter(|s| s.c == c).count() > 1;
     if shared {
