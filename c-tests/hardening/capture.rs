@@ -10,26 +10,22 @@
 //! EVENTHEADER_DEBUG=1 says why opens and writes fail (`capdiag.c`). The
 //! programs run with the killing dispositions and a watchdog; `build.run`
 //! fails unless they exit 0.
-#[path = "../../tests/support/mod.rs"]
-mod support;
+//!
+//! One trial per program, build and run (`testkit::trials`) of the programs
+//! above; the checks of the library alone, not of the compilers, on the
+//! first build (gcc). The suite's other programs are `--test hardening`'s.
 
-use support::errno::{E2BIG, EFBIG, EINVAL, ENOENT, ENOSPC, EPIPE};
-use support::Toolchain;
+use testkit::cargo_tests::errno::{E2BIG, EFBIG, EINVAL, ENOENT, ENOSPC, EPIPE};
+use testkit::cargo_tests::{self as support, Build, Ran};
+use testkit::trials::{self, judge, Judge};
 
-#[test]
-fn a_pipe_whose_reader_is_gone_gets_epipe_and_the_host_lives() {
-    for build in support::builds("capsig") {
-        let ran = build.run("reader-exits");
-        assert_eq!(ran.words("fifo-errno"), ["0", &EPIPE.to_string()]);
-        assert_eq!(ran.number("pipe-errno"), EPIPE as i64);
-        assert!(ran.has_line("done"), "{}", ran.stdout);
-    }
+fn a_pipe_whose_reader_is_gone_gets_epipe_and_the_host_lives(_: &Build, ran: &Ran) {
+    assert_eq!(ran.words("fifo-errno"), ["0", &EPIPE.to_string()]);
+    assert_eq!(ran.number("pipe-errno"), EPIPE as i64);
+    assert!(ran.has_line("done"), "{}", ran.stdout);
 }
 
-#[test]
-fn two_processes_on_one_fifo_never_interleave() {
-    let build = support::build("capsig", Toolchain::GCC);
-    let ran = build.run("two-writers");
+fn two_processes_on_one_fifo_never_interleave(_: &Build, ran: &Ran) {
     for w in ["0", "1"] {
         let line = format!("writer {w} ok 200 big {E2BIG}");
         assert!(ran.has_line(&line), "{line}: {}", ran.stdout);
@@ -51,10 +47,7 @@ fn two_processes_on_one_fifo_never_interleave() {
     assert_eq!(per_writer, [200, 200]);
 }
 
-#[test]
-fn the_file_size_limit_at_a_record_boundary_is_efbig_not_a_kill() {
-    let build = support::build("capsig", Toolchain::GCC);
-    let ran = build.run("fsize-boundary");
+fn the_file_size_limit_at_a_record_boundary_is_efbig_not_a_kill(_: &Build, ran: &Ran) {
     assert_eq!(
         ran.words("fsize-errno"),
         ["0", &EFBIG.to_string(), "0"],
@@ -66,10 +59,7 @@ fn the_file_size_limit_at_a_record_boundary_is_efbig_not_a_kill() {
     assert_eq!(fills, [1, 3], "the refused record left nothing");
 }
 
-#[test]
-fn records_over_64_mib_are_refused_whole_and_nothing_latches() {
-    let build = support::build("capsig", Toolchain::GCC);
-    let ran = build.run("huge");
+fn records_over_64_mib_are_refused_whole_and_nothing_latches(_: &Build, ran: &Ran) {
     let e2big = E2BIG.to_string();
     assert_eq!(ran.words("huge-errno"), [&e2big, "0", &e2big, "0"]);
     let path = ran.dir.path().join("cap.dat");
@@ -83,40 +73,28 @@ fn records_over_64_mib_are_refused_whole_and_nothing_latches() {
     assert_eq!(records[1].event, [7u8; 100 - 4 - 11]);
 }
 
-#[test]
-fn a_signal_handler_interrupting_a_capture_write_writes_an_ordinary_event() {
-    for build in support::builds("capsig") {
-        let ran = build.run("handler");
-        assert_eq!(
-            ran.words("handler-errno"),
-            ["0", "interrupted-errno", "0"],
-            "{}",
-            ran.stdout
-        );
-        assert_eq!(ran.number("handler-outside-errno"), 0);
-    }
+fn a_signal_handler_interrupting_a_capture_write_writes_an_ordinary_event(_: &Build, ran: &Ran) {
+    assert_eq!(
+        ran.words("handler-errno"),
+        ["0", "interrupted-errno", "0"],
+        "{}",
+        ran.stdout
+    );
+    assert_eq!(ran.number("handler-outside-errno"), 0);
 }
 
 /// The library of `cargo test` unwinds: there `pthread_cancel`'s forced
 /// unwinding runs Rust destructors, which a Release library (panic=abort)
 /// does not have; c-tests/install/main.rs runs the same program against the
 /// installed Release library.
-#[test]
-fn a_thread_cancelled_inside_a_capture_write_leaves_later_writes_working() {
-    for build in support::builds("capcut") {
-        let ran = build.run("cancel");
-        assert_eq!(ran.words("cancel-errno"), ["0"; 4], "{}", ran.stdout);
-        assert!(ran.has_line("done"), "{}", ran.stdout);
-    }
+fn a_thread_cancelled_inside_a_capture_write_leaves_later_writes_working(_: &Build, ran: &Ran) {
+    assert_eq!(ran.words("cancel-errno"), ["0"; 4], "{}", ran.stdout);
+    assert!(ran.has_line("done"), "{}", ran.stdout);
 }
 
-#[test]
-fn a_siglongjmp_out_of_a_capture_write_leaves_later_writes_working() {
-    for build in support::builds("capcut") {
-        let ran = build.run("longjmp");
-        assert_eq!(ran.words("longjmp-errno"), ["0"; 4], "{}", ran.stdout);
-        assert!(ran.has_line("done"), "{}", ran.stdout);
-    }
+fn a_siglongjmp_out_of_a_capture_write_leaves_later_writes_working(_: &Build, ran: &Ran) {
+    assert_eq!(ran.words("longjmp-errno"), ["0"; 4], "{}", ran.stdout);
+    assert!(ran.has_line("done"), "{}", ran.stdout);
 }
 
 /// The calls of `syscall` in strace's summary (`strace -c -o FILE`).
@@ -132,7 +110,7 @@ fn calls(summary: &str, syscall: &str) -> u64 {
 
 /// Runs capdiag's `mode` with `n` records under strace: its writev and
 /// rt_sigprocmask calls.
-fn traced_records(build: &support::Build, mode: &str, n: u32) -> (u64, u64) {
+fn traced_records(build: &Build, mode: &str, n: u32) -> (u64, u64) {
     let dir = support::temp_dir();
     let summary = dir.path().join("strace.txt");
     let out = std::process::Command::new("strace")
@@ -155,16 +133,21 @@ fn traced_records(build: &support::Build, mode: &str, n: u32) -> (u64, u64) {
     (calls(&text, "writev"), calls(&text, "rt_sigprocmask"))
 }
 
-#[test]
-fn a_capture_write_to_a_regular_file_is_one_system_call_unless_a_signal_can_arise() {
-    let build = support::build("capdiag", Toolchain::GCC);
-    let (writev0, mask0) = traced_records(&build, "records", 0);
-    let (writev, mask) = traced_records(&build, "records", 1000);
+/// capdiag records, under strace: a capture write to a regular file is one
+/// system call and changes no signal mask without RLIMIT_FSIZE.
+fn a_capture_write_to_a_regular_file_is_one_system_call(build: &Build, _: &Ran) {
+    let (writev0, mask0) = traced_records(build, "records", 0);
+    let (writev, mask) = traced_records(build, "records", 1000);
     assert_eq!(writev - writev0, 1000);
     assert_eq!(mask, mask0, "no mask change without RLIMIT_FSIZE");
-    // A finite RLIMIT_FSIZE when the file is selected: SIGXFSZ can arise,
-    // each write blocks it and restores the mask.
-    let (writev, mask) = traced_records(&build, "records-limited", 1000);
+}
+
+/// capdiag records-limited, under strace: with a finite RLIMIT_FSIZE when
+/// the file is selected, SIGXFSZ can arise, and each write blocks it and
+/// restores the mask.
+fn a_capture_write_blocks_sigxfsz_when_it_can_arise(build: &Build, _: &Ran) {
+    let (writev0, mask0) = traced_records(build, "records", 0);
+    let (writev, mask) = traced_records(build, "records-limited", 1000);
     assert_eq!(writev - writev0, 1000);
     assert!(
         mask >= mask0 + 2000,
@@ -174,31 +157,26 @@ fn a_capture_write_to_a_regular_file_is_one_system_call_unless_a_signal_can_aris
 
 const PREFIX: &str = "eventheader-tracepoint: ";
 
-#[test]
-fn eventheader_debug_names_the_capture_file_that_cannot_be_opened() {
-    for build in support::builds("capdiag") {
-        let ran = build.run("debug-missing-dir");
-        assert_eq!(ran.number("open-errno"), ENOENT as i64);
-        let path = ran.dir.path().join("nonexistent/ev.dat");
-        assert_eq!(
-            ran.stderr,
-            format!(
-                "{PREFIX}cannot open the capture file \"{}\": ENOENT (No such file or directory)\n",
-                path.display()
-            ),
-            "{}",
-            build.label
-        );
-        let quiet = build.run("quiet-missing-dir");
-        assert_eq!(quiet.number("open-errno"), ENOENT as i64);
-        assert_eq!(quiet.stderr, "", "without EVENTHEADER_DEBUG, nothing");
-    }
+fn eventheader_debug_names_the_capture_file_that_cannot_be_opened(build: &Build, ran: &Ran) {
+    assert_eq!(ran.number("open-errno"), ENOENT as i64);
+    let path = ran.dir.path().join("nonexistent/ev.dat");
+    assert_eq!(
+        ran.stderr,
+        format!(
+            "{PREFIX}cannot open the capture file \"{}\": ENOENT (No such file or directory)\n",
+            path.display()
+        ),
+        "{}",
+        build.label
+    );
 }
 
-#[test]
-fn eventheader_debug_says_why_user_events_is_not_available() {
-    let build = support::build("capdiag", Toolchain::GCC);
-    let ran = build.run("debug-kernel");
+fn without_eventheader_debug_a_failed_open_says_nothing(_: &Build, quiet: &Ran) {
+    assert_eq!(quiet.number("open-errno"), ENOENT as i64);
+    assert_eq!(quiet.stderr, "", "without EVENTHEADER_DEBUG, nothing");
+}
+
+fn eventheader_debug_says_why_user_events_is_not_available(_: &Build, ran: &Ran) {
     // On a host with user_events (and permission) the open succeeds and
     // nothing is said; elsewhere one line says why.
     if ran.number("open-errno") == 0 {
@@ -220,10 +198,7 @@ fn eventheader_debug_says_why_user_events_is_not_available() {
     }
 }
 
-#[test]
-fn eventheader_debug_reports_the_first_capture_write_errors() {
-    let build = support::build("capdiag", Toolchain::GCC);
-    let ran = build.run("debug-write-errors");
+fn eventheader_debug_reports_the_first_capture_write_errors(_: &Build, ran: &Ran) {
     let enospc = ENOSPC.to_string();
     assert_eq!(ran.words("write-errors"), [enospc.as_str(); 10]);
     let line = format!("{PREFIX}a capture write failed: ENOSPC (No space left on device)");
@@ -285,50 +260,157 @@ fn timed_records(bytes: &[u8]) -> Vec<Timed> {
     out
 }
 
-#[test]
-fn timed_records_carry_the_writers_time_pid_and_tid_across_threads_and_fork() {
-    for build in support::builds("captimed") {
-        let ran = build.run("timed");
-        let parent = ran.number("parent") as u32;
-        let threads = [ran.number("thread1") as u32, ran.number("thread2") as u32];
-        let child = ran.number("child") as u32;
-        let bytes = std::fs::read(ran.dir.path().join("cap.dat")).unwrap();
-        let records = timed_records(&bytes);
-        assert_eq!(records.len(), 600, "{}", build.label);
-        let mut last = std::collections::HashMap::new();
-        for r in &records {
-            let (seq, wpid, wtid, before) = r.fields;
-            // The record's ids are its writer's, also in the child after
-            // fork (whose one thread had its parent thread's id cached).
-            assert_eq!((r.pid, r.tid), (wpid, wtid), "{}: {r:?}", build.label);
+fn timed_records_carry_the_writers_time_pid_and_tid_across_threads_and_fork(
+    build: &Build,
+    ran: &Ran,
+) {
+    let parent = ran.number("parent") as u32;
+    let threads = [ran.number("thread1") as u32, ran.number("thread2") as u32];
+    let child = ran.number("child") as u32;
+    let bytes = std::fs::read(ran.dir.path().join("cap.dat")).unwrap();
+    let records = timed_records(&bytes);
+    assert_eq!(records.len(), 600, "{}", build.label);
+    let mut last = std::collections::HashMap::new();
+    for r in &records {
+        let (seq, wpid, wtid, before) = r.fields;
+        // The record's ids are its writer's, also in the child after
+        // fork (whose one thread had its parent thread's id cached).
+        assert_eq!((r.pid, r.tid), (wpid, wtid), "{}: {r:?}", build.label);
+        assert!(
+            r.time >= before as u64,
+            "{}: stamped before the write: {r:?}",
+            build.label
+        );
+        let writer = (r.pid, r.tid);
+        if let Some(&(prev_seq, prev_time)) = last.get(&writer) {
+            assert_eq!(seq, prev_seq + 1, "{}: {r:?}", build.label);
             assert!(
-                r.time >= before as u64,
-                "{}: stamped before the write: {r:?}",
+                r.time > prev_time,
+                "{}: time not increasing: {r:?}",
                 build.label
             );
-            let writer = (r.pid, r.tid);
-            if let Some(&(prev_seq, prev_time)) = last.get(&writer) {
-                assert_eq!(seq, prev_seq + 1, "{}: {r:?}", build.label);
-                assert!(
-                    r.time > prev_time,
-                    "{}: time not increasing: {r:?}",
-                    build.label
-                );
-            }
-            last.insert(writer, (seq, r.time));
         }
-        let mut writers: Vec<_> = last.keys().copied().collect();
-        writers.sort();
-        let mut want = vec![(parent, threads[0]), (parent, threads[1]), (child, child)];
-        want.sort();
-        assert_eq!(writers, want, "{}", build.label);
+        last.insert(writer, (seq, r.time));
     }
+    let mut writers: Vec<_> = last.keys().copied().collect();
+    writers.sort();
+    let mut want = vec![(parent, threads[0]), (parent, threads[1]), (child, child)];
+    want.sort();
+    assert_eq!(writers, want, "{}", build.label);
 }
 
-#[test]
-fn a_capture_layout_that_is_none_refuses_the_capture_file() {
-    let build = support::build("captimed", Toolchain::GCC);
-    let ran = build.run("bad-layout");
+fn a_capture_layout_that_is_none_refuses_the_capture_file(_: &Build, ran: &Ran) {
     assert_eq!(ran.number("select-errno"), EINVAL as i64);
     assert!(!ran.dir.path().join("cap.dat").exists());
+}
+
+/// The judge of every run of this binary's programs.
+fn judges() -> Vec<Judge> {
+    let mut judges = vec![
+        judge(
+            "capsig",
+            "reader-exits",
+            a_pipe_whose_reader_is_gone_gets_epipe_and_the_host_lives,
+        ),
+        judge(
+            "capsig",
+            "two-writers",
+            two_processes_on_one_fifo_never_interleave,
+        )
+        .first_gcc_build_only(),
+        judge(
+            "capsig",
+            "fsize-boundary",
+            the_file_size_limit_at_a_record_boundary_is_efbig_not_a_kill,
+        )
+        .first_gcc_build_only(),
+        judge(
+            "capsig",
+            "huge",
+            records_over_64_mib_are_refused_whole_and_nothing_latches,
+        )
+        .first_gcc_build_only(),
+        judge(
+            "capsig",
+            "handler",
+            a_signal_handler_interrupting_a_capture_write_writes_an_ordinary_event,
+        ),
+        judge(
+            "capcut",
+            "cancel",
+            a_thread_cancelled_inside_a_capture_write_leaves_later_writes_working,
+        ),
+        judge(
+            "capcut",
+            "longjmp",
+            a_siglongjmp_out_of_a_capture_write_leaves_later_writes_working,
+        ),
+        judge(
+            "captimed",
+            "timed",
+            timed_records_carry_the_writers_time_pid_and_tid_across_threads_and_fork,
+        ),
+        judge(
+            "captimed",
+            "bad-layout",
+            a_capture_layout_that_is_none_refuses_the_capture_file,
+        )
+        .first_gcc_build_only(),
+        judge(
+            "capdiag",
+            "records",
+            a_capture_write_to_a_regular_file_is_one_system_call,
+        )
+        .first_gcc_build_only(),
+        judge(
+            "capdiag",
+            "records-limited",
+            a_capture_write_blocks_sigxfsz_when_it_can_arise,
+        )
+        .first_gcc_build_only(),
+        judge(
+            "capdiag",
+            "debug-missing-dir",
+            eventheader_debug_names_the_capture_file_that_cannot_be_opened,
+        ),
+        judge(
+            "capdiag",
+            "quiet-missing-dir",
+            without_eventheader_debug_a_failed_open_says_nothing,
+        ),
+        judge(
+            "capdiag",
+            "debug-kernel",
+            eventheader_debug_says_why_user_events_is_not_available,
+        )
+        .first_gcc_build_only(),
+        judge(
+            "capdiag",
+            "debug-write-errors",
+            eventheader_debug_reports_the_first_capture_write_errors,
+        )
+        .first_gcc_build_only(),
+    ];
+    let suite = testkit::manifest::SUITES
+        .iter()
+        .find(|s| s.name == "hardening")
+        .expect("the hardening suite");
+    for program in suite.programs {
+        if !["capsig", "capcut", "captimed", "capdiag"].contains(&program.name) {
+            judges.extend(trials::program_judged_elsewhere(
+                program.name,
+                "cargo test --test hardening",
+            ));
+        }
+    }
+    judges
+}
+
+fn main() {
+    trials::main(
+        env!("CARGO_TARGET_TMPDIR"),
+        "hardening",
+        &judges(),
+        Vec::new(),
+    )
 }

@@ -40,6 +40,9 @@ pub struct Judge {
     /// Where the (program, run) is judged instead, when another test
     /// judges it (it then has no trial here).
     pub elsewhere: Option<&'static str>,
+    /// Only the program's first build (gcc, its first standard) has a
+    /// trial: a run that checks the library, not the compilers.
+    pub first_gcc_only: bool,
 }
 
 /// The judge `check` of run `run` of program `program`.
@@ -50,6 +53,7 @@ pub const fn judge(program: &'static str, run: &'static str, check: Check) -> Ju
         check,
         ignored: false,
         elsewhere: None,
+        first_gcc_only: false,
     }
 }
 
@@ -72,6 +76,25 @@ impl Judge {
     pub const fn ignored_if(self, ignored: bool) -> Judge {
         Judge { ignored, ..self }
     }
+
+    /// The same judge, of the program's first build alone (gcc, its first
+    /// standard).
+    pub const fn first_gcc_build_only(self) -> Judge {
+        Judge {
+            first_gcc_only: true,
+            ..self
+        }
+    }
+}
+
+/// No trial for any run of program `program`: `where_` (another test
+/// binary) judges them all.
+pub fn program_judged_elsewhere(program: &'static str, where_: &'static str) -> Vec<Judge> {
+    crate::manifest::program(program)
+        .runs
+        .iter()
+        .map(|run| judged_elsewhere(program, run.name, where_))
+        .collect()
 }
 
 /// One trial of a suite, before it runs.
@@ -175,7 +198,11 @@ pub fn plan(suite: &str, judges: &[Judge], have_clang: bool) -> Result<Vec<Plann
             if judge.elsewhere.is_some() {
                 continue;
             }
+            let first = Config::first(program, Toolchain::GCC, Flavour::Plain);
             for config in configs(program) {
+                if judge.first_gcc_only && config != first {
+                    continue;
+                }
                 let missing = (config.toolchain == Toolchain::CLANG && !have_clang)
                     .then_some("clang/clang++");
                 planned.push(Planned {
@@ -374,6 +401,25 @@ mod tests {
         let planned = plan("core", &judges, true).unwrap();
         assert!(planned.iter().all(|p| p.program.name != "dedup"));
         assert!(planned.iter().any(|p| p.program.name == "activity"));
+    }
+
+    #[test]
+    fn a_judge_of_the_first_build_alone_has_one_trial() {
+        let mut judges = every_judge("core");
+        for j in &mut judges {
+            if j.program == "abi_layout" {
+                *j = j.first_gcc_build_only();
+            }
+        }
+        let planned = plan("core", &judges, true).unwrap();
+        let names: Vec<&str> = planned
+            .iter()
+            .filter(|p| p.program.name == "abi_layout")
+            .map(|p| p.name.as_str())
+            .collect();
+        assert_eq!(names, ["abi_layout::gcc-c11::table"]);
+        let elsewhere = program_judged_elsewhere("errors", "elsewhere");
+        assert_eq!(elsewhere.len(), 2);
     }
 
     #[test]
