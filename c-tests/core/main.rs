@@ -7,7 +7,7 @@
 //! of its programs' runs; one trial per program, build and run
 //! (`testkit::trials`).
 //!
-//! Run with `cargo test --test core` (add `-- --nocapture` for the counts).
+//! Run with `cargo test --test core`; the trials print their counts.
 
 mod abi_layout;
 mod activity;
