@@ -1,7 +1,7 @@
 //! Runtime-defined events: the C API `eventheader/eventheader-dynamic.h`
 //! and the C++ API `eventheader/EventHeaderDynamic.h` over it.
 //!
-//! The C and C++ programs of `c-tests/dynamic/` (listed in `manifest.rs` here) are
+//! The C and C++ programs of `c-tests/dynamic/` (listed in `programs.toml` here) are
 //! built with every toolchain and each standard of their language, run in
 //! capture mode, and their captures checked:
 //! - the reference suite's 114 runtime-defined events, byte for byte, once
@@ -29,7 +29,7 @@ use testkit::trials::{self, judge, judged_elsewhere, Judge};
 use testkit::Toolchain;
 
 // The programs (c-tests/dynamic/, samples/dynamic/) are described in this
-// suite's part of the test-program manifest, manifest.rs: dyn_reference(_cpp),
+// suite's part of the test-program manifest, programs.toml: dyn_reference(_cpp),
 // dyn_features(_cpp), dyn_errors(_cpp), dyn_memory, dyn_threads,
 // dyn_sample_c, dyn_sample_cpp. C programs are built as C11 and gnu11, C++
 // ones as C++17 and C++20, with gcc and clang.

@@ -1,6 +1,6 @@
 //! tracepoint-provider.h, the TPP_ macros for plain (non-EventHeader) tracepoints. The programs
-//! are the manifest's `tpp_*` entries (`manifest.rs` in this folder), built with gcc and clang
-//! at C11/gnu11/gnu17 and C++11/17/20; what they declare and write is in `testkit::tpp` (`expect.rs` here).
+//! are the manifest's `tpp_*` entries (`programs.toml` in this folder), built with gcc and clang
+//! at C11/gnu11/gnu17 and C++11/17/20; what they declare and write is in `testkit::tpp` (`tests/testkit/src/tpp.rs`).
 //!
 //! - The reference data's program (`tests/data/reference/tpp/`, every macro, C and C++),
 //!   compiled unchanged:
