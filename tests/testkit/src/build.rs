@@ -85,6 +85,11 @@ pub fn test_configs(program: &Program) -> Vec<Config> {
         Compilers::All => crate::toolchains(),
         Compilers::Gcc => vec![Toolchain::GCC],
     };
+    configs_with(program, toolchains)
+}
+
+/// `program`'s standards with each of `toolchains`, plain flavour.
+pub fn configs_with(program: &Program, toolchains: Vec<Toolchain>) -> Vec<Config> {
     toolchains
         .into_iter()
         .flat_map(|toolchain| {

@@ -145,16 +145,7 @@ fn configs(program: &Program) -> Vec<Config> {
         Compilers::All => vec![Toolchain::GCC, Toolchain::CLANG],
         Compilers::Gcc => vec![Toolchain::GCC],
     };
-    toolchains
-        .into_iter()
-        .flat_map(|toolchain| {
-            program.standards.iter().map(move |&standard| Config {
-                toolchain,
-                standard,
-                flavour: Flavour::Plain,
-            })
-        })
-        .collect()
+    crate::build::configs_with(program, toolchains)
 }
 
 /// The trials of suite `suite` judged by `judges`, in manifest order; an
